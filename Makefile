@@ -1,0 +1,63 @@
+# bpfprobe — see README.md. `make` builds build/bpfprobe and the libraries;
+# `make test` installs missing Debian packages, builds everything and runs the tests.
+
+CC      ?= gcc
+CLANG   ?= clang
+BUILD   := build
+CFLAGS  ?= -O2 -g
+CFLAGS  += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+	   -std=gnu11 -fPIC -fvisibility=hidden -I. -Iinclude
+LDLIBS  := -lbpf -ldw -lelf -lz
+VERSION := 0.1.0
+
+LIB_SRCS := $(wildcard probes/*.c prologue/*.c loader/*.c util/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_SRCS := $(wildcard cli/*.c)
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all lib cli test check-deps deps demo clean tests-build
+all: lib cli
+
+lib: $(BUILD)/libbpfprobe.a $(BUILD)/libbpfprobe.so
+cli: $(BUILD)/bpfprobe
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libbpfprobe.a: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libbpfprobe.so: $(LIB_OBJS)
+	$(CC) -shared -Wl,-soname,libbpfprobe.so.0 -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/libbpfprobe.a
+	$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libbpfprobe.a $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a tests/unit/test.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fvisibility=default -o $@ $< $(BUILD)/libbpfprobe.a $(LDLIBS)
+
+# Test targets, BPF test objects and their rules live beside the tests.
+include tests/tests.mk
+
+tests-build: all $(UNIT_BINS) $(TEST_ARTIFACTS)
+
+deps:
+	@./scripts/deps.sh
+
+test: deps
+	$(MAKE) tests-build
+	./tests/run.sh
+
+demo: deps
+	$(MAKE) all samples
+	./samples/demo.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * A fetch plan: plain data that says how to fetch each argument of one probe
+ * point. The resolver fills it; the prologue generator compiles it. Two probe
+ * points whose plans are equal (bp_plan__equal) share one program instance.
+ */
+#ifndef BPFPROBE_PLAN_H
+#define BPFPROBE_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BP_MAX_ARGS	3	/* R3..R5 */
+#define BP_MAX_DEREFS	8
+
+enum bp_base_kind {
+	BP_BASE_NONE = 0,	/* unused slot */
+	BP_BASE_REG,		/* value = regs[reg] + add */
+	BP_BASE_CONST,		/* value = add */
+	BP_BASE_ADDR,		/* value = add + load bias (globals; not yet generated) */
+};
+
+/*
+ * One argument:
+ *   v = base value (see bp_base_kind);
+ *   for i in 0..nderef-1: v = *(v + deref_off[i])
+ *       reading 8 bytes, except the last deref which reads 'size' bytes,
+ *       from user memory when bit i of user_mask is set, else kernel memory;
+ *   if bit_size: v = (v >> bit_off) & ((1 << bit_size) - 1);
+ *   finally v is truncated to 'size' bytes (or bit_size bits) and sign- or
+ *   zero-extended to 64 bits according to is_signed.
+ */
+struct bp_fetch {
+	enum bp_base_kind base;
+	uint8_t reg;		/* DWARF x86-64 register number (0 rax .. 16 rip) */
+	int64_t add;
+	uint8_t nderef;
+	int32_t deref_off[BP_MAX_DEREFS];
+	uint32_t user_mask;
+	uint8_t size;		/* 1, 2, 4 or 8 */
+	bool is_signed;
+	uint8_t bit_off;	/* bitfields: 0 when not a bitfield */
+	uint8_t bit_size;
+};
+
+struct bp_plan {
+	int nargs;
+	struct bp_fetch args[BP_MAX_ARGS];
+};
+
+bool bp_fetch__equal(const struct bp_fetch *a, const struct bp_fetch *b);
+bool bp_plan__equal(const struct bp_plan *a, const struct bp_plan *b);
+/* Human-readable form, e.g. "s32 *(u64 *)(%rdi + 8) + 4". Returns snprintf's value. */
+int bp_fetch__format(const struct bp_fetch *f, char *buf, size_t len);
+
+/* x86-64 DWARF register numbers (System V psABI) */
+enum bp_dwarf_reg {
+	BP_REG_RAX = 0, BP_REG_RDX, BP_REG_RCX, BP_REG_RBX,
+	BP_REG_RSI, BP_REG_RDI, BP_REG_RBP, BP_REG_RSP,
+	BP_REG_R8, BP_REG_R9, BP_REG_R10, BP_REG_R11,
+	BP_REG_R12, BP_REG_R13, BP_REG_R14, BP_REG_R15,
+	BP_REG_RIP, BP_REG_MAX,
+};
+
+/* Byte offset of a DWARF register in the kernel's struct pt_regs, -1 if none. */
+int bp_reg__pt_regs_off(int dwarf_reg);
+/* "rdi", ...; NULL if unknown */
+const char *bp_reg__name(int dwarf_reg);
+
+#endif /* BPFPROBE_PLAN_H */

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Compiles a fetch plan to BPF instructions. Pure: no kernel needed.
+ *
+ * Contract of the generated prologue (it runs first, r1 = ctx = struct pt_regs *):
+ *   on success: r2 = 0, r3..r5 = fetched args (unused ones 0), r1 = ctx
+ *   on any failed read: r2 = 1 (non-zero), r3..r5 = 0, r1 = ctx
+ * It may use r6..r9 and the 8 bytes at r10-8; the program body follows it
+ * directly (falls through from the last prologue instruction).
+ */
+#ifndef BPFPROBE_PROLOGUE_H
+#define BPFPROBE_PROLOGUE_H
+
+#include <stddef.h>
+#include <linux/bpf.h>
+#include "probes/plan.h"
+
+/* r2 = r3 = r4 = r5 = 0: what the prototype is loaded with. */
+#define BP_PREAMBLE_LEN 4
+void bp_prologue__preamble(struct bpf_insn *insns);
+
+/* Upper bound on bp_prologue__gen()'s output for any plan. */
+#define BP_PROLOGUE_MAX_INSNS 256
+
+/*
+ * Writes the prologue for plan into insns (room for max). Returns the
+ * number of instructions, or -EINVAL (bad plan) / -E2BIG (no room).
+ */
+int bp_prologue__gen(const struct bp_plan *plan, struct bpf_insn *insns, size_t max);
+
+/* One instruction as readable BPF assembly ("r3 = *(u64 *)(r6 +112)").
+ * ldimm64 takes two slots: pass both (next may be NULL otherwise).
+ * Returns snprintf's value. */
+int bp_insn__format(const struct bpf_insn *insn, const struct bpf_insn *next,
+		    char *buf, size_t len);
+
+#endif /* BPFPROBE_PROLOGUE_H */

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages bpfprobe needs to build, test and run the demo,
+# only those missing. Safe to run again.
+set -eu
+pkgs=(gcc make clang llvm libbpf-dev libdw-dev libelf-dev zlib1g-dev
+      libtraceevent-dev linux-libc-dev bpftool linux-perf)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "deps: installing ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: need root to install: ${missing[*]}" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,37 @@
+# Test artifacts (included by the top Makefile).
+#
+# Targets: tests/targets/NAME/*.c  ->  build/targets/NAME-CC-OPT
+#   for every compiler in TARGET_CCS and level in TARGET_OPTS (all with -g).
+# BPF objects: tests/bpf/TARGET__WHAT.bpf.c  ->  build/bpf/TARGET__WHAT-CC-OPT.o
+#   compiled with -DTARGET='"<abs path of build/targets/TARGET-CC-OPT>"', so a
+#   program writes SEC("exec=" TARGET ";func=...").
+
+TARGET_CCS  := gcc clang
+TARGET_OPTS := O0 O2
+TARGET_NAMES := $(notdir $(wildcard tests/targets/*))
+VARIANTS := $(foreach c,$(TARGET_CCS),$(foreach o,$(TARGET_OPTS),$(c)-$(o)))
+
+TARGET_BINS := $(foreach t,$(TARGET_NAMES),$(foreach v,$(VARIANTS),$(BUILD)/targets/$(t)-$(v)))
+
+BPF_SRCS := $(wildcard tests/bpf/*.bpf.c)
+BPF_NAMES := $(BPF_SRCS:tests/bpf/%.bpf.c=%)
+BPF_OBJS := $(foreach b,$(BPF_NAMES),$(foreach v,$(VARIANTS),$(BUILD)/bpf/$(b)-$(v).o))
+
+BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell uname -m)-linux-gnu -Itests/bpf
+
+define target_rule
+$(BUILD)/targets/$(1)-$(2)-$(3): $(wildcard tests/targets/$(1)/*.c) $(wildcard tests/targets/$(1)/*.h)
+	@mkdir -p $$(dir $$@)
+	$(2) -g -$(3) -o $$@ $(wildcard tests/targets/$(1)/*.c)
+endef
+$(foreach t,$(TARGET_NAMES),$(foreach c,$(TARGET_CCS),$(foreach o,$(TARGET_OPTS),\
+	$(eval $(call target_rule,$(t),$(c),$(o))))))
+
+define bpf_rule
+$(BUILD)/bpf/$(1)-$(2).o: tests/bpf/$(1).bpf.c $(wildcard tests/bpf/*.h)
+	@mkdir -p $$(dir $$@)
+	$(CLANG) $(BPF_CFLAGS) -DTARGET='"$(abspath $(BUILD)/targets/$(firstword $(subst __, ,$(1)))-$(2))"' -c $$< -o $$@
+endef
+$(foreach b,$(BPF_NAMES),$(foreach v,$(VARIANTS),$(eval $(call bpf_rule,$(b),$(v)))))
+
+TEST_ARTIFACTS := $(TARGET_BINS) $(BPF_OBJS)

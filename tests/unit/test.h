@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * A tiny unit-test harness. Each test prints one line the runner counts:
+ *   PASS name | FAIL name: why | SKIP name: why
+ */
+#ifndef BPFPROBE_TEST_H
+#define BPFPROBE_TEST_H
+
+#include <stdio.h>
+#include <string.h>
+
+static int test_cur_failed;
+static int test_total_failed;
+
+#define CHECK(cond, ...) do {							\
+	if (!(cond)) {								\
+		if (!test_cur_failed)						\
+			printf("FAIL %s: ", test_cur_name);			\
+		else								\
+			printf("      also: ");					\
+		printf("%s:%d: %s: ", __FILE__, __LINE__, #cond);		\
+		printf(__VA_ARGS__);						\
+		printf("\n");							\
+		test_cur_failed = 1;						\
+	}									\
+} while (0)
+
+#define CHECK_STR(got, want) do {						\
+	const char *g_ = (got), *w_ = (want);					\
+	CHECK(g_ && w_ && !strcmp(g_, w_), "got '%s', want '%s'",		\
+	      g_ ? g_ : "(null)", w_ ? w_ : "(null)");				\
+} while (0)
+
+#define CHECK_INT(got, want) do {						\
+	long long g_ = (long long)(got), w_ = (long long)(want);		\
+	CHECK(g_ == w_, "got %lld, want %lld", g_, w_);				\
+} while (0)
+
+static const char *test_cur_name;
+
+#define RUN(fn) do {								\
+	test_cur_name = #fn;							\
+	test_cur_failed = 0;							\
+	fn();									\
+	if (!test_cur_failed)							\
+		printf("PASS %s\n", #fn);					\
+	test_total_failed += test_cur_failed;					\
+	fflush(stdout);								\
+} while (0)
+
+#define SKIP(fn, why) printf("SKIP %s: %s\n", #fn, why)
+
+#define TEST_EXIT() (test_total_failed ? 1 : 0)
+
+#endif /* BPFPROBE_TEST_H */
