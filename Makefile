@@ -44,7 +44,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a tests/unit/test.h
 # Test targets, BPF test objects and their rules live beside the tests.
 include tests/tests.mk
 
-tests-build: all $(UNIT_BINS) $(TEST_ARTIFACTS)
+tests-build: all samples $(UNIT_BINS) $(TEST_ARTIFACTS)
 
 deps:
 	@./scripts/deps.sh
@@ -61,3 +61,15 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# samples/: the demo application (with DWARF) and its BPF object
+.PHONY: samples
+samples: $(BUILD)/samples/demo_app $(BUILD)/samples/demo.bpf.o
+
+$(BUILD)/samples/demo_app: samples/demo_app.c
+	@mkdir -p $(dir $@)
+	$(CC) -g -O2 -o $@ $<
+
+$(BUILD)/samples/demo.bpf.o: samples/demo.bpf.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BPF_CFLAGS) -DDEMO_APP='"$(abspath $(BUILD)/samples/demo_app)"' -c $< -o $@

@@ -15,11 +15,17 @@ static bpfprobe_print_fn_t print_fn = default_print;
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	/* libbpf's warnings repeat what we report ourselves with more context:
-	 * show them only with -v (INFO), its debug chatter only with -vv. */
+	enum bpfprobe_print_level l = BPFPROBE_WARN;
+
+	/* libbpf warns about real failures (map creation, verifier logs of
+	 * the prototype): those reach the user; its chatter needs -v/-vv. */
+	if (level == LIBBPF_INFO)
+		l = BPFPROBE_INFO;
+	else if (level == LIBBPF_DEBUG)
+		l = BPFPROBE_DEBUG;
 	if (!print_fn)
 		return 0;
-	return print_fn(level == LIBBPF_DEBUG ? BPFPROBE_DEBUG : BPFPROBE_INFO, fmt, ap);
+	return print_fn(l, fmt, ap);
 }
 
 bpfprobe_print_fn_t bpfprobe_set_print(bpfprobe_print_fn_t fn)
@@ -27,8 +33,13 @@ bpfprobe_print_fn_t bpfprobe_set_print(bpfprobe_print_fn_t fn)
 	bpfprobe_print_fn_t old = print_fn;
 
 	print_fn = fn;
-	libbpf_set_print(libbpf_print);
+	bp_log__route_libbpf();
 	return old;
+}
+
+void bp_log__route_libbpf(void)
+{
+	libbpf_set_print(libbpf_print);
 }
 
 void bp_log(enum bpfprobe_print_level level, const char *fmt, ...)

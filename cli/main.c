@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* bpfprobe: a thin command line over libbpfprobe. */
+#include <stdio.h>
+#include <string.h>
+#include <bpfprobe/bpfprobe.h>
+#include "cli/commands.h"
+
+int bp_cli_verbose;
+
+static int cli_print(enum bpfprobe_print_level level, const char *fmt, va_list ap)
+{
+	if (level == BPFPROBE_INFO && bp_cli_verbose < 1)
+		return 0;
+	if (level == BPFPROBE_DEBUG && bp_cli_verbose < 2)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bpfprobe load [-v] [-a] [-p PID] OBJ.o [--] [CMD [ARGS...]]\n"
+		"\n"
+		"  load    load OBJ.o, fetch the arguments its SEC() annotations name,\n"
+		"          attach, and print bpf_trace_printk output on stdout.\n"
+		"          With CMD: start it held, attach, run it, exit with its status.\n"
+		"          Without: run until SIGINT/SIGTERM.\n"
+		"    -p PID  uprobes fire only in process PID\n"
+		"    -a      system-wide, even with CMD\n"
+		"    -v      show probe points, fetch plans, prologues; -vv adds libbpf output\n");
+}
+
+int main(int argc, char **argv)
+{
+	bpfprobe_set_print(cli_print);
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "load"))
+		return cmd_load(argc - 1, argv + 1);
+	fprintf(stderr, "bpfprobe: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

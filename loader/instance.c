@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Program instances: one per distinct fetch plan of a program. Each is the
+ * prototype's final (relocated) instructions with the preamble replaced by
+ * the plan's prologue, loaded with the prototype's BTF and func/line info
+ * shifted by the prologue's extra length.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "loader/object.h"
+#include "prologue/prologue.h"
+#include "util/log.h"
+
+#define LOG_BUF_SIZE (16u << 20)
+#define LOG_TAIL_LINES 40
+
+static int find_or_add_instance(struct bpfprobe_object *obj, struct bp_program *p,
+				const struct bp_plan *plan)
+{
+	struct bp_instance *n;
+	int count = 0;
+
+	for (int i = 0; i < obj->ninsts; i++) {
+		if (obj->insts[i].owner != p)
+			continue;
+		if (bp_plan__equal(&obj->insts[i].plan, plan))
+			return i;
+		count++;
+	}
+	n = realloc(obj->insts, (obj->ninsts + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	obj->insts = n;
+	n = &obj->insts[obj->ninsts];
+	memset(n, 0, sizeof(*n));
+	n->owner = p;
+	n->plan = *plan;
+	n->fd = -1;
+	/* Instances of one program are told apart by a suffix: prog, prog_1, ... */
+	if (count)
+		snprintf(n->name, sizeof(n->name), "%.*s_%d", 10, p->name, count % 10000);
+	else
+		snprintf(n->name, sizeof(n->name), "%s", p->name);
+	return obj->ninsts++;
+}
+
+/* Groups every probe point by plan; fills obj->aps with the instance each uses. */
+int bp_instances__build(struct bpfprobe_object *obj)
+{
+	int total = 0;
+
+	for (int i = 0; i < obj->nprogs; i++)
+		total += obj->progs[i].npoints;
+	obj->aps = calloc(total ? total : 1, sizeof(*obj->aps));
+	if (!obj->aps)
+		return -ENOMEM;
+	for (int i = 0; i < obj->nprogs; i++) {
+		struct bp_program *p = &obj->progs[i];
+
+		for (int j = 0; j < p->npoints; j++) {
+			struct bp_attach_point *ap = &obj->aps[obj->naps++];
+			int idx = find_or_add_instance(obj, p, &p->points[j].plan);
+
+			if (idx < 0)
+				return idx;
+			ap->owner = p;
+			ap->point = &p->points[j];
+			ap->instance = idx;
+			ap->perf_fd = -1;
+			ap->link_fd = -1;
+		}
+	}
+	return 0;
+}
+
+static void print_log_tail(const char *name, const char *log)
+{
+	const char *start = log + strlen(log);
+	int lines = 0;
+
+	while (start > log && lines <= LOG_TAIL_LINES)
+		if (*--start == '\n')
+			lines++;
+	if (start != log)
+		start++;
+	bp_err("verifier log for '%s' (last lines):\n%s%s", name, start,
+	       *start && start[strlen(start) - 1] != '\n' ? "\n" : "");
+}
+
+static void print_insns(const struct bp_instance *inst, const struct bpf_insn *insns, int cnt)
+{
+	char line[128];
+
+	bp_info("instance '%s' prologue (%d insns):\n", inst->name, cnt);
+	for (int i = 0; i < cnt; i++) {
+		bp_insn__format(&insns[i], i + 1 < cnt ? &insns[i + 1] : NULL, line, sizeof(line));
+		bp_info("  %3d: %s\n", i, line);
+	}
+}
+
+static int load_with(struct bpfprobe_object *obj, struct bp_instance *inst,
+		     const struct bpf_insn *insns, size_t cnt, char *log, size_t log_size)
+{
+	const struct bp_load_info *li = &inst->owner->info;
+	void *func_info, *line_info;
+	int fd, err;
+
+	err = bp_load_info__shifted(li, inst->prologue_len - BP_PREAMBLE_LEN,
+				    &func_info, &line_info);
+	if (err)
+		return err;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		.expected_attach_type = li->expected_attach_type,
+		.prog_flags = li->prog_flags,
+		.kern_version = li->kern_version,
+		.prog_btf_fd = li->prog_btf_fd,
+		.func_info = func_info,
+		.func_info_cnt = li->func_info_cnt,
+		.func_info_rec_size = li->func_info_rec_size,
+		.line_info = line_info,
+		.line_info_cnt = li->line_info_cnt,
+		.line_info_rec_size = li->line_info_rec_size,
+		.log_buf = log,
+		.log_size = log ? log_size : 0,
+		.log_level = log ? 1 : 0,
+	);
+	fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, inst->name, obj->license, insns, cnt, &opts);
+	err = fd < 0 ? -errno : fd;
+	free(func_info);
+	free(line_info);
+	return err;
+}
+
+int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
+{
+	const struct bpf_insn *proto = bpf_program__insns(inst->owner->prog);
+	size_t proto_cnt = bpf_program__insn_cnt(inst->owner->prog);
+	struct bpf_insn *insns;
+	size_t body = proto_cnt - BP_PREAMBLE_LEN;
+	char errbuf[128];
+	int plen, fd;
+
+	insns = malloc((BP_PROLOGUE_MAX_INSNS + body) * sizeof(*insns));
+	if (!insns)
+		return -ENOMEM;
+	plen = bp_prologue__gen(&inst->plan, insns, BP_PROLOGUE_MAX_INSNS);
+	if (plen < 0) {
+		bp_err("program '%s': cannot generate the prologue: %s\n",
+		       inst->owner->name, strerror(-plen));
+		free(insns);
+		return plen;
+	}
+	inst->prologue_len = plen;
+	print_insns(inst, insns, plen);
+	memcpy(insns + plen, proto + BP_PREAMBLE_LEN, body * sizeof(*insns));
+
+	fd = load_with(obj, inst, insns, plen + body, NULL, 0);
+	if (fd < 0) {
+		char *log = calloc(1, LOG_BUF_SIZE);
+		int err = fd;
+
+		libbpf_strerror(err, errbuf, sizeof(errbuf));
+		bp_err("program '%s': loading instance '%s' failed: %s\n",
+		       inst->owner->name, inst->name, errbuf);
+		if (log && load_with(obj, inst, insns, plen + body, log, LOG_BUF_SIZE) < 0 && *log)
+			print_log_tail(inst->name, log);
+		free(log);
+		free(insns);
+		return err;
+	}
+	free(insns);
+	inst->fd = fd;
+	return 0;
+}
+
+void bp_instances__close(struct bpfprobe_object *obj)
+{
+	for (int i = 0; i < obj->ninsts; i++) {
+		if (obj->insts[i].fd >= 0)
+			close(obj->insts[i].fd);
+		obj->insts[i].fd = -1;
+	}
+}

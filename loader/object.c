@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * bpfprobe_object: open (parse annotations), load (resolve, prototype,
+ * instances), attach, destroy. Every error path undoes what it did, so a
+ * failed call leaves nothing loaded or attached.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "loader/object.h"
+#include "probes/attach.h"
+#include "util/log.h"
+
+static int parse_program(struct bp_program *p)
+{
+	char msg[512];
+	int err;
+
+	err = bp_spec__parse(p->sec, &p->spec, msg, sizeof(msg));
+	if (err) {
+		bp_err("program '%s': bad SEC(\"%s\"): %s\n", p->name, p->sec, msg);
+		return err;
+	}
+	if (!p->spec.exec) {
+		bp_err("program '%s': SEC(\"%s\") probes a kernel function; kernel probes are not supported yet (use exec=PATH;...)\n",
+		       p->name, p->sec);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int collect_programs(struct bpfprobe_object *obj)
+{
+	struct bpf_program *prog;
+	int n = 0, err = 0;
+
+	bpf_object__for_each_program(prog, obj->obj)
+		n++;
+	obj->progs = calloc(n ? n : 1, sizeof(*obj->progs));
+	if (!obj->progs)
+		return -ENOMEM;
+	bpf_object__for_each_program(prog, obj->obj) {
+		struct bp_program *p;
+
+		if (!bp_handler__claimed(prog))
+			continue;	/* a standard libbpf section: libbpf owns it */
+		bp_handler__forget(prog);
+		p = &obj->progs[obj->nprogs++];
+		p->prog = prog;
+		p->name = bpf_program__name(prog);
+		p->sec = bpf_program__section_name(prog);
+		if (!err)
+			err = parse_program(p);
+	}
+	return err;
+}
+
+struct bpfprobe_object *bpfprobe_object__open(const char *path,
+					      const struct bpfprobe_open_opts *opts)
+{
+	struct bpfprobe_object *obj;
+	int err;
+
+	if (!path) {
+		errno = EINVAL;
+		return NULL;
+	}
+	bp_log__route_libbpf();
+	obj = calloc(1, sizeof(*obj));
+	if (!obj) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	obj->path = strdup(path);
+	err = bp_elf__check_bpf(path, &obj->license);
+	if (!err)
+		err = bp_handler__register();
+	if (!err) {
+		obj->obj = bpf_object__open_file(path, NULL);
+		if (!obj->obj) {
+			err = -errno;
+			bp_err("libbpf cannot open '%s': %s\n", path, strerror(errno));
+		}
+	}
+	if (!err)
+		err = collect_programs(obj);
+	if (!err && !obj->nprogs)
+		bp_info("'%s' has no annotated program; loading it as a plain libbpf object\n", path);
+	if (err) {
+		bpfprobe_object__destroy(obj);
+		errno = -err;
+		return NULL;
+	}
+	return obj;
+}
+
+static int resolve_all(struct bpfprobe_object *obj)
+{
+	struct bp_resolver *r = bp_resolver__new();
+	char desc[160];
+	int err = 0;
+
+	if (!r)
+		return -ENOMEM;
+	for (int i = 0; i < obj->nprogs && !err; i++) {
+		struct bp_program *p = &obj->progs[i];
+
+		err = bp_btf__check_prototype(obj->obj, p);
+		if (err)
+			break;
+		err = bp_resolver__resolve(r, &p->spec, &p->points, &p->npoints);
+		if (err) {
+			bp_err("program '%s': cannot resolve SEC(\"%s\")\n", p->name, p->sec);
+			break;
+		}
+		for (int j = 0; j < p->npoints; j++) {
+			struct bp_point *pt = &p->points[j];
+
+			bp_info("program '%s': probe point %s:%s%s at 0x%llx (file offset 0x%llx, CU %s)\n",
+				p->name, pt->binary, pt->func, pt->is_return ? "%return" : "",
+				(unsigned long long)pt->addr, (unsigned long long)pt->offset,
+				pt->cu ? pt->cu : "?");
+			for (int k = 0; k < pt->plan.nargs; k++) {
+				bp_fetch__format(&pt->plan.args[k], desc, sizeof(desc));
+				bp_info("  arg%d %s (%s, at %s): %s\n", k + 1, p->spec.args[k].name,
+					pt->type_name[k] ? pt->type_name[k] : "?",
+					pt->loc_desc[k] ? pt->loc_desc[k] : "?", desc);
+			}
+		}
+	}
+	bp_resolver__free(r);
+	return err;
+}
+
+int bpfprobe_object__load(struct bpfprobe_object *obj)
+{
+	int err;
+
+	if (!obj)
+		return -EINVAL;
+	if (obj->loaded)
+		return -EBUSY;
+	err = resolve_all(obj);
+	if (!err)
+		err = bp_instances__build(obj);
+	if (err)
+		return err;
+
+	bp_handler__set_loading(obj);
+	err = bpf_object__load(obj->obj);
+	bp_handler__set_loading(NULL);
+	if (err == -EPERM || err == -EACCES) {
+		bp_err("loading '%s': permission denied: loading BPF programs needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN); run bpfprobe as root\n",
+		       obj->path);
+		return err;
+	}
+	if (err) {
+		bp_err("loading '%s' failed: %s\n", obj->path, strerror(-err));
+		return err;
+	}
+	for (int i = 0; i < obj->ninsts && !err; i++)
+		err = bp_instance__load(obj, &obj->insts[i]);
+	if (err) {
+		bp_instances__close(obj);
+		bpf_object__close(obj->obj);
+		obj->obj = NULL;
+		return err;
+	}
+	obj->loaded = true;
+	return 0;
+}
+
+int bpfprobe_object__attach(struct bpfprobe_object *obj, const struct bpfprobe_attach_opts *opts)
+{
+	pid_t pid = -1;
+	bool inherit = false;
+	int err = 0;
+
+	if (!obj || !obj->loaded)
+		return -EINVAL;
+	if (opts && opts->sz >= offsetof(struct bpfprobe_attach_opts, pid) + sizeof(pid_t))
+		pid = opts->pid;
+	if (opts && opts->sz >= offsetof(struct bpfprobe_attach_opts, inherit) + sizeof(bool))
+		inherit = opts->inherit;
+	for (int i = 0; i < obj->naps && !err; i++) {
+		struct bp_attach_point *ap = &obj->aps[i];
+		struct bp_uprobe_target t = {
+			.path = ap->point->binary,
+			.offset = ap->point->offset,
+			.retprobe = ap->point->is_return,
+			.pid = pid,
+			.inherit = inherit,
+		};
+
+		err = bp_uprobe__attach(obj->insts[ap->instance].fd, &t, &ap->perf_fd, &ap->link_fd);
+		if (err == -EINVAL && inherit) {
+			/* some kernels refuse BPF on inherited events: this process only */
+			t.inherit = false;
+			err = bp_uprobe__attach(obj->insts[ap->instance].fd, &t, &ap->perf_fd,
+						&ap->link_fd);
+		}
+		if (err)
+			bp_err("program '%s': cannot attach to %s:%s\n", ap->owner->name,
+			       ap->point->binary, ap->point->func);
+	}
+	if (err)
+		bpfprobe_object__detach(obj);
+	return err;
+}
+
+void bpfprobe_object__detach(struct bpfprobe_object *obj)
+{
+	if (!obj)
+		return;
+	for (int i = 0; i < obj->naps; i++) {
+		struct bp_attach_point *ap = &obj->aps[i];
+
+		if (ap->link_fd >= 0)
+			close(ap->link_fd);
+		if (ap->perf_fd >= 0)
+			close(ap->perf_fd);
+		ap->link_fd = ap->perf_fd = -1;
+	}
+}
+
+void bpfprobe_object__destroy(struct bpfprobe_object *obj)
+{
+	if (!obj)
+		return;
+	bpfprobe_object__detach(obj);
+	bp_instances__close(obj);
+	if (obj->obj)
+		bpf_object__close(obj->obj);
+	for (int i = 0; i < obj->nprogs; i++) {
+		bp_spec__free(&obj->progs[i].spec);
+		bp_points__free(obj->progs[i].points, obj->progs[i].npoints);
+		bp_load_info__free(&obj->progs[i].info);
+	}
+	free(obj->progs);
+	free(obj->insts);
+	free(obj->aps);
+	free(obj->license);
+	free(obj->path);
+	free(obj);
+}
+
+struct bpf_object *bpfprobe_object__bpf_object(const struct bpfprobe_object *obj)
+{
+	return obj ? obj->obj : NULL;
+}
+
+size_t bpfprobe_object__program_cnt(const struct bpfprobe_object *obj)
+{
+	return obj ? obj->nprogs : 0;
+}
+
+size_t bpfprobe_object__point_cnt(const struct bpfprobe_object *obj)
+{
+	return obj ? obj->naps : 0;
+}
+
+size_t bpfprobe_object__instance_cnt(const struct bpfprobe_object *obj)
+{
+	return obj ? obj->ninsts : 0;
+}
+
+int bpfprobe_object__point_info(const struct bpfprobe_object *obj, size_t i,
+				struct bpfprobe_point_info *info)
+{
+	const struct bp_attach_point *ap;
+
+	if (!obj || !info || i >= (size_t)obj->naps)
+		return -ENOENT;
+	ap = &obj->aps[i];
+	/* fill only what the caller's struct has room for */
+	struct bpfprobe_point_info full = {
+		.sz = info->sz,
+		.program = ap->owner->name,
+		.sec = ap->owner->sec,
+		.binary = ap->point->binary,
+		.func = ap->point->func,
+		.addr = ap->point->addr,
+		.offset = ap->point->offset,
+		.is_return = ap->point->is_return,
+		.instance = ap->instance,
+		.prog_fd = obj->insts[ap->instance].fd,
+	};
+	memcpy(info, &full, info->sz < sizeof(full) ? info->sz : sizeof(full));
+	return 0;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The library's object: annotated programs, their probe points and instances. */
+#ifndef BPFPROBE_OBJECT_H
+#define BPFPROBE_OBJECT_H
+
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "probes/plan.h"
+#include "probes/resolve.h"
+#include "probes/spec.h"
+
+/* What the prototype load told us, kept to load the instances alike. */
+struct bp_load_info {
+	int prog_btf_fd;
+	__u32 kern_version;
+	__u32 prog_flags;
+	enum bpf_attach_type expected_attach_type;
+	void *func_info;		/* copies, already shifted for the preamble */
+	__u32 func_info_cnt;
+	__u32 func_info_rec_size;
+	void *line_info;
+	__u32 line_info_cnt;
+	__u32 line_info_rec_size;
+	bool captured;
+};
+
+struct bp_program {
+	struct bpf_program *prog;
+	const char *name;
+	const char *sec;
+	struct bp_spec spec;
+	struct bp_point *points;
+	int npoints;
+	struct bp_load_info info;
+};
+
+struct bp_instance {
+	struct bp_program *owner;
+	struct bp_plan plan;
+	int fd;
+	int prologue_len;
+	char name[BPF_OBJ_NAME_LEN];
+};
+
+/* One probe point of one program, flattened. */
+struct bp_attach_point {
+	struct bp_program *owner;
+	struct bp_point *point;
+	int instance;
+	int perf_fd;
+	int link_fd;
+};
+
+struct bpfprobe_object {
+	char *path;
+	struct bpf_object *obj;
+	char *license;
+	struct bp_program *progs;
+	int nprogs;
+	struct bp_instance *insts;
+	int ninsts;
+	struct bp_attach_point *aps;
+	int naps;
+	bool loaded;
+};
+
+/* loader/prog_handler.c */
+int bp_handler__register(void);
+bool bp_handler__claimed(const struct bpf_program *prog);
+void bp_handler__forget(const struct bpf_program *prog);
+void bp_handler__set_loading(struct bpfprobe_object *obj);
+
+/* loader/elf_check.c */
+int bp_elf__check_bpf(const char *path, char **license);
+
+/* loader/btf_proto.c */
+int bp_btf__check_prototype(const struct bpf_object *obj, const struct bp_program *p);
+
+/* loader/instance.c */
+int bp_instances__build(struct bpfprobe_object *obj);
+int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst);
+void bp_instances__close(struct bpfprobe_object *obj);
+
+/* loader/load_info.c */
+int bp_load_info__capture(struct bp_load_info *info, const struct bpf_prog_load_opts *opts);
+int bp_load_info__shifted(const struct bp_load_info *info, int shift,
+			  void **func_info, void **line_info);
+void bp_load_info__free(struct bp_load_info *info);
+
+#endif /* BPFPROBE_OBJECT_H */

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The libbpf fallback SEC() handler. Every section libbpf does not know
+ * (that is, our annotations) lands here as a kprobe-type program. At the
+ * prototype load, after libbpf relocated maps, globals, CO-RE and
+ * subprograms, we prepend r2..r5 = 0 so the body verifies with the args
+ * zeroed, and shift func_info/line_info by the same amount — the step
+ * perf 6.1 missed, which is why it cannot load objects built with -g.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "loader/object.h"
+#include "prologue/prologue.h"
+#include "util/log.h"
+
+static int handler_id;
+static const struct bpf_program **claimed;
+static size_t nclaimed, claimed_cap;
+static struct bpfprobe_object *loading;
+
+static int setup_prog(struct bpf_program *prog, long cookie)
+{
+	if (nclaimed == claimed_cap) {
+		size_t cap = claimed_cap ? claimed_cap * 2 : 16;
+		const struct bpf_program **n = realloc(claimed, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		claimed = n;
+		claimed_cap = cap;
+	}
+	claimed[nclaimed++] = prog;
+	return 0;
+}
+
+static struct bp_program *find_program(struct bpf_program *prog)
+{
+	if (!loading)
+		return NULL;
+	for (int i = 0; i < loading->nprogs; i++)
+		if (loading->progs[i].prog == prog)
+			return &loading->progs[i];
+	return NULL;
+}
+
+static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opts, long cookie)
+{
+	struct bp_program *p = find_program(prog);
+	size_t cnt = bpf_program__insn_cnt(prog);
+	struct bpf_insn *insns;
+	int err;
+
+	if (!p) {
+		bp_err("program '%s': SEC(\"%s\") is not a known libbpf section nor a probe annotation\n",
+		       bpf_program__name(prog), bpf_program__section_name(prog));
+		return -EINVAL;
+	}
+	err = bp_load_info__capture(&p->info, opts);
+	if (err)
+		return err;
+	/* libbpf reads opts->*_info during this very load: point it at our
+	 * shifted copies, which live until the object is destroyed. */
+	opts->func_info = p->info.func_info;
+	opts->line_info = p->info.line_info;
+
+	insns = malloc((cnt + BP_PREAMBLE_LEN) * sizeof(*insns));
+	if (!insns)
+		return -ENOMEM;
+	bp_prologue__preamble(insns);
+	memcpy(insns + BP_PREAMBLE_LEN, bpf_program__insns(prog), cnt * sizeof(*insns));
+	err = bpf_program__set_insns(prog, insns, cnt + BP_PREAMBLE_LEN);
+	free(insns);
+	return err;
+}
+
+int bp_handler__register(void)
+{
+	LIBBPF_OPTS(libbpf_prog_handler_opts, opts,
+		.prog_setup_fn = setup_prog,
+		.prog_prepare_load_fn = prepare_load,
+	);
+	int id;
+
+	if (handler_id > 0)
+		return 0;
+	id = libbpf_register_prog_handler(NULL, BPF_PROG_TYPE_KPROBE, 0, &opts);
+	if (id < 0) {
+		bp_err("cannot register the libbpf section handler: %s\n", strerror(-id));
+		return id;
+	}
+	handler_id = id;
+	return 0;
+}
+
+bool bp_handler__claimed(const struct bpf_program *prog)
+{
+	for (size_t i = 0; i < nclaimed; i++)
+		if (claimed[i] == prog)
+			return true;
+	return false;
+}
+
+void bp_handler__forget(const struct bpf_program *prog)
+{
+	for (size_t i = 0; i < nclaimed; i++) {
+		if (claimed[i] == prog) {
+			claimed[i] = claimed[--nclaimed];
+			return;
+		}
+	}
+}
+
+void bp_handler__set_loading(struct bpfprobe_object *obj)
+{
+	loading = obj;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Attaching a loaded program instance to a probe point through the
+ * uprobe/kprobe PMU: the probe lives only as long as its perf fd, so a
+ * killed bpfprobe leaves no named tracefs event behind.
+ */
+#ifndef BPFPROBE_ATTACH_H
+#define BPFPROBE_ATTACH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct bp_uprobe_target {
+	const char *path;
+	uint64_t offset;	/* file offset */
+	bool retprobe;
+	pid_t pid;		/* -1: every process */
+	bool inherit;		/* with pid: children forked later too */
+};
+
+/*
+ * Opens the perf event and links prog_fd to it. On success returns 0 and
+ * sets *perf_fd and *link_fd (-1 when the kernel has no perf bpf_link and
+ * the program was attached with PERF_EVENT_IOC_SET_BPF instead).
+ */
+int bp_uprobe__attach(int prog_fd, const struct bp_uprobe_target *t,
+		      int *perf_fd, int *link_fd);
+
+#endif /* BPFPROBE_ATTACH_H */

@@ -1,0 +1,775 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Parser for the perf-probe style text a program carries in SEC():
+ *
+ *   [key=value;]... [EVENT=]POINT [ARG ...]
+ *
+ * The parser only checks syntax; whether the function, the variables and
+ * the members exist is the resolver's business. Every error names the token
+ * that caused it, because the user only sees the message, not the parser.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "probes/spec.h"
+
+/* passed through "%s": a '%' in a format string would be a conversion */
+#define POINT_FORMS	"supported: FUNC, FUNC+OFFS, FUNC%return"
+#define EXPR_FORMS	"EXPR is VAR followed by ->field, .field or [N], or $retval"
+#define TYPE_NAMES	"u8 u16 u32 u64 s8 s16 s32 s64 x8 x16 x32 x64"
+
+struct spec_ctx {
+	const char *text;	/* the whole SEC text, for messages */
+	char *err;
+	size_t errlen;
+};
+
+__attribute__((format(printf, 2, 3)))
+static int spec_err(struct spec_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	if (!ctx->err || !ctx->errlen)
+		return -EINVAL;
+	va_start(ap, fmt);
+	vsnprintf(ctx->err, ctx->errlen, fmt, ap);
+	va_end(ap);
+	/* quoted SEC text may hold newlines or tabs; keep the message one line */
+	for (p = ctx->err; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	}
+	return -EINVAL;
+}
+
+static int spec_nomem(struct spec_ctx *ctx)
+{
+	spec_err(ctx, "out of memory parsing SEC(\"%s\")", ctx->text);
+	return -ENOMEM;
+}
+
+/* ASCII only: the meaning of a SEC string must not depend on the locale */
+static bool is_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_ident_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool is_ident_char(char c)
+{
+	return is_ident_start(c) || is_digit(c);
+}
+
+/* Length of the C identifier at s, 0 if s does not start with one. */
+static size_t ident_len(const char *s)
+{
+	size_t n = 0;
+
+	if (!is_ident_start(s[0]))
+		return 0;
+	while (is_ident_char(s[n]))
+		n++;
+	return n;
+}
+
+static int digit_value(char c)
+{
+	if (is_digit(c))
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+/*
+ * Parses digits in base at s, stopping at the first non-digit (*end).
+ * Returns -EINVAL when there is no digit, -ERANGE when the value exceeds max.
+ * Hand-rolled because strtoull() also takes signs, spaces and a second "0x".
+ */
+static int parse_uint(const char *s, int base, uint64_t max, uint64_t *out,
+		      const char **end)
+{
+	uint64_t v = 0;
+	const char *p;
+	int d;
+
+	for (p = s; (d = digit_value(*p)) < base; p++) {
+		if (v > (max - d) / base)
+			return -ERANGE;
+		v = v * base + d;
+	}
+	if (p == s)
+		return -EINVAL;
+	*out = v;
+	*end = p;
+	return 0;
+}
+
+static char *skip_space(char *p)
+{
+	while (is_space(*p))
+		p++;
+	return p;
+}
+
+/* Cuts the next whitespace-separated token out of *pos (in place). */
+static char *next_token(char **pos)
+{
+	char *p = skip_space(*pos), *start = p;
+
+	if (!*p)
+		return NULL;
+	while (*p && !is_space(*p))
+		p++;
+	if (*p)
+		*p++ = '\0';
+	*pos = p;
+	return start;
+}
+
+static int count_tokens(const char *p)
+{
+	int n = 0;
+
+	while (*p) {
+		while (is_space(*p))
+			p++;
+		if (!*p)
+			break;
+		n++;
+		while (*p && !is_space(*p))
+			p++;
+	}
+	return n;
+}
+
+/* ---- config terms ------------------------------------------------------- */
+
+enum config_key {
+	KEY_EXEC,
+	KEY_MODULE,
+	KEY_INLINES,
+	KEY_FORCE,
+	KEY_CNT,
+};
+
+static const char *const config_key_names[KEY_CNT] = {
+	[KEY_EXEC] = "exec",
+	[KEY_MODULE] = "module",
+	[KEY_INLINES] = "inlines",
+	[KEY_FORCE] = "force",
+};
+
+/*
+ * A ';'-terminated segment is a config term when it reads IDENT=VALUE with
+ * no whitespace; anything else starts the probe definition, which is how a
+ * later lazy pattern FUNC;PTN is told apart from a config prefix.
+ */
+static bool is_config_term(const char *seg)
+{
+	size_t n = ident_len(seg);
+	const char *p;
+
+	if (!n || seg[n] != '=')
+		return false;
+	for (p = seg + n + 1; *p; p++) {
+		if (is_space(*p))
+			return false;
+	}
+	return true;
+}
+
+static int parse_bool(struct spec_ctx *ctx, const char *key, const char *val,
+		      bool *out)
+{
+	static const char *const yes[] = { "y", "yes", "1", "on", "true" };
+	static const char *const no[] = { "n", "no", "0", "off", "false" };
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcasecmp(val, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcasecmp(val, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return spec_err(ctx, "invalid boolean '%s' for key '%s' in '%s=%s' (use y/n, yes/no, 1/0, on/off, true/false)",
+			val, key, key, val);
+}
+
+static int set_string(struct spec_ctx *ctx, char **dst, const char *key,
+		      const char *val, const char *what)
+{
+	if (!*val)
+		return spec_err(ctx, "empty value in '%s=': %s needs a non-empty %s",
+				key, key, what);
+	*dst = strdup(val);
+	return *dst ? 0 : spec_nomem(ctx);
+}
+
+/* Applies one config term; term is "key=value" and is split in place. */
+static int apply_config(struct spec_ctx *ctx, struct bp_spec *spec, char *term,
+			unsigned int *seen)
+{
+	char *val = strchr(term, '=');
+	enum config_key key;
+
+	*val++ = '\0';
+	for (key = 0; key < KEY_CNT; key++) {
+		if (!strcmp(term, config_key_names[key]))
+			break;
+	}
+	if (key == KEY_CNT)
+		return spec_err(ctx, "unknown key '%s' in SEC(\"%s\") (known: exec, module, inlines, force)",
+				term, ctx->text);
+	if (*seen & (1u << key))
+		return spec_err(ctx, "duplicate key '%s' in '%s=%s': each key may be given once",
+				term, term, val);
+	*seen |= 1u << key;
+
+	switch (key) {
+	case KEY_EXEC:
+		return set_string(ctx, &spec->exec, term, val, "path");
+	case KEY_MODULE:
+		return set_string(ctx, &spec->module, term, val, "module name");
+	case KEY_INLINES:
+		return parse_bool(ctx, term, val, &spec->inlines);
+	case KEY_FORCE:
+		return parse_bool(ctx, term, val, &spec->force);
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Consumes the key=value; prefix of *pos, leaving *pos at the definition. */
+static int parse_config(struct spec_ctx *ctx, struct bp_spec *spec, char **pos)
+{
+	unsigned int seen = 0;
+	char *p = *pos, *semi, *end, c;
+	int err;
+
+	for (;;) {
+		p = skip_space(p);
+		semi = strchr(p, ';');
+		if (!semi)
+			break;
+		/* "exec=/a ;" cannot be FUNC;PTN, which has no space before ';' */
+		for (end = semi; end > p && is_space(end[-1]); end--)
+			;
+		c = *end;
+		*end = '\0';
+		if (!is_config_term(p)) {
+			*end = c;
+			break;
+		}
+		err = apply_config(ctx, spec, p, &seen);
+		if (err)
+			return err;
+		p = semi + 1;
+	}
+	*pos = p;
+	return 0;
+}
+
+/* A ';' left in the definition can only be perf's lazy pattern FUNC;PTN. */
+static int check_lazy(struct spec_ctx *ctx, char *def)
+{
+	const char *semi = strchr(def, ';'), *start, *end;
+
+	if (!semi)
+		return 0;
+	for (start = semi; start > def && !is_space(start[-1]); start--)
+		;
+	for (end = semi; *end && !is_space(*end); end++)
+		;
+	/* PTN hangs off FUNC, so a ';' in a later token is a misplaced term */
+	if (start != skip_space(def))
+		return spec_err(ctx, "unexpected ';' in '%.*s': config terms (key=value;) must come before the probe point",
+				(int)(end - start), start);
+	return spec_err(ctx, "lazy pattern '%.*s' (FUNC;PTN) is not supported yet (%s)",
+			(int)(end - start), start, POINT_FORMS);
+}
+
+/* ---- probe point -------------------------------------------------------- */
+
+static bool is_func_char(char c)
+{
+	return is_ident_char(c) || c == '.';	/* foo.isra.0, foo.cold */
+}
+
+static int parse_offset(struct spec_ctx *ctx, struct bp_spec *spec,
+			const char *tok, const char *s)
+{
+	const char *digits = s, *end;
+	int base = 10, err;
+	uint64_t v;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		digits = s + 2;
+	}
+	err = parse_uint(digits, base, UINT64_MAX, &v, &end);
+	if (err == -ERANGE)
+		return spec_err(ctx, "offset in probe point '%s' does not fit in 64 bits",
+				tok);
+	if (!err && !strcmp(end, "%return"))
+		return spec_err(ctx, "probe point '%s' combines +OFFS with %%return; a return probe takes no offset",
+				tok);
+	if (err || *end)
+		return spec_err(ctx, "invalid offset in probe point '%s': '+' must be followed by a decimal or 0x hex number (%s)",
+				tok, POINT_FORMS);
+	spec->offset = v;
+	spec->has_offset = true;
+	return 0;
+}
+
+static int parse_suffix(struct spec_ctx *ctx, struct bp_spec *spec,
+			const char *tok, const char *s)
+{
+	if (!strcmp(s, "%return")) {
+		spec->is_return = true;
+		return 0;
+	}
+	if (!strncmp(s, "%return+", 8))
+		return spec_err(ctx, "probe point '%s' combines +OFFS with %%return; a return probe takes no offset",
+				tok);
+	return spec_err(ctx, "unknown suffix '%s' in probe point '%s' (%s)",
+			s, tok, POINT_FORMS);
+}
+
+static bool is_config_key(const char *s, size_t len)
+{
+	int key;
+
+	for (key = 0; key < KEY_CNT; key++) {
+		if (strlen(config_key_names[key]) == len &&
+		    !strncmp(s, config_key_names[key], len))
+			return true;
+	}
+	return false;
+}
+
+/* Parses the first token of the definition: [EVENT=]POINT. */
+static int parse_point(struct spec_ctx *ctx, struct bp_spec *spec,
+		       const char *tok)
+{
+	const char *point = tok, *eq = strchr(tok, '='), *rest;
+	size_t n;
+
+	if (eq) {
+		n = ident_len(tok);
+		if (!n || tok + n != eq)
+			return spec_err(ctx, "invalid event name '%.*s' in '%s': EVENT must be an identifier",
+					(int)(eq - tok), tok, tok);
+		spec->event = strndup(tok, n);
+		if (!spec->event)
+			return spec_nomem(ctx);
+		point = eq + 1;
+		if (!*point)
+			return spec_err(ctx, "missing probe point after '%s' (%s)",
+					tok, POINT_FORMS);
+	}
+
+	for (n = 0; is_func_char(point[n]); n++)
+		;
+	rest = point + n;
+	switch (*rest) {
+	case '*':
+	case '?':
+	case '[':
+		return spec_err(ctx, "glob in probe point '%s' is not supported yet (%s)",
+				tok, POINT_FORMS);
+	case '@':
+		return spec_err(ctx, "source file (@SRC) in probe point '%s' is not supported yet (%s)",
+				tok, POINT_FORMS);
+	case ':':
+		return spec_err(ctx, "line number (:LINE) in probe point '%s' is not supported yet (%s)",
+				tok, POINT_FORMS);
+	}
+	if (!n || !is_ident_start(point[0]))
+		/* "exec=/bin/x" alone most likely lost its ';' */
+		return spec_err(ctx, "invalid function name in probe point '%s' (%s)%s",
+				tok, POINT_FORMS,
+				spec->event && is_config_key(tok, eq - tok) ?
+				"; config terms must end with ';'" : "");
+
+	spec->func = strndup(point, n);
+	if (!spec->func)
+		return spec_nomem(ctx);
+	switch (*rest) {
+	case '\0':
+		return 0;
+	case '+':
+		return parse_offset(ctx, spec, tok, rest + 1);
+	case '%':
+		return parse_suffix(ctx, spec, tok, rest);
+	default:
+		return spec_err(ctx, "unexpected '%c' in probe point '%s' (%s)",
+				*rest, tok, POINT_FORMS);
+	}
+}
+
+/* ---- arguments ---------------------------------------------------------- */
+
+static const struct arg_type {
+	const char *name;
+	uint8_t size;
+	bool is_signed;
+	bool is_hex;
+} arg_types[] = {
+	{ "u8", 1, false, false }, { "u16", 2, false, false },
+	{ "u32", 4, false, false }, { "u64", 8, false, false },
+	{ "s8", 1, true, false }, { "s16", 2, true, false },
+	{ "s32", 4, true, false }, { "s64", 8, true, false },
+	{ "x8", 1, false, true }, { "x16", 2, false, true },
+	{ "x32", 4, false, true }, { "x64", 8, false, true },
+};
+
+static int add_step(struct spec_ctx *ctx, struct bp_arg_spec *arg,
+		    enum bp_step_kind kind, const char *field, size_t len,
+		    long index)
+{
+	struct bp_arg_step *steps, *step;
+	char *name = NULL;
+
+	if (field) {
+		name = strndup(field, len);
+		if (!name)
+			return spec_nomem(ctx);
+	}
+	steps = realloc(arg->steps, (arg->nsteps + 1) * sizeof(*steps));
+	if (!steps) {
+		free(name);
+		return spec_nomem(ctx);
+	}
+	arg->steps = steps;
+	step = &steps[arg->nsteps++];
+	step->kind = kind;
+	step->field = name;
+	step->index = index;
+	return 0;
+}
+
+/* Parses one ->field, .field or [N] at *pos; tok is the argument for messages. */
+static int parse_step(struct spec_ctx *ctx, struct bp_arg_spec *arg,
+		      const char *tok, const char **pos)
+{
+	const char *p = *pos, *end;
+	size_t off = p - tok, n;
+	uint64_t index;
+	int err;
+
+	if (p[0] == '-' && p[1] == '>') {
+		n = ident_len(p + 2);
+		if (!n)
+			return spec_err(ctx, "unknown member syntax in argument '%s': '->' must be followed by a field name (at offset %zu)",
+					tok, off);
+		*pos = p + 2 + n;
+		return add_step(ctx, arg, BP_STEP_ARROW, p + 2, n, 0);
+	}
+	if (p[0] == '.') {
+		n = ident_len(p + 1);
+		if (!n)
+			return spec_err(ctx, "unknown member syntax in argument '%s': '.' must be followed by a field name (at offset %zu)",
+					tok, off);
+		*pos = p + 1 + n;
+		return add_step(ctx, arg, BP_STEP_DOT, p + 1, n, 0);
+	}
+	if (p[0] == '[') {
+		err = parse_uint(p + 1, 10, LONG_MAX, &index, &end);
+		if (err == -ERANGE)
+			return spec_err(ctx, "index too large in argument '%s' (at offset %zu)",
+					tok, off);
+		if (err || *end != ']')
+			return spec_err(ctx, "unknown member syntax in argument '%s': '[' must be followed by a non-negative decimal index and ']' (at offset %zu)",
+					tok, off);
+		*pos = end + 1;
+		return add_step(ctx, arg, BP_STEP_INDEX, NULL, 0, (long)index);
+	}
+	if (p[0] == '-')
+		return spec_err(ctx, "unknown member syntax in argument '%s': '-' is not an operator here, a member is reached with '->' (at offset %zu)",
+				tok, off);
+	return spec_err(ctx, "unknown member syntax in argument '%s': unexpected '%c' (at offset %zu); %s",
+			tok, p[0], off, EXPR_FORMS);
+}
+
+static bool is_expr_end(char c)
+{
+	return !c || c == ':' || c == '@';
+}
+
+/* $retval, and the other perf special variables which are not there yet. */
+static int parse_special(struct spec_ctx *ctx, const struct bp_spec *spec,
+			 struct bp_arg_spec *arg, const char *tok,
+			 const char *expr, const char **end)
+{
+	size_t n;
+
+	for (n = 1; is_ident_char(expr[n]); n++)
+		;
+	if (n != 7 || strncmp(expr, "$retval", 7))
+		return spec_err(ctx, "'%.*s' in argument '%s' is not supported yet (%s)",
+				(int)n, expr, tok, EXPR_FORMS);
+	if (!spec->is_return)
+		return spec_err(ctx, "$retval is only available at FUNC%%return: argument '%s' at probe point '%s'",
+				tok, spec->func);
+	if (!is_expr_end(expr[n]))
+		return spec_err(ctx, "'$retval' in argument '%s' cannot be followed by '%s': members of $retval are not supported yet",
+				tok, expr + n);
+	arg->var = strdup("$retval");
+	if (!arg->var)
+		return spec_nomem(ctx);
+	*end = expr + n;
+	return 0;
+}
+
+static int parse_expr(struct spec_ctx *ctx, const struct bp_spec *spec,
+		      struct bp_arg_spec *arg, const char *tok,
+		      const char *expr, const char **end)
+{
+	const char *p;
+	size_t n;
+	int err;
+
+	if (expr[0] == '$')
+		return parse_special(ctx, spec, arg, tok, expr, end);
+	n = ident_len(expr);
+	if (!n)
+		/* "a -> b" splits into three tokens; say so */
+		return spec_err(ctx, "argument '%s' must start with a variable name or $retval%s",
+				tok, strchr("-.[", expr[0]) ?
+				" (no spaces inside an argument)" : "");
+	arg->var = strndup(expr, n);
+	if (!arg->var)
+		return spec_nomem(ctx);
+	for (p = expr + n; !is_expr_end(*p); ) {
+		err = parse_step(ctx, arg, tok, &p);
+		if (err)
+			return err;
+	}
+	*end = p;
+	return 0;
+}
+
+static int parse_type(struct spec_ctx *ctx, struct bp_arg_spec *arg,
+		      const char *tok, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(arg_types) / sizeof(arg_types[0]); i++) {
+		if (strlen(arg_types[i].name) == len &&
+		    !strncmp(s, arg_types[i].name, len)) {
+			arg->has_type = true;
+			arg->type_size = arg_types[i].size;
+			arg->type_signed = arg_types[i].is_signed;
+			arg->type_hex = arg_types[i].is_hex;
+			return 0;
+		}
+	}
+	if ((len == 6 && !strncmp(s, "string", 6)) ||
+	    (len == 7 && !strncmp(s, "ustring", 7)))
+		return spec_err(ctx, "type '%.*s' in argument '%s' is not supported: a string does not fit a 64-bit register; fetch the pointer (e.g. as x64) and copy the string with bpf_probe_read_user_str() in the program",
+				(int)len, s, tok);
+	return spec_err(ctx, "invalid type '%.*s' in argument '%s' (valid: %s)",
+			(int)len, s, tok, TYPE_NAMES);
+}
+
+/* Parses the :TYPE and @user modifiers at p, in either order. */
+static int parse_modifiers(struct spec_ctx *ctx, struct bp_arg_spec *arg,
+			   const char *tok, const char *p)
+{
+	const char *s;
+	size_t len;
+	int err;
+
+	while (*p) {
+		s = p + 1;
+		len = strcspn(s, ":@");
+		if (*p == ':') {
+			if (arg->has_type)
+				return spec_err(ctx, "argument '%s' has more than one ':TYPE'",
+						tok);
+			err = parse_type(ctx, arg, tok, s, len);
+			if (err)
+				return err;
+		} else {
+			if (len != 4 || strncmp(s, "user", 4))
+				return spec_err(ctx, "unknown modifier '@%.*s' in argument '%s' (only @user is supported)",
+						(int)len, s, tok);
+			if (arg->user)
+				return spec_err(ctx, "argument '%s' has more than one '@user'",
+						tok);
+			arg->user = true;
+		}
+		p = s + len;
+	}
+	return 0;
+}
+
+/* Parses one argument token: [NAME=]EXPR[:TYPE][@user]. */
+static int parse_arg(struct spec_ctx *ctx, const struct bp_spec *spec,
+		     struct bp_arg_spec *arg, const char *tok)
+{
+	const char *expr = tok, *eq = strchr(tok, '='), *end = NULL;
+	size_t n;
+	int err;
+
+	arg->text = strdup(tok);
+	if (!arg->text)
+		return spec_nomem(ctx);
+	if (eq) {
+		n = ident_len(tok);
+		if (!n || tok + n != eq)
+			return spec_err(ctx, "invalid argument name '%.*s' in '%s': NAME must be an identifier",
+					(int)(eq - tok), tok, tok);
+		arg->name = strndup(tok, n);
+		if (!arg->name)
+			return spec_nomem(ctx);
+		expr = eq + 1;
+	}
+	if (is_expr_end(*expr))
+		return spec_err(ctx, "empty expression in argument '%s' (%s)",
+				tok, EXPR_FORMS);
+
+	err = parse_expr(ctx, spec, arg, tok, expr, &end);
+	if (err)
+		return err;
+	if (!arg->name) {
+		arg->name = strndup(expr, end - expr);
+		if (!arg->name)
+			return spec_nomem(ctx);
+	}
+	return parse_modifiers(ctx, arg, tok, end);
+}
+
+/* Reports the first argument that does not fit in R3..R5. */
+static int too_many_args(struct spec_ctx *ctx, char *pos, int nargs)
+{
+	char *tok = NULL;
+	int i;
+
+	for (i = 0; i <= BP_SPEC_MAX_ARGS; i++)
+		tok = next_token(&pos);
+	return spec_err(ctx, "%d arguments given, at most %d fit in R3..R5 (SEC(\"%s\")); first extra argument: '%s'",
+			nargs, BP_SPEC_MAX_ARGS, ctx->text, tok);
+}
+
+/* ---- entry points ------------------------------------------------------- */
+
+static int parse_definition(struct spec_ctx *ctx, struct bp_spec *spec,
+			    char *pos)
+{
+	int ntok, nargs, err;
+	char *tok;
+
+	ntok = count_tokens(pos);
+	if (!ntok)
+		return spec_err(ctx, "missing probe point in SEC(\"%s\"): expected [EVENT=]POINT after the config terms",
+				ctx->text);
+	tok = next_token(&pos);
+	err = parse_point(ctx, spec, tok);
+	if (err)
+		return err;
+
+	nargs = ntok - 1;
+	if (nargs > BP_SPEC_MAX_ARGS)
+		return too_many_args(ctx, pos, nargs);
+	if (!nargs)
+		return 0;
+	spec->args = calloc(nargs, sizeof(*spec->args));
+	if (!spec->args)
+		return spec_nomem(ctx);
+	while ((tok = next_token(&pos))) {
+		/* count it first so a half-parsed argument is freed too */
+		err = parse_arg(ctx, spec, &spec->args[spec->nargs++], tok);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int bp_spec__parse(const char *text, struct bp_spec *spec, char *err, size_t errlen)
+{
+	struct spec_ctx ctx = { .text = text ? text : "", .err = err, .errlen = errlen };
+	char *buf, *pos;
+	int ret;
+
+	memset(spec, 0, sizeof(*spec));
+	spec->inlines = true;
+	if (err && errlen)
+		err[0] = '\0';
+
+	spec->text = strdup(ctx.text);
+	/* a scratch copy: terms and tokens are cut out of it in place */
+	buf = strdup(ctx.text);
+	if (!spec->text || !buf) {
+		ret = spec_nomem(&ctx);
+		goto out;
+	}
+	pos = skip_space(buf);
+	if (!*pos) {
+		ret = spec_err(&ctx, "empty SEC(\"%s\"): expected [key=value;]... [EVENT=]POINT [ARG ...]",
+			       ctx.text);
+		goto out;
+	}
+	ret = parse_config(&ctx, spec, &pos);
+	if (ret)
+		goto out;
+	ret = check_lazy(&ctx, pos);
+	if (ret)
+		goto out;
+	ret = parse_definition(&ctx, spec, pos);
+out:
+	free(buf);
+	return ret;
+}
+
+static void arg_free(struct bp_arg_spec *arg)
+{
+	int i;
+
+	for (i = 0; i < arg->nsteps; i++)
+		free(arg->steps[i].field);
+	free(arg->steps);
+	free(arg->text);
+	free(arg->name);
+	free(arg->var);
+}
+
+void bp_spec__free(struct bp_spec *spec)
+{
+	int i;
+
+	if (!spec)
+		return;
+	for (i = 0; i < spec->nargs; i++)
+		arg_free(&spec->args[i]);
+	free(spec->args);
+	free(spec->text);
+	free(spec->exec);
+	free(spec->module);
+	free(spec->event);
+	free(spec->func);
+	/* so a second free, or a free after a failed parse, is harmless */
+	memset(spec, 0, sizeof(*spec));
+}

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The prologue generator: compiles a fetch plan (probes/plan.h) to BPF
+ * instructions that leave the fetched arguments in r3..r5.
+ *
+ * Two shapes:
+ *
+ *  - No argument dereferences memory: nothing can fail and no helper is
+ *    called, so each argument is loaded straight from ctx (r1) into its
+ *    output register and extended there. No stack, no error path.
+ *
+ *  - Some argument dereferences memory: ctx is kept in r6 across the
+ *    bpf_probe_read_{user,kernel}() calls, each read lands in the 8-byte
+ *    slot at r10-8, and a finished argument waits in r7..r9 (callee-saved)
+ *    until no more calls follow. The last dereferencing argument and all
+ *    register/constant arguments are computed directly in r3..r5 after the
+ *    final call. A failed read jumps to a shared error block.
+ *
+ * The layout of the second shape:
+ *
+ *	r6 = r1
+ *	<fetch dereferencing args>	; on failure: goto err
+ *	<move/compute args into r3..r5>
+ *	r2 = 0
+ *	goto unused
+ *   err:
+ *	r2 = 1
+ *	r3.. = 0			; one per used arg
+ *   unused:
+ *	r(3+nargs).. = 0		; unused args, shared by both paths
+ *	r1 = r6
+ *	<program body>
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "prologue/prologue.h"
+
+#define INSN(CODE, DST, SRC, OFF, IMM)					\
+	((struct bpf_insn){ .code = (CODE), .dst_reg = (DST),		\
+			    .src_reg = (SRC), .off = (OFF), .imm = (IMM) })
+#define ALU64_IMM(OP, DST, IMM)	INSN(BPF_ALU64 | (OP) | BPF_K, DST, 0, 0, IMM)
+#define ALU64_REG(OP, DST, SRC)	INSN(BPF_ALU64 | (OP) | BPF_X, DST, SRC, 0, 0)
+#define ALU32_IMM(OP, DST, IMM)	INSN(BPF_ALU | (OP) | BPF_K, DST, 0, 0, IMM)
+#define ALU32_REG(OP, DST, SRC)	INSN(BPF_ALU | (OP) | BPF_X, DST, SRC, 0, 0)
+#define MOV64_IMM(DST, IMM)	ALU64_IMM(BPF_MOV, DST, IMM)
+#define MOV64_REG(DST, SRC)	ALU64_REG(BPF_MOV, DST, SRC)
+#define LDX_MEM(SZ, DST, SRC, OFF) \
+	INSN(BPF_LDX | (SZ) | BPF_MEM, DST, SRC, OFF, 0)
+#define JMP_IMM(OP, DST, IMM, OFF) \
+	INSN(BPF_JMP | (OP) | BPF_K, DST, 0, OFF, IMM)
+#define JMP_JA(OFF)		INSN(BPF_JMP | BPF_JA, 0, 0, OFF, 0)
+#define CALL_HELPER(FN)		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, FN)
+
+/* The stack slot every read lands in. */
+#define SLOT_OFF	(-8)
+/* Scratch for 64-bit immediates; always rewritten before it matters. */
+#define SCRATCH_REG	BPF_REG_2
+#define CTX_SAVE_REG	BPF_REG_6
+
+struct gen {
+	struct bpf_insn *insns;
+	size_t max;
+	size_t n;		/* counts past max so we can tell -E2BIG */
+	size_t err_jumps[BP_MAX_ARGS * BP_MAX_DEREFS];
+	int nerr_jumps;
+};
+
+static void emit(struct gen *g, struct bpf_insn insn)
+{
+	if (g->n < g->max)
+		g->insns[g->n] = insn;
+	g->n++;
+}
+
+static void emit_ld_imm64(struct gen *g, int dst, uint64_t v)
+{
+	emit(g, INSN(BPF_LD | BPF_DW | BPF_IMM, dst, 0, 0, (uint32_t)v));
+	emit(g, INSN(0, 0, 0, 0, (uint32_t)(v >> 32)));
+}
+
+static bool fits_s32(uint64_t v)
+{
+	return (int64_t)v == (int32_t)v;
+}
+
+/* dst = v, in as few instructions as possible. */
+static void emit_mov_imm(struct gen *g, int dst, uint64_t v)
+{
+	if (fits_s32(v))
+		emit(g, MOV64_IMM(dst, (int32_t)v));
+	else if (v <= UINT32_MAX)
+		/* 32-bit moves zero the upper half */
+		emit(g, ALU32_IMM(BPF_MOV, dst, (int32_t)(uint32_t)v));
+	else
+		emit_ld_imm64(g, dst, v);
+}
+
+/* dst += v (mod 2^64) */
+static void emit_add(struct gen *g, int dst, uint64_t v)
+{
+	if (!v)
+		return;
+	if (fits_s32(v)) {
+		emit(g, ALU64_IMM(BPF_ADD, dst, (int32_t)v));
+		return;
+	}
+	emit_ld_imm64(g, SCRATCH_REG, v);
+	emit(g, ALU64_REG(BPF_ADD, dst, SCRATCH_REG));
+}
+
+/*
+ * Truncates dst to its low 'width' bits and extends it back to 64 bits.
+ * 'known' is how many low bits may be non-zero already (an LDX of N bytes
+ * zero-extends), so unsigned values that are already clean cost nothing.
+ */
+static void emit_extend(struct gen *g, int dst, int width, bool is_signed,
+			int known)
+{
+	if (width >= 64)
+		return;
+	if (is_signed) {
+		emit(g, ALU64_IMM(BPF_LSH, dst, 64 - width));
+		emit(g, ALU64_IMM(BPF_ARSH, dst, 64 - width));
+	} else if (known <= width) {
+		return;
+	} else if (width == 32) {
+		emit(g, ALU32_REG(BPF_MOV, dst, dst));
+	} else if (width < 32) {
+		emit(g, ALU64_IMM(BPF_AND, dst, (int32_t)((1U << width) - 1)));
+	} else {
+		emit(g, ALU64_IMM(BPF_LSH, dst, 64 - width));
+		emit(g, ALU64_IMM(BPF_RSH, dst, 64 - width));
+	}
+}
+
+/* Bitfield extraction (if any), then the final truncation/extension. */
+static void emit_finish(struct gen *g, int dst, const struct bp_fetch *f,
+			int known)
+{
+	int top = f->bit_off + f->bit_size;
+
+	if (!f->bit_size) {
+		emit_extend(g, dst, f->size * 8, f->is_signed, known);
+		return;
+	}
+	if (f->is_signed) {
+		/* move the field's top bit to bit 63, then shift it back down */
+		if (top < 64)
+			emit(g, ALU64_IMM(BPF_LSH, dst, 64 - top));
+		if (f->bit_size < 64)
+			emit(g, ALU64_IMM(BPF_ARSH, dst, 64 - f->bit_size));
+	} else if (top >= known || f->bit_size <= 32) {
+		/* a shift, plus at most one masking instruction */
+		if (f->bit_off)
+			emit(g, ALU64_IMM(BPF_RSH, dst, f->bit_off));
+		known = known > f->bit_off ? known - f->bit_off : 0;
+		emit_extend(g, dst, f->bit_size, false, known);
+	} else {
+		/* wide field: a mask would need ld_imm64, shifts are cheaper */
+		emit(g, ALU64_IMM(BPF_LSH, dst, 64 - top));
+		emit(g, ALU64_IMM(BPF_RSH, dst, 64 - f->bit_size));
+	}
+}
+
+/* What emit_finish() does, for a value known now. */
+static uint64_t finish_const(const struct bp_fetch *f, uint64_t v)
+{
+	int width = f->size * 8;
+	uint64_t mask;
+
+	if (f->bit_size) {
+		v >>= f->bit_off;
+		width = f->bit_size;
+	}
+	if (width >= 64)
+		return v;
+	mask = (1ULL << width) - 1;
+	v &= mask;
+	if (f->is_signed && (v >> (width - 1)) & 1)
+		v |= ~mask;
+	return v;
+}
+
+/* dst = base value + extra (for a register base: loaded from ctx). */
+static void emit_base(struct gen *g, int dst, int ctx,
+		      const struct bp_fetch *f, int64_t extra)
+{
+	uint64_t v = (uint64_t)f->add + (uint64_t)extra;
+
+	if (f->base == BP_BASE_CONST) {
+		emit_mov_imm(g, dst, v);
+		return;
+	}
+	emit(g, LDX_MEM(BPF_DW, dst, ctx, bp_reg__pt_regs_off(f->reg)));
+	emit_add(g, dst, v);
+}
+
+/* An argument that reads no memory, computed straight into dst. */
+static void emit_direct_arg(struct gen *g, int dst, int ctx,
+			    const struct bp_fetch *f)
+{
+	if (f->base == BP_BASE_CONST) {
+		emit_mov_imm(g, dst, finish_const(f, f->add));
+		return;
+	}
+	emit_base(g, dst, ctx, f, 0);
+	emit_finish(g, dst, f, 64);
+}
+
+static int ldx_size(int bytes)
+{
+	switch (bytes) {
+	case 1: return BPF_B;
+	case 2: return BPF_H;
+	case 4: return BPF_W;
+	default: return BPF_DW;
+	}
+}
+
+/*
+ * The address of each read goes in r3 (probe_read's source argument), so
+ * intermediate pointers are reloaded from the slot right into r3; only the
+ * final value goes to dst.
+ */
+static void emit_deref_arg(struct gen *g, int dst, const struct bp_fetch *f)
+{
+	int k, last = f->nderef - 1;
+
+	/* add and the first offset both apply before the first read */
+	emit_base(g, BPF_REG_3, CTX_SAVE_REG, f, f->deref_off[0]);
+	for (k = 0; k <= last; k++) {
+		int size = k == last ? f->size : 8;
+		int fn = f->user_mask & (1U << k) ? BPF_FUNC_probe_read_user
+						   : BPF_FUNC_probe_read_kernel;
+
+		emit(g, MOV64_REG(BPF_REG_1, BPF_REG_10));
+		emit(g, ALU64_IMM(BPF_ADD, BPF_REG_1, SLOT_OFF));
+		emit(g, MOV64_IMM(BPF_REG_2, size));
+		emit(g, CALL_HELPER(fn));
+		g->err_jumps[g->nerr_jumps++] = g->n;
+		emit(g, JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
+		if (k < last) {
+			emit(g, LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_10, SLOT_OFF));
+			emit_add(g, BPF_REG_3, (int64_t)f->deref_off[k + 1]);
+		} else {
+			emit(g, LDX_MEM(ldx_size(size), dst, BPF_REG_10, SLOT_OFF));
+		}
+	}
+	emit_finish(g, dst, f, f->size * 8);
+}
+
+/* Points the jump at index 'at' to index 'to', if it was written. */
+static void patch_jump(struct gen *g, size_t at, size_t to)
+{
+	if (at < g->max)
+		g->insns[at].off = (int16_t)(to - at - 1);
+}
+
+static void gen_fast(struct gen *g, const struct bp_plan *plan)
+{
+	int i;
+
+	for (i = 0; i < plan->nargs; i++)
+		emit_direct_arg(g, BPF_REG_3 + i, BPF_REG_1, &plan->args[i]);
+	emit(g, MOV64_IMM(BPF_REG_2, 0));
+	for (; i < BP_MAX_ARGS; i++)
+		emit(g, MOV64_IMM(BPF_REG_3 + i, 0));
+}
+
+static void gen_slow(struct gen *g, const struct bp_plan *plan)
+{
+	size_t goto_unused, err, unused;
+	int i, k, last = -1;
+
+	for (i = 0; i < plan->nargs; i++) {
+		if (plan->args[i].nderef)
+			last = i;
+	}
+
+	emit(g, MOV64_REG(CTX_SAVE_REG, BPF_REG_1));
+	for (i = 0; i < plan->nargs; i++) {
+		if (plan->args[i].nderef)
+			emit_deref_arg(g, i == last ? BPF_REG_3 + i : BPF_REG_7 + i,
+				       &plan->args[i]);
+	}
+
+	/* no helper calls from here on: r3..r5 are safe to fill */
+	for (i = 0; i < plan->nargs; i++) {
+		if (!plan->args[i].nderef)
+			emit_direct_arg(g, BPF_REG_3 + i, CTX_SAVE_REG,
+					&plan->args[i]);
+		else if (i != last)
+			emit(g, MOV64_REG(BPF_REG_3 + i, BPF_REG_7 + i));
+	}
+	emit(g, MOV64_IMM(BPF_REG_2, 0));
+	goto_unused = g->n;
+	emit(g, JMP_JA(0));
+
+	err = g->n;
+	emit(g, MOV64_IMM(BPF_REG_2, 1));
+	for (i = 0; i < plan->nargs; i++)
+		emit(g, MOV64_IMM(BPF_REG_3 + i, 0));
+
+	unused = g->n;
+	for (; i < BP_MAX_ARGS; i++)
+		emit(g, MOV64_IMM(BPF_REG_3 + i, 0));
+	emit(g, MOV64_REG(BPF_REG_1, CTX_SAVE_REG));
+
+	patch_jump(g, goto_unused, unused);
+	for (k = 0; k < g->nerr_jumps; k++)
+		patch_jump(g, g->err_jumps[k], err);
+}
+
+static int check_fetch(const struct bp_fetch *f)
+{
+	switch (f->base) {
+	case BP_BASE_REG:
+		if (bp_reg__pt_regs_off(f->reg) < 0)
+			return -EINVAL;
+		break;
+	case BP_BASE_CONST:
+		break;
+	case BP_BASE_ADDR:
+		/* needs the load bias of the probed binary; not wired up */
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+	if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+		return -EINVAL;
+	if (f->nderef > BP_MAX_DEREFS)
+		return -EINVAL;
+	/* bit_off without bit_size is a malformed plan, not a no-op */
+	if (!f->bit_size && f->bit_off)
+		return -EINVAL;
+	if (f->bit_size > 64 || f->bit_off + f->bit_size > 64)
+		return -EINVAL;
+	return 0;
+}
+
+void bp_prologue__preamble(struct bpf_insn *insns)
+{
+	int i;
+
+	for (i = 0; i < BP_PREAMBLE_LEN; i++)
+		insns[i] = MOV64_IMM(BPF_REG_2 + i, 0);
+}
+
+int bp_prologue__gen(const struct bp_plan *plan, struct bpf_insn *insns,
+		     size_t max)
+{
+	struct gen g = { .insns = insns, .max = max };
+	bool has_deref = false;
+	int i, err;
+
+	if (!plan || (!insns && max))
+		return -EINVAL;
+	if (plan->nargs < 0 || plan->nargs > BP_MAX_ARGS)
+		return -EINVAL;
+	for (i = 0; i < plan->nargs; i++) {
+		err = check_fetch(&plan->args[i]);
+		if (err)
+			return err;
+		if (plan->args[i].nderef)
+			has_deref = true;
+	}
+
+	if (has_deref)
+		gen_slow(&g, plan);
+	else
+		gen_fast(&g, plan);	/* nargs == 0 ends up as the preamble */
+
+	if (g.n > max || g.n > BP_PROLOGUE_MAX_INSNS)
+		return -E2BIG;
+	return (int)g.n;
+}

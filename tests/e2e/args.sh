@@ -1,0 +1,34 @@
+# Loads tests/bpf/args__*.bpf.c on the args target in every build variant
+# and compares every fetched value with the truth the target prints.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/e2e/lib.sh
+
+why=$(uprobe_unavailable)
+if [ -n "$why" ]; then
+	skip args_e2e "$why"
+	exit 0
+fi
+
+for v in $VARIANTS; do
+	out=$(timeout 60 "$BPFPROBE" load build/bpf/args__basic-$v.o -- build/targets/args-$v 2 2>&1)
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "args_basic_$v" "exit $rc: $(tail -5 <<<"$out")"
+	elif diff=$(compare_truth "$out"); then
+		pass "args_basic_$v"
+	else
+		fail "args_basic_$v" "fetched values differ from the truth (< truth, > fetched):
+$diff"
+	fi
+
+	out=$(timeout 60 "$BPFPROBE" load build/bpf/args__features-$v.o -- build/targets/args-$v 2 2>&1)
+	rc=$?
+	# two rounds: the map counts the hits, the .rodata scale multiplies
+	want=$'GOT features a=-5 scaled=-15 hits=1\nGOT features a=-5 scaled=-15 hits=2'
+	got=$(grep '^GOT features\|^ERR' <<<"$out")
+	if [ $rc -eq 0 ] && [ "$got" = "$want" ]; then
+		pass "args_features_$v"
+	else
+		fail "args_features_$v" "exit $rc, got: $got $(grep -v '^TRUTH' <<<"$out" | tail -5)"
+	fi
+done

@@ -1,0 +1,40 @@
+# Shared by the e2e scripts: result lines the runner counts, and helpers.
+# Source it from the repository root.
+BPFPROBE=${BPFPROBE:-build/bpfprobe}
+VARIANTS=${VARIANTS:-"gcc-O0 gcc-O2 clang-O0 clang-O2"}
+BPF_CFLAGS="-O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(uname -m)-linux-gnu"
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+skip() { echo "SKIP $1: $2"; }
+
+# Why uprobe tests cannot run here, or nothing when they can.
+uprobe_unavailable() {
+	[ "$(id -u)" -eq 0 ] || { echo "needs root (CAP_BPF + CAP_PERFMON)"; return; }
+	[ -e /sys/bus/event_source/devices/uprobe/type ] ||
+		{ echo "kernel has no uprobe PMU (CONFIG_UPROBE_EVENTS off)"; return; }
+}
+
+# "GOT x ..." lines of $1 and "TRUTH x ..." lines of $1 must be the same multiset.
+# Prints the difference; returns non-zero when they differ or nothing matched.
+compare_truth() {
+	local out=$1 got truth
+	got=$(grep '^GOT ' <<<"$out" | sed 's/^GOT //' | sort)
+	truth=$(grep '^TRUTH ' <<<"$out" | sed 's/^TRUTH //' | sort)
+	[ -n "$truth" ] || { echo "no TRUTH lines"; return 1; }
+	if [ "$got" != "$truth" ]; then
+		diff <(echo "$truth") <(echo "$got") | sed 's/^/    /'
+		grep '^ERR ' <<<"$out" | sed 's/^/    /'
+		return 1
+	fi
+}
+
+# Compiles a one-off BPF object from C source on stdin: mkobj OUT.o
+mkobj() {
+	clang $BPF_CFLAGS -x c -c - -o "$1"
+}
+
+# No BPF program whose name starts with $1 is loaded.
+nothing_loaded() {
+	! bpftool prog show 2>/dev/null | grep -q " name $1"
+}

@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Unit tests for the SEC() text parser (probes/spec.c). */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "probes/spec.h"
+#include "tests/unit/test.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static char errbuf[512];
+
+/* Parses text that must be valid; the caller frees spec. */
+static int parse_ok(const char *text, struct bp_spec *spec)
+{
+	int ret = bp_spec__parse(text, spec, errbuf, sizeof(errbuf));
+
+	CHECK(ret == 0, "parse(\"%s\") = %d: %s", text, ret, errbuf);
+	return ret;
+}
+
+/*
+ * Parses text that must fail with -EINVAL and a one-line message holding
+ * every string in want (NULL-terminated), e.g. the quoted culprit.
+ */
+static void expect_err_v(const char *text, const char *const *want)
+{
+	struct bp_spec spec;
+	int ret;
+
+	ret = bp_spec__parse(text, &spec, errbuf, sizeof(errbuf));
+	CHECK(ret == -EINVAL, "parse(\"%s\") = %d, want -EINVAL", text, ret);
+	CHECK(errbuf[0], "parse(\"%s\") gave no message", text);
+	CHECK(!strchr(errbuf, '\n'), "message has a newline: %s", errbuf);
+	for (; *want; want++)
+		CHECK(strstr(errbuf, *want), "parse(\"%s\"): message '%s' lacks '%s'",
+		      text, errbuf, *want);
+	bp_spec__free(&spec);
+}
+
+#define expect_err(text, ...) \
+	expect_err_v(text, (const char *const[]){ __VA_ARGS__, NULL })
+
+static void check_step(const struct bp_arg_spec *arg, int i,
+		       enum bp_step_kind kind, const char *field, long index)
+{
+	CHECK(i < arg->nsteps, "step %d of '%s' missing", i, arg->text);
+	if (i >= arg->nsteps)
+		return;
+	CHECK_INT(arg->steps[i].kind, kind);
+	if (field)
+		CHECK_STR(arg->steps[i].field, field);
+	else
+		CHECK_INT(arg->steps[i].index, index);
+}
+
+/* ---- valid specs -------------------------------------------------------- */
+
+static void test_issue_example_exec(void)
+{
+	const char *text = "exec=/usr/bin/app;func=handle_req req->hdr->len conn->fd";
+	struct bp_spec spec;
+
+	if (parse_ok(text, &spec))
+		goto out;
+	CHECK_STR(spec.text, text);
+	CHECK(spec.text != text, "text is not a copy");
+	CHECK_STR(spec.exec, "/usr/bin/app");
+	CHECK(!spec.module, "module set");
+	CHECK(spec.inlines, "inlines default is true");
+	CHECK(!spec.force, "force default is false");
+	CHECK_STR(spec.event, "func");
+	CHECK_STR(spec.func, "handle_req");
+	CHECK(!spec.has_offset && !spec.is_return, "offset/return set");
+	CHECK_INT(spec.nargs, 2);
+	if (spec.nargs != 2)
+		goto out;
+
+	CHECK_STR(spec.args[0].text, "req->hdr->len");
+	CHECK_STR(spec.args[0].name, "req->hdr->len");
+	CHECK_STR(spec.args[0].var, "req");
+	CHECK_INT(spec.args[0].nsteps, 2);
+	check_step(&spec.args[0], 0, BP_STEP_ARROW, "hdr", 0);
+	check_step(&spec.args[0], 1, BP_STEP_ARROW, "len", 0);
+	CHECK(!spec.args[0].user && !spec.args[0].has_type, "modifiers set");
+
+	CHECK_STR(spec.args[1].name, "conn->fd");
+	CHECK_STR(spec.args[1].var, "conn");
+	CHECK_INT(spec.args[1].nsteps, 1);
+	check_step(&spec.args[1], 0, BP_STEP_ARROW, "fd", 0);
+out:
+	bp_spec__free(&spec);
+}
+
+static void test_issue_example_user(void)
+{
+	struct bp_spec spec;
+
+	if (parse_ok("func=do_sched_setscheduler param->sched_priority@user", &spec))
+		goto out;
+	CHECK(!spec.exec, "exec set");
+	CHECK_STR(spec.event, "func");
+	CHECK_STR(spec.func, "do_sched_setscheduler");
+	CHECK_INT(spec.nargs, 1);
+	if (spec.nargs != 1)
+		goto out;
+	CHECK_STR(spec.args[0].text, "param->sched_priority@user");
+	CHECK_STR(spec.args[0].name, "param->sched_priority");
+	CHECK_STR(spec.args[0].var, "param");
+	check_step(&spec.args[0], 0, BP_STEP_ARROW, "sched_priority", 0);
+	CHECK(spec.args[0].user, "@user not set");
+	CHECK(!spec.args[0].has_type, "type set");
+out:
+	bp_spec__free(&spec);
+}
+
+static void test_no_event(void)
+{
+	struct bp_spec spec;
+
+	if (parse_ok("  handle_req\tfd  ", &spec))
+		goto out;
+	CHECK(!spec.event, "event '%s' set", spec.event);
+	CHECK_STR(spec.func, "handle_req");
+	CHECK_INT(spec.nargs, 1);
+	if (spec.nargs == 1)
+		CHECK_STR(spec.args[0].var, "fd");
+out:
+	bp_spec__free(&spec);
+}
+
+static void test_func_with_dots(void)
+{
+	struct bp_spec spec;
+
+	if (!parse_ok("my_probe=foo.isra.0", &spec)) {
+		CHECK_STR(spec.event, "my_probe");
+		CHECK_STR(spec.func, "foo.isra.0");
+		CHECK_INT(spec.nargs, 0);
+		CHECK(!spec.args, "args allocated for no argument");
+	}
+	bp_spec__free(&spec);
+}
+
+static void test_offsets(void)
+{
+	static const struct {
+		const char *text;
+		uint64_t offset;
+	} cases[] = {
+		{ "foo+0", 0 },
+		{ "foo+16", 16 },
+		{ "foo+010", 10 },	/* decimal, not octal */
+		{ "foo+0x1f", 0x1f },
+		{ "foo+0X1F", 0x1f },
+		{ "foo+0xffffffffffffffff", UINT64_MAX },
+		{ "foo+18446744073709551615", UINT64_MAX },
+	};
+	struct bp_spec spec;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (!parse_ok(cases[i].text, &spec)) {
+			CHECK_STR(spec.func, "foo");
+			CHECK(spec.has_offset, "%s: has_offset not set", cases[i].text);
+			CHECK(spec.offset == cases[i].offset, "%s: offset %llu",
+			      cases[i].text, (unsigned long long)spec.offset);
+			CHECK(!spec.is_return, "is_return set");
+		}
+		bp_spec__free(&spec);
+	}
+}
+
+static void test_return_retval(void)
+{
+	struct bp_spec spec;
+
+	if (parse_ok("exec=/bin/app;ret=read_req%return $retval rc=$retval:s32", &spec))
+		goto out;
+	CHECK_STR(spec.event, "ret");
+	CHECK_STR(spec.func, "read_req");
+	CHECK(spec.is_return, "is_return not set");
+	CHECK(!spec.has_offset, "has_offset set");
+	CHECK_INT(spec.nargs, 2);
+	if (spec.nargs != 2)
+		goto out;
+	CHECK_STR(spec.args[0].var, "$retval");
+	CHECK_STR(spec.args[0].name, "$retval");
+	CHECK_INT(spec.args[0].nsteps, 0);
+	CHECK_STR(spec.args[1].var, "$retval");
+	CHECK_STR(spec.args[1].name, "rc");
+	CHECK_STR(spec.args[1].text, "rc=$retval:s32");
+	CHECK(spec.args[1].has_type && spec.args[1].type_signed, "s32 not applied");
+	CHECK_INT(spec.args[1].type_size, 4);
+out:
+	bp_spec__free(&spec);
+}
+
+static void test_types(void)
+{
+	static const struct {
+		const char *type;
+		int size;
+		bool is_signed, is_hex;
+	} cases[] = {
+		{ "u8", 1, false, false }, { "u16", 2, false, false },
+		{ "u32", 4, false, false }, { "u64", 8, false, false },
+		{ "s8", 1, true, false }, { "s16", 2, true, false },
+		{ "s32", 4, true, false }, { "s64", 8, true, false },
+		{ "x8", 1, false, true }, { "x16", 2, false, true },
+		{ "x32", 4, false, true }, { "x64", 8, false, true },
+	};
+	struct bp_spec spec;
+	char text[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(text, sizeof(text), "f a->b:%s", cases[i].type);
+		if (!parse_ok(text, &spec) && spec.nargs == 1) {
+			const struct bp_arg_spec *a = &spec.args[0];
+
+			CHECK(a->has_type, "%s: has_type not set", text);
+			CHECK_INT(a->type_size, cases[i].size);
+			CHECK_INT(a->type_signed, cases[i].is_signed);
+			CHECK_INT(a->type_hex, cases[i].is_hex);
+			CHECK_STR(a->name, "a->b");
+			CHECK_STR(a->text, text + 2);
+			CHECK(!a->user, "%s: user set", text);
+		}
+		bp_spec__free(&spec);
+	}
+}
+
+static void test_user_both_orders(void)
+{
+	static const char *const texts[] = {
+		"f p->len:u16@user",
+		"f p->len@user:u16",
+	};
+	struct bp_spec spec;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
+		if (!parse_ok(texts[i], &spec) && spec.nargs == 1) {
+			CHECK(spec.args[0].user, "%s: user not set", texts[i]);
+			CHECK(spec.args[0].has_type, "%s: type not set", texts[i]);
+			CHECK_INT(spec.args[0].type_size, 2);
+			CHECK_STR(spec.args[0].name, "p->len");
+			CHECK_STR(spec.args[0].text, texts[i] + 2);
+		}
+		bp_spec__free(&spec);
+	}
+}
+
+static void test_arg_name(void)
+{
+	struct bp_spec spec;
+
+	if (!parse_ok("f len=req->hdr->len:u32 fd=fd x", &spec) && spec.nargs == 3) {
+		CHECK_STR(spec.args[0].name, "len");
+		CHECK_STR(spec.args[0].var, "req");
+		CHECK_STR(spec.args[0].text, "len=req->hdr->len:u32");
+		CHECK_INT(spec.args[0].nsteps, 2);
+		CHECK_STR(spec.args[1].name, "fd");
+		CHECK_STR(spec.args[1].var, "fd");
+		CHECK_INT(spec.args[1].nsteps, 0);
+		CHECK_STR(spec.args[2].name, "x");
+	} else {
+		CHECK_INT(spec.nargs, 3);
+	}
+	bp_spec__free(&spec);
+}
+
+static void test_dot_and_index_chain(void)
+{
+	struct bp_spec spec;
+	const struct bp_arg_spec *a;
+
+	if (parse_ok("f s.a[3]->b[0][12].c_2", &spec) || spec.nargs != 1)
+		goto out;
+	a = &spec.args[0];
+	CHECK_STR(a->var, "s");
+	CHECK_STR(a->name, "s.a[3]->b[0][12].c_2");
+	CHECK_INT(a->nsteps, 6);
+	check_step(a, 0, BP_STEP_DOT, "a", 0);
+	check_step(a, 1, BP_STEP_INDEX, NULL, 3);
+	check_step(a, 2, BP_STEP_ARROW, "b", 0);
+	check_step(a, 3, BP_STEP_INDEX, NULL, 0);
+	check_step(a, 4, BP_STEP_INDEX, NULL, 12);
+	check_step(a, 5, BP_STEP_DOT, "c_2", 0);
+out:
+	bp_spec__free(&spec);
+}
+
+static void test_booleans(void)
+{
+	static const char *const yes[] = {
+		"y", "Y", "yes", "YES", "Yes", "1", "on", "ON", "On",
+		"true", "TRUE", "True",
+	};
+	static const char *const no[] = {
+		"n", "N", "no", "NO", "No", "0", "off", "OFF", "Off",
+		"false", "FALSE", "False",
+	};
+	struct bp_spec spec;
+	char text[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		snprintf(text, sizeof(text), "inlines=%s;force=%s;f", no[i], yes[i]);
+		if (!parse_ok(text, &spec)) {
+			CHECK(!spec.inlines, "%s: inlines still true", text);
+			CHECK(spec.force, "%s: force not set", text);
+		}
+		bp_spec__free(&spec);
+
+		snprintf(text, sizeof(text), "force=%s;inlines=%s;f", no[i], yes[i]);
+		if (!parse_ok(text, &spec)) {
+			CHECK(spec.inlines, "%s: inlines not set", text);
+			CHECK(!spec.force, "%s: force set", text);
+		}
+		bp_spec__free(&spec);
+	}
+}
+
+static void test_all_config_terms(void)
+{
+	struct bp_spec spec;
+
+	/* whitespace around a term is allowed, and any order of keys */
+	if (!parse_ok("module=ext4 ; exec=./app=v2;\tforce=yes;inlines=off; f", &spec)) {
+		CHECK_STR(spec.module, "ext4");
+		CHECK_STR(spec.exec, "./app=v2");
+		CHECK(spec.force, "force not set");
+		CHECK(!spec.inlines, "inlines still set");
+		CHECK(!spec.event, "event set");
+		CHECK_STR(spec.func, "f");
+	}
+	bp_spec__free(&spec);
+}
+
+static void test_free_is_safe(void)
+{
+	struct bp_spec spec;
+
+	memset(&spec, 0, sizeof(spec));
+	bp_spec__free(&spec);
+	bp_spec__free(NULL);
+
+	if (!parse_ok("exec=/a;f x y", &spec))
+		bp_spec__free(&spec);
+	/* free leaves the spec zeroed, so freeing again does nothing */
+	CHECK(!spec.text && !spec.args && !spec.nargs, "spec not zeroed");
+	bp_spec__free(&spec);
+}
+
+/* Parsing zeroes spec first, whatever was in it. */
+static void test_parse_zeroes_spec(void)
+{
+	struct bp_spec spec;
+
+	memset(&spec, 0xa5, sizeof(spec));
+	if (!parse_ok("f", &spec)) {
+		CHECK(!spec.exec && !spec.module && !spec.event && !spec.args,
+		      "stale pointers");
+		CHECK(spec.inlines && !spec.force, "defaults not set");
+		CHECK(!spec.has_offset && !spec.is_return && !spec.nargs, "stale fields");
+	}
+	bp_spec__free(&spec);
+}
+
+/* ---- errors ------------------------------------------------------------- */
+
+static void test_err_empty(void)
+{
+	expect_err("", "empty SEC(\"\")");
+	expect_err(" \t ", "empty SEC(");
+}
+
+static void test_err_unknown_key(void)
+{
+	expect_err("exce=/usr/bin/app;f",
+		   "unknown key 'exce' in SEC(\"exce=/usr/bin/app;f\")",
+		   "(known: exec, module, inlines, force)");
+	/* an IDENT=VALUE segment is a config term, so this is an unknown key */
+	expect_err("exec=/a;func=foo;ptn", "unknown key 'func'");
+}
+
+static void test_err_lazy_pattern(void)
+{
+	expect_err("do_sys_open;ptn", "'do_sys_open;ptn'", "FUNC;PTN",
+		   "not supported yet");
+	expect_err("exec=/a;foo;a = b", "'foo;a'", "FUNC;PTN", "not supported yet");
+	expect_err("exec=/a x;f", "unexpected ';'", "'x;f'");
+	expect_err("f x;force=y", "unexpected ';'", "'x;force=y'", "must come before");
+}
+
+static void test_err_duplicate_key(void)
+{
+	expect_err("exec=/a;exec=/b;f", "duplicate key 'exec'", "'exec=/b'");
+	expect_err("force=y;inlines=n;force=n;f", "duplicate key 'force'");
+}
+
+static void test_err_bad_value(void)
+{
+	expect_err("inlines=maybe;f", "'maybe'", "'inlines'");
+	expect_err("force=;f", "''", "'force'");
+	expect_err("force=2;f", "'2'", "'force'");
+	expect_err("exec=;f", "'exec='", "non-empty path");
+	expect_err("module=;f", "'module='", "non-empty");
+}
+
+static void test_err_missing_point(void)
+{
+	expect_err("exec=/a;", "missing probe point", "SEC(\"exec=/a;\")");
+	expect_err("exec=/a;  ", "missing probe point");
+	expect_err("func=", "missing probe point", "'func='");
+	expect_err("exec=/a;func= x", "missing probe point", "'func='");
+}
+
+static void test_err_bad_event(void)
+{
+	expect_err("1x=foo", "invalid event name '1x'", "'1x=foo'");
+	expect_err("=foo", "invalid event name ''", "'=foo'");
+	expect_err("grp:ev=foo", "invalid event name 'grp:ev'");
+}
+
+static void test_err_point_not_supported(void)
+{
+	static const char *const unsupported[] = {
+		"foo@file.c", "foo@file.c:12", "foo:12", "vfs_*", "*_read", "fo?",
+		"foo[ab]", "ev=foo:3",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(unsupported); i++) {
+		char quoted[64];
+
+		snprintf(quoted, sizeof(quoted), "'%s'", unsupported[i]);
+		expect_err(unsupported[i], quoted, "not supported yet",
+			   "FUNC, FUNC+OFFS, FUNC%return");
+	}
+	expect_err("foo@a.c", "@SRC");
+	expect_err("foo:1", ":LINE");
+	expect_err("foo*", "glob");
+}
+
+static void test_err_point_syntax(void)
+{
+	static const char *const bad[] = {
+		"foo%entry", "foo%", "foo+", "foo+x", "foo+0x", "foo+12abc",
+		"foo+-1", "foo+ 1", "foo+0x0x5", "1foo", ".foo", "foo-bar",
+		"foo+1+2", "foo%returnx",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		char quoted[64];
+
+		/* "foo+ 1" splits at the space: the culprit is 'foo+' */
+		snprintf(quoted, sizeof(quoted), "'%.*s'",
+			 (int)strcspn(bad[i], " "), bad[i]);
+		expect_err(bad[i], quoted, "FUNC, FUNC+OFFS, FUNC%return");
+	}
+	expect_err("foo+0x10000000000000000", "'foo+0x10000000000000000'",
+		   "64 bits");
+	expect_err("foo+18446744073709551616", "64 bits");
+	/* no ';' after a config term: it reads as EVENT=POINT */
+	expect_err("exec=/usr/bin/app", "'exec=/usr/bin/app'", "must end with ';'");
+}
+
+static void test_err_offset_with_return(void)
+{
+	expect_err("foo+4%return", "'foo+4%return'", "+OFFS", "%return");
+	expect_err("foo+0x10%return", "'foo+0x10%return'", "+OFFS");
+	expect_err("foo%return+4", "'foo%return+4'", "+OFFS");
+}
+
+static void test_err_retval(void)
+{
+	expect_err("f $retval", "$retval is only available at FUNC%return",
+		   "'$retval'");
+	expect_err("f x rc=$retval:u8", "$retval is only available at FUNC%return",
+		   "'rc=$retval:u8'");
+	expect_err("f%return $retval->x", "'$retval->x'", "not supported yet");
+	expect_err("f%return $retvalue", "'$retvalue'", "not supported yet");
+}
+
+static void test_err_special_vars(void)
+{
+	expect_err("f $params", "'$params'", "not supported yet");
+	expect_err("f $arg1", "'$arg1'", "not supported yet");
+	expect_err("f%return $stack", "'$stack'", "not supported yet");
+	expect_err("f $", "'$'", "not supported yet");
+}
+
+static void test_err_types(void)
+{
+	expect_err("f p:string", "'string'", "'p:string'", "64-bit register",
+		   "bpf_probe_read_user_str");
+	expect_err("f p->name:ustring@user", "'ustring'", "64-bit register");
+	expect_err("f p:char", "invalid type 'char'", "'p:char'",
+		   "u8 u16 u32 u64 s8 s16 s32 s64 x8 x16 x32 x64");
+	expect_err("f p:U32", "'U32'", "u8 u16");
+	expect_err("f p:u128", "'u128'");
+	expect_err("f p:", "invalid type ''", "'p:'");
+	expect_err("f p:u8:u16", "'p:u8:u16'", "more than one ':TYPE'");
+	expect_err("f p@user@user", "'p@user@user'", "more than one '@user'");
+	expect_err("f p@kernel", "'@kernel'", "'p@kernel'", "@user");
+	expect_err("f p@", "'@'", "'p@'");
+}
+
+static void test_err_too_many_args(void)
+{
+	expect_err("f a b c d", "4 arguments given, at most 3 fit in R3..R5",
+		   "'d'");
+	expect_err("exec=/a;f a b c d e", "5 arguments given", "'d'",
+		   "SEC(\"exec=/a;f a b c d e\")");
+}
+
+static void test_err_chain(void)
+{
+	static const struct {
+		const char *arg;
+		const char *why;
+	} cases[] = {
+		{ "req->", "'->' must be followed by a field name (at offset 3)" },
+		{ "a->1", "'->' must be followed by a field name" },
+		{ "a->->b", "'->' must be followed by a field name" },
+		{ "a.", "'.' must be followed by a field name (at offset 1)" },
+		{ "a..b", "'.' must be followed by a field name (at offset 1)" },
+		{ "a[", "'[' must be followed by" },
+		{ "a[x]", "'[' must be followed by" },
+		{ "a[1", "'[' must be followed by" },
+		{ "a[]", "'[' must be followed by" },
+		{ "a[-1]", "non-negative" },
+		{ "a[0x1]", "decimal" },
+		{ "a->b[2", "(at offset 4)" },
+		{ "a-b", "'-'" },
+		{ "a-", "'-'" },
+		{ "a+1", "unexpected '+' (at offset 1)" },
+		{ "a=b=c", "unexpected '='" },
+		{ "a[99999999999999999999]", "index too large" },
+	};
+	char text[64], quoted[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(text, sizeof(text), "f ok %s", cases[i].arg);
+		snprintf(quoted, sizeof(quoted), "argument '%s'", cases[i].arg);
+		expect_err(text, quoted, cases[i].why);
+	}
+	/* the message from the issue, verbatim */
+	expect_err("f req->", "unknown member syntax in argument 'req->': '->' must be followed by a field name");
+}
+
+static void test_err_bad_arg_start(void)
+{
+	expect_err("f 5", "argument '5'", "variable name");
+	expect_err("f *p", "argument '*p'");
+	/* a space inside an argument splits it into a token of its own */
+	expect_err("f a -> b", "argument '->'", "no spaces inside an argument");
+	expect_err("f a .b", "argument '.b'", "no spaces");
+}
+
+static void test_err_empty_arg(void)
+{
+	expect_err("f x=", "empty expression", "'x='");
+	expect_err("f :u32", "empty expression", "':u32'");
+	expect_err("f @user", "empty expression", "'@user'");
+	expect_err("f =x", "invalid argument name ''", "'=x'");
+	expect_err("f 1a=x", "invalid argument name '1a'", "'1a=x'");
+	expect_err("f a-b=x", "invalid argument name 'a-b'");
+}
+
+/* Messages stay on one line even when the SEC text does not. */
+static void test_err_one_line(void)
+{
+	expect_err("foo=1;\nbar", "unknown key 'foo'", "SEC(\"foo=1; bar\")");
+	expect_err("f\na\nb\nc\nd", "'d'");
+}
+
+static void test_err_buffer_limits(void)
+{
+	struct bp_spec spec;
+	char small[8];
+	int ret;
+
+	memset(small, 'x', sizeof(small));
+	ret = bp_spec__parse("f a-", &spec, small, sizeof(small));
+	CHECK_INT(ret, -EINVAL);
+	CHECK(memchr(small, '\0', sizeof(small)), "message not terminated");
+	bp_spec__free(&spec);
+
+	ret = bp_spec__parse("f a-", &spec, NULL, 0);
+	CHECK_INT(ret, -EINVAL);
+	bp_spec__free(&spec);
+
+	ret = bp_spec__parse(NULL, &spec, errbuf, sizeof(errbuf));
+	CHECK_INT(ret, -EINVAL);
+	bp_spec__free(&spec);
+
+	/* a success clears a stale message */
+	strcpy(errbuf, "stale");
+	if (!parse_ok("f", &spec))
+		CHECK_STR(errbuf, "");
+	bp_spec__free(&spec);
+}
+
+/* A failure after some arguments were parsed must leave nothing to leak. */
+static void test_err_partial_spec_frees(void)
+{
+	expect_err("exec=/a;module=m;ev=f a->b.c[1] b:u8@user c->", "'c->'");
+	expect_err("exec=/a;ev=f a->b x:bad", "'bad'");
+}
+
+int main(void)
+{
+	RUN(test_issue_example_exec);
+	RUN(test_issue_example_user);
+	RUN(test_no_event);
+	RUN(test_func_with_dots);
+	RUN(test_offsets);
+	RUN(test_return_retval);
+	RUN(test_types);
+	RUN(test_user_both_orders);
+	RUN(test_arg_name);
+	RUN(test_dot_and_index_chain);
+	RUN(test_booleans);
+	RUN(test_all_config_terms);
+	RUN(test_free_is_safe);
+	RUN(test_parse_zeroes_spec);
+
+	RUN(test_err_empty);
+	RUN(test_err_unknown_key);
+	RUN(test_err_lazy_pattern);
+	RUN(test_err_duplicate_key);
+	RUN(test_err_bad_value);
+	RUN(test_err_missing_point);
+	RUN(test_err_bad_event);
+	RUN(test_err_point_not_supported);
+	RUN(test_err_point_syntax);
+	RUN(test_err_offset_with_return);
+	RUN(test_err_retval);
+	RUN(test_err_special_vars);
+	RUN(test_err_types);
+	RUN(test_err_too_many_args);
+	RUN(test_err_chain);
+	RUN(test_err_bad_arg_start);
+	RUN(test_err_empty_arg);
+	RUN(test_err_one_line);
+	RUN(test_err_buffer_limits);
+	RUN(test_err_partial_spec_frees);
+	return TEST_EXIT();
+}
