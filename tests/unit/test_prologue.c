@@ -1,0 +1,1616 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Prologue generator tests.
+ *
+ * Instruction-level tests pin exact sequences for the common shapes;
+ * value-level tests run the generated code in a small BPF interpreter
+ * against a fake pt_regs and a fake address space, and compare with a
+ * straightforward C model of the plan semantics (probes/plan.h).
+ *
+ * The interpreter is deliberately strict, a bit like the verifier: it
+ * tracks which registers are initialized and which hold ctx/stack
+ * pointers, clobbers r1..r5 on helper calls, refuses reads of stack
+ * bytes nothing wrote and refuses an EXIT inside the prologue.
+ *
+ * BP_TEST_VERBOSE=1 prints the listings the tests generate.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "probes/plan.h"
+#include "prologue/prologue.h"
+#include "tests/unit/test.h"
+
+#define I(CODE, DST, SRC, OFF, IMM)					\
+	((struct bpf_insn){ .code = (CODE), .dst_reg = (DST),		\
+			    .src_reg = (SRC), .off = (OFF), .imm = (IMM) })
+#define MOV_IMM(D, IMM)		I(BPF_ALU64 | BPF_MOV | BPF_K, D, 0, 0, IMM)
+#define MOV_REG(D, S)		I(BPF_ALU64 | BPF_MOV | BPF_X, D, S, 0, 0)
+#define MOV32_REG(D, S)		I(BPF_ALU | BPF_MOV | BPF_X, D, S, 0, 0)
+#define ALU_IMM(OP, D, IMM)	I(BPF_ALU64 | (OP) | BPF_K, D, 0, 0, IMM)
+#define LDX(SZ, D, S, OFF)	I(BPF_LDX | (SZ) | BPF_MEM, D, S, OFF, 0)
+#define CALL(FN)		I(BPF_JMP | BPF_CALL, 0, 0, 0, FN)
+#define JNE_IMM(D, IMM, OFF)	I(BPF_JMP | BPF_JNE | BPF_K, D, 0, OFF, IMM)
+#define JA(OFF)			I(BPF_JMP | BPF_JA, 0, 0, OFF, 0)
+#define EXIT_INSN		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The pt_regs layout, written out independently of probes/plan.c. */
+static const int pt_off[BP_REG_MAX] = {
+	[BP_REG_RAX] = 80, [BP_REG_RDX] = 96, [BP_REG_RCX] = 88,
+	[BP_REG_RBX] = 40, [BP_REG_RSI] = 104, [BP_REG_RDI] = 112,
+	[BP_REG_RBP] = 32, [BP_REG_RSP] = 152, [BP_REG_R8] = 72,
+	[BP_REG_R9] = 64, [BP_REG_R10] = 56, [BP_REG_R11] = 48,
+	[BP_REG_R12] = 24, [BP_REG_R13] = 16, [BP_REG_R14] = 8,
+	[BP_REG_R15] = 0, [BP_REG_RIP] = 128,
+};
+#define PT_REGS_SIZE	168
+
+struct pt_regs_fake {
+	uint64_t w[PT_REGS_SIZE / 8];
+};
+
+static void set_reg(struct pt_regs_fake *regs, int dwarf, uint64_t v)
+{
+	regs->w[pt_off[dwarf] / 8] = v;
+}
+
+static bool verbose(void)
+{
+	const char *v = getenv("BP_TEST_VERBOSE");
+
+	return v && *v && strcmp(v, "0");
+}
+
+static void dump_prog(const struct bpf_insn *insns, int n)
+{
+	char line[128];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		bp_insn__format(&insns[i], i + 1 < n ? &insns[i + 1] : NULL,
+				line, sizeof(line));
+		printf("#  %3d: %s\n", i, line);
+		if (insns[i].code == (BPF_LD | BPF_DW | BPF_IMM))
+			i++;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Fake address space                                                  */
+
+struct region {
+	uint64_t addr;
+	const uint8_t *data;
+	size_t len;
+	bool user;
+};
+
+static struct region regions[8];
+static int nregions;
+
+static void mem_reset(void)
+{
+	nregions = 0;
+}
+
+static void mem_add(bool user, uint64_t addr, const void *data, size_t len)
+{
+	regions[nregions++] = (struct region){ addr, data, len, user };
+}
+
+/* Like the kernel's helpers: all or nothing, the destination zeroed on failure. */
+static bool fake_read(bool user, uint64_t addr, uint64_t size, void *dst)
+{
+	int i;
+
+	for (i = 0; i < nregions; i++) {
+		const struct region *r = &regions[i];
+
+		if (r->user != user || addr < r->addr || size > r->len ||
+		    addr - r->addr > r->len - size)
+			continue;
+		memcpy(dst, r->data + (addr - r->addr), size);
+		return true;
+	}
+	memset(dst, 0, size);
+	return false;
+}
+
+static void put_u64(uint8_t *buf, size_t off, uint64_t v)
+{
+	memcpy(buf + off, &v, 8);	/* host is little-endian like BPF on x86 */
+}
+
+static void put_u32(uint8_t *buf, size_t off, uint32_t v)
+{
+	memcpy(buf + off, &v, 4);
+}
+
+#define USER_BASE	0x00007f0000010000ULL
+#define KERN_BASE	0xffff888000020000ULL
+
+/* ------------------------------------------------------------------ */
+/* A strict little BPF interpreter                                     */
+
+enum vkind { V_UNINIT, V_SCALAR, V_CTX, V_STACK };
+
+struct vreg {
+	enum vkind kind;
+	uint64_t v;		/* value, or offset for pointers */
+};
+
+#define STACK_SIZE 512
+
+struct vm {
+	struct vreg r[11];
+	const struct pt_regs_fake *ctx;
+	uint8_t stack[STACK_SIZE];
+	bool stack_init[STACK_SIZE];
+	bool stack_used;
+	uint32_t written;	/* registers written, bit per register */
+	int user_calls, kernel_calls;
+	int steps;
+	char err[200];
+};
+
+__attribute__((format(printf, 3, 4)))
+static int vm_fail(struct vm *vm, int pc, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (vm->err[0])
+		return -1;
+	n = snprintf(vm->err, sizeof(vm->err), "pc %d: ", pc);
+	va_start(ap, fmt);
+	vsnprintf(vm->err + n, sizeof(vm->err) - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int vm_scalar(struct vm *vm, int pc, int reg, uint64_t *v)
+{
+	if (vm->r[reg].kind != V_SCALAR)
+		return vm_fail(vm, pc, "r%d is %s, want a scalar", reg,
+			       vm->r[reg].kind == V_UNINIT ? "uninitialized"
+							   : "a pointer");
+	*v = vm->r[reg].v;
+	return 0;
+}
+
+static int vm_write(struct vm *vm, int pc, int reg, struct vreg val)
+{
+	if (reg >= 10)
+		return vm_fail(vm, pc, "write to r%d", reg);
+	vm->r[reg] = val;
+	vm->written |= 1U << reg;
+	return 0;
+}
+
+static uint64_t alu(int op, uint64_t a, uint64_t b, bool is64, bool *ok)
+{
+	int sh = is64 ? 63 : 31;
+
+	*ok = true;
+	if (!is64) {
+		a = (uint32_t)a;
+		b = (uint32_t)b;
+	}
+	switch (op) {
+	case BPF_ADD: return a + b;
+	case BPF_SUB: return a - b;
+	case BPF_MUL: return a * b;
+	case BPF_DIV: return b ? a / b : 0;
+	case BPF_MOD: return b ? a % b : a;
+	case BPF_OR: return a | b;
+	case BPF_AND: return a & b;
+	case BPF_XOR: return a ^ b;
+	case BPF_LSH: return a << (b & sh);
+	case BPF_RSH: return a >> (b & sh);
+	case BPF_NEG: return -a;
+	case BPF_MOV: return b;
+	case BPF_ARSH:
+		if (is64)
+			return (uint64_t)((int64_t)a >> (b & sh));
+		return (uint32_t)((int32_t)a >> (b & sh));
+	}
+	*ok = false;
+	return 0;
+}
+
+static int vm_alu(struct vm *vm, int pc, const struct bpf_insn *in)
+{
+	bool is64 = BPF_CLASS(in->code) == BPF_ALU64, ok;
+	int op = BPF_OP(in->code);
+	struct vreg *dst = &vm->r[in->dst_reg];
+	uint64_t a = 0, b = 0, res;
+
+	if (in->dst_reg > 10 || in->src_reg > 10)
+		return vm_fail(vm, pc, "bad register");
+	if (BPF_SRC(in->code) == BPF_X) {
+		/* copying a pointer keeps it a pointer */
+		if (op == BPF_MOV && is64 && vm->r[in->src_reg].kind != V_UNINIT)
+			return vm_write(vm, pc, in->dst_reg, vm->r[in->src_reg]);
+		if (vm_scalar(vm, pc, in->src_reg, &b))
+			return -1;
+	} else {
+		b = (uint64_t)(int64_t)in->imm;
+	}
+	if (op != BPF_MOV) {
+		/* stack/ctx pointers only move by constants */
+		if (is64 && (dst->kind == V_CTX || dst->kind == V_STACK) &&
+		    BPF_SRC(in->code) == BPF_K &&
+		    (op == BPF_ADD || op == BPF_SUB)) {
+			dst->v = op == BPF_ADD ? dst->v + b : dst->v - b;
+			vm->written |= 1U << in->dst_reg;
+			return in->dst_reg == 10 ? vm_fail(vm, pc, "write to r10") : 0;
+		}
+		if (vm_scalar(vm, pc, in->dst_reg, &a))
+			return -1;
+	}
+	res = alu(op, a, b, is64, &ok);
+	if (!ok)
+		return vm_fail(vm, pc, "alu op 0x%x", op);
+	if (!is64)
+		res = (uint32_t)res;
+	return vm_write(vm, pc, in->dst_reg, (struct vreg){ V_SCALAR, res });
+}
+
+static int size_bytes(int code)
+{
+	switch (BPF_SIZE(code)) {
+	case BPF_B: return 1;
+	case BPF_H: return 2;
+	case BPF_W: return 4;
+	default: return 8;
+	}
+}
+
+/* Host pointer for [ptr + off, +size) in ctx or stack, or NULL. */
+static uint8_t *vm_mem(struct vm *vm, int pc, int reg, int16_t off, int size,
+		       bool write)
+{
+	const struct vreg *p = &vm->r[reg];
+	int64_t a = (int64_t)p->v + off;
+
+	if (a % size) {
+		vm_fail(vm, pc, "misaligned access");
+		return NULL;
+	}
+	if (p->kind == V_CTX && !write) {
+		if (a < 0 || a + size > PT_REGS_SIZE) {
+			vm_fail(vm, pc, "ctx access at %" PRId64, a);
+			return NULL;
+		}
+		return (uint8_t *)vm->ctx + a;
+	}
+	if (p->kind == V_STACK) {
+		if (a < -STACK_SIZE || a + size > 0) {
+			vm_fail(vm, pc, "stack access at %" PRId64, a);
+			return NULL;
+		}
+		vm->stack_used = true;
+		return vm->stack + STACK_SIZE + a;
+	}
+	vm_fail(vm, pc, "memory access through r%d (not ctx/stack)", reg);
+	return NULL;
+}
+
+static int vm_ldx(struct vm *vm, int pc, const struct bpf_insn *in)
+{
+	int size = size_bytes(in->code), i;
+	uint64_t v = 0;
+	uint8_t *p;
+
+	if (BPF_MODE(in->code) != BPF_MEM)
+		return vm_fail(vm, pc, "ldx mode");
+	p = vm_mem(vm, pc, in->src_reg, in->off, size, false);
+	if (!p)
+		return -1;
+	if (vm->r[in->src_reg].kind == V_STACK) {
+		for (i = 0; i < size; i++) {
+			if (!vm->stack_init[p - vm->stack + i])
+				return vm_fail(vm, pc, "read of uninitialized stack");
+		}
+	}
+	memcpy(&v, p, size);
+	return vm_write(vm, pc, in->dst_reg, (struct vreg){ V_SCALAR, v });
+}
+
+static int vm_st(struct vm *vm, int pc, const struct bpf_insn *in)
+{
+	int size = size_bytes(in->code);
+	uint64_t v;
+	uint8_t *p;
+
+	if (BPF_MODE(in->code) != BPF_MEM || vm->r[in->dst_reg].kind != V_STACK)
+		return vm_fail(vm, pc, "store must go to the stack");
+	if (BPF_CLASS(in->code) == BPF_STX) {
+		if (vm_scalar(vm, pc, in->src_reg, &v))
+			return -1;
+	} else {
+		v = (uint64_t)(int64_t)in->imm;
+	}
+	p = vm_mem(vm, pc, in->dst_reg, in->off, size, true);
+	if (!p)
+		return -1;
+	memcpy(p, &v, size);
+	memset(vm->stack_init + (p - vm->stack), 1, size);
+	return 0;
+}
+
+static int vm_call(struct vm *vm, int pc, const struct bpf_insn *in)
+{
+	bool user = in->imm == BPF_FUNC_probe_read_user;
+	uint64_t size = 0, src = 0, ret = 0;
+	uint8_t *dst;
+	int i;
+
+	if (in->src_reg || (in->imm != BPF_FUNC_probe_read_user &&
+			    in->imm != BPF_FUNC_probe_read_kernel))
+		return vm_fail(vm, pc, "unexpected call %d", in->imm);
+	if (vm_scalar(vm, pc, 2, &size) || vm_scalar(vm, pc, 3, &src))
+		return -1;
+	if (vm->r[1].kind != V_STACK || size < 1 || size > 8)
+		return vm_fail(vm, pc, "bad probe_read args");
+	dst = vm_mem(vm, pc, 1, 0, 1, true);
+	if (!dst || (int64_t)vm->r[1].v + (int64_t)size > 0)
+		return vm_fail(vm, pc, "probe_read destination out of the stack");
+	if (!fake_read(user, src, size, dst))
+		ret = (uint64_t)-EFAULT;
+	memset(vm->stack_init + (dst - vm->stack), 1, size);
+	if (user)
+		vm->user_calls++;
+	else
+		vm->kernel_calls++;
+	/* caller-saved registers are gone after a call */
+	for (i = 1; i <= 5; i++)
+		vm->r[i] = (struct vreg){ V_UNINIT, 0xbadbadbadULL };
+	vm->r[0] = (struct vreg){ V_SCALAR, ret };
+	vm->written |= 0x3f;
+	return 0;
+}
+
+static bool jmp_cond(int op, uint64_t a, uint64_t b, bool is64, bool *ok)
+{
+	int64_t sa = is64 ? (int64_t)a : (int32_t)a;
+	int64_t sb = is64 ? (int64_t)b : (int32_t)b;
+
+	*ok = true;
+	if (!is64) {
+		a = (uint32_t)a;
+		b = (uint32_t)b;
+	}
+	switch (op) {
+	case BPF_JEQ: return a == b;
+	case BPF_JNE: return a != b;
+	case BPF_JGT: return a > b;
+	case BPF_JGE: return a >= b;
+	case BPF_JLT: return a < b;
+	case BPF_JLE: return a <= b;
+	case BPF_JSET: return a & b;
+	case BPF_JSGT: return sa > sb;
+	case BPF_JSGE: return sa >= sb;
+	case BPF_JSLT: return sa < sb;
+	case BPF_JSLE: return sa <= sb;
+	}
+	*ok = false;
+	return false;
+}
+
+/* Runs insns[0..n); the only EXIT allowed is the last instruction. */
+static int vm_run(struct vm *vm, const struct bpf_insn *insns, int n)
+{
+	int pc = 0;
+
+	for (;;) {
+		const struct bpf_insn *in;
+		uint64_t a = 0, b = 0;
+		bool taken, ok;
+		int op;
+
+		if (pc < 0 || pc >= n)
+			return vm_fail(vm, pc, "pc out of range");
+		if (++vm->steps > 10000)
+			return vm_fail(vm, pc, "runaway");
+		in = &insns[pc];
+		op = BPF_OP(in->code);
+		switch (BPF_CLASS(in->code)) {
+		case BPF_ALU:
+		case BPF_ALU64:
+			if (vm_alu(vm, pc, in))
+				return -1;
+			break;
+		case BPF_LDX:
+			if (vm_ldx(vm, pc, in))
+				return -1;
+			break;
+		case BPF_STX:
+		case BPF_ST:
+			if (vm_st(vm, pc, in))
+				return -1;
+			break;
+		case BPF_LD:
+			if (in->code != (BPF_LD | BPF_DW | BPF_IMM) || in->src_reg ||
+			    pc + 1 >= n)
+				return vm_fail(vm, pc, "bad ld");
+			b = (uint64_t)(uint32_t)insns[pc + 1].imm << 32 |
+			    (uint32_t)in->imm;
+			if (vm_write(vm, pc, in->dst_reg, (struct vreg){ V_SCALAR, b }))
+				return -1;
+			pc++;
+			break;
+		case BPF_JMP:
+		case BPF_JMP32:
+			if (op == BPF_EXIT)
+				return pc == n - 1 ? 0 :
+				       vm_fail(vm, pc, "exit inside the prologue");
+			if (op == BPF_CALL) {
+				if (vm_call(vm, pc, in))
+					return -1;
+				break;
+			}
+			if (op == BPF_JA) {
+				pc += in->off;
+				break;
+			}
+			if (vm_scalar(vm, pc, in->dst_reg, &a))
+				return -1;
+			if (BPF_SRC(in->code) == BPF_X) {
+				if (vm_scalar(vm, pc, in->src_reg, &b))
+					return -1;
+			} else {
+				b = (uint64_t)(int64_t)in->imm;
+			}
+			taken = jmp_cond(op, a, b, BPF_CLASS(in->code) == BPF_JMP, &ok);
+			if (!ok)
+				return vm_fail(vm, pc, "jmp op 0x%x", op);
+			if (taken)
+				pc += in->off;
+			break;
+		default:
+			return vm_fail(vm, pc, "opcode 0x%02x", in->code);
+		}
+		pc++;
+	}
+}
+
+struct run {
+	int n;			/* prologue length */
+	uint64_t r[6];		/* r0..r5 at the end (r1: 0 when it is ctx) */
+	bool r1_is_ctx;
+	int user_calls, kernel_calls;
+	bool stack_used;
+	uint32_t written;
+	struct bpf_insn insns[BP_PROLOGUE_MAX_INSNS + 1];
+};
+
+/* Generates the prologue for plan, appends EXIT and runs it. */
+static bool run_plan(const struct bp_plan *plan, const struct pt_regs_fake *regs,
+		     struct run *out)
+{
+	struct vm vm = { .ctx = regs };
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	out->n = bp_prologue__gen(plan, out->insns, BP_PROLOGUE_MAX_INSNS);
+	CHECK(out->n > 0, "gen failed: %d", out->n);
+	if (out->n <= 0)
+		return false;
+	out->insns[out->n] = EXIT_INSN;
+
+	vm.r[1] = (struct vreg){ V_CTX, 0 };
+	vm.r[10] = (struct vreg){ V_STACK, 0 };
+	if (vm_run(&vm, out->insns, out->n + 1) == 0) {
+		for (i = 2; i <= 5; i++) {
+			if (vm.r[i].kind != V_SCALAR)
+				vm_fail(&vm, out->n, "r%d not a scalar at the end", i);
+		}
+	}
+	CHECK(!vm.err[0], "%s", vm.err);
+	if (vm.err[0] || verbose())
+		dump_prog(out->insns, out->n);
+	if (vm.err[0])
+		return false;
+
+	for (i = 0; i < 6; i++)
+		out->r[i] = vm.r[i].v;
+	out->r1_is_ctx = vm.r[1].kind == V_CTX && vm.r[1].v == 0;
+	out->user_calls = vm.user_calls;
+	out->kernel_calls = vm.kernel_calls;
+	out->stack_used = vm.stack_used;
+	out->written = vm.written;
+	CHECK(out->r1_is_ctx, "r1 is not ctx at the end");
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* A reference model of the plan semantics                             */
+
+static uint64_t ref_extend(uint64_t v, int width, bool is_signed)
+{
+	uint64_t mask;
+
+	if (width >= 64)
+		return v;
+	mask = (1ULL << width) - 1;
+	v &= mask;
+	if (is_signed && (v & (1ULL << (width - 1))))
+		v |= ~mask;
+	return v;
+}
+
+static bool ref_fetch(const struct bp_fetch *f, const struct pt_regs_fake *regs,
+		      uint64_t *out)
+{
+	uint64_t v = f->base == BP_BASE_REG ? regs->w[pt_off[f->reg] / 8] : 0;
+	int k;
+
+	v += (uint64_t)f->add;
+	for (k = 0; k < f->nderef; k++) {
+		uint64_t word = 0;
+		int size = k == f->nderef - 1 ? f->size : 8;
+
+		if (!fake_read(f->user_mask & (1U << k),
+			       v + (uint64_t)(int64_t)f->deref_off[k], size, &word))
+			return false;
+		v = word;
+	}
+	if (f->bit_size) {
+		v >>= f->bit_off;
+		*out = ref_extend(v, f->bit_size, f->is_signed);
+	} else {
+		*out = ref_extend(v, f->size * 8, f->is_signed);
+	}
+	return true;
+}
+
+/* Expected r2..r5 for plan. */
+static void ref_plan(const struct bp_plan *plan, const struct pt_regs_fake *regs,
+		     uint64_t want[6])
+{
+	int i;
+
+	memset(want, 0, 6 * sizeof(*want));
+	for (i = 0; i < plan->nargs; i++) {
+		if (!ref_fetch(&plan->args[i], regs, &want[3 + i])) {
+			memset(want, 0, 6 * sizeof(*want));
+			want[2] = 1;
+			return;
+		}
+	}
+}
+
+static void check_against_ref(const struct bp_plan *plan,
+			      const struct pt_regs_fake *regs, struct run *run)
+{
+	uint64_t want[6];
+	int i;
+
+	if (!run_plan(plan, regs, run))
+		return;
+	ref_plan(plan, regs, want);
+	CHECK(!!run->r[2] == !!want[2], "r2 = %" PRIu64 ", want %" PRIu64,
+	      run->r[2], want[2]);
+	for (i = 3; i <= 5; i++)
+		CHECK(run->r[i] == want[i], "r%d = 0x%" PRIx64 ", want 0x%" PRIx64,
+		      i, run->r[i], want[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Plans                                                               */
+
+static struct bp_fetch reg_arg(int reg, int size, bool is_signed)
+{
+	return (struct bp_fetch){ .base = BP_BASE_REG, .reg = reg, .size = size,
+				  .is_signed = is_signed };
+}
+
+static struct bp_fetch const_arg(int64_t v, int size, bool is_signed)
+{
+	return (struct bp_fetch){ .base = BP_BASE_CONST, .add = v, .size = size,
+				  .is_signed = is_signed };
+}
+
+static struct bp_plan plan1(struct bp_fetch a)
+{
+	return (struct bp_plan){ .nargs = 1, .args = { a } };
+}
+
+static bool same_insn(const struct bpf_insn *a, const struct bpf_insn *b)
+{
+	return a->code == b->code && a->dst_reg == b->dst_reg &&
+	       a->src_reg == b->src_reg && a->off == b->off && a->imm == b->imm;
+}
+
+static void check_seq(const struct bp_plan *plan, const struct bpf_insn *want,
+		      int nwant)
+{
+	struct bpf_insn got[BP_PROLOGUE_MAX_INSNS];
+	char gs[96], ws[96];
+	int n, i;
+
+	n = bp_prologue__gen(plan, got, ARRAY_SIZE(got));
+	CHECK_INT(n, nwant);
+	for (i = 0; i < n && i < nwant; i++) {
+		if (same_insn(&got[i], &want[i]))
+			continue;
+		bp_insn__format(&got[i], i + 1 < n ? &got[i + 1] : NULL, gs, sizeof(gs));
+		bp_insn__format(&want[i], i + 1 < nwant ? &want[i + 1] : NULL,
+				ws, sizeof(ws));
+		CHECK(0, "insn %d: got '%s', want '%s'", i, gs, ws);
+	}
+	if (n != nwant || test_cur_failed || verbose())
+		dump_prog(got, n > 0 ? n : 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Instruction-level tests                                             */
+
+static void test_preamble(void)
+{
+	struct bpf_insn insns[BP_PREAMBLE_LEN];
+	const struct bpf_insn want[] = {
+		MOV_IMM(2, 0), MOV_IMM(3, 0), MOV_IMM(4, 0), MOV_IMM(5, 0),
+	};
+	struct bp_plan none = { .nargs = 0 };
+	int i;
+
+	bp_prologue__preamble(insns);
+	for (i = 0; i < BP_PREAMBLE_LEN; i++)
+		CHECK(same_insn(&insns[i], &want[i]), "insn %d", i);
+	/* an argument-less plan compiles to the same thing */
+	check_seq(&none, want, ARRAY_SIZE(want));
+}
+
+static void test_seq_reg_signed_int(void)
+{
+	struct bp_plan p = plan1(reg_arg(BP_REG_RDI, 4, true));
+	const struct bpf_insn want[] = {
+		LDX(BPF_DW, 3, 1, 112),
+		ALU_IMM(BPF_LSH, 3, 32),
+		ALU_IMM(BPF_ARSH, 3, 32),
+		MOV_IMM(2, 0), MOV_IMM(4, 0), MOV_IMM(5, 0),
+	};
+
+	check_seq(&p, want, ARRAY_SIZE(want));
+}
+
+static void test_seq_reg_unsigned_int(void)
+{
+	struct bp_plan p = plan1(reg_arg(BP_REG_RSI, 4, false));
+	const struct bpf_insn want[] = {
+		LDX(BPF_DW, 3, 1, 104),
+		MOV32_REG(3, 3),
+		MOV_IMM(2, 0), MOV_IMM(4, 0), MOV_IMM(5, 0),
+	};
+
+	check_seq(&p, want, ARRAY_SIZE(want));
+}
+
+static void test_seq_reg_u64_three_args(void)
+{
+	struct bp_plan p = {
+		.nargs = 3,
+		.args = { reg_arg(BP_REG_RDI, 8, false),
+			  reg_arg(BP_REG_RSI, 8, true),
+			  reg_arg(BP_REG_RDX, 1, false) },
+	};
+	const struct bpf_insn want[] = {
+		LDX(BPF_DW, 3, 1, 112),
+		LDX(BPF_DW, 4, 1, 104),
+		LDX(BPF_DW, 5, 1, 96),
+		ALU_IMM(BPF_AND, 5, 0xff),
+		MOV_IMM(2, 0),
+	};
+
+	check_seq(&p, want, ARRAY_SIZE(want));
+}
+
+/* *(s32 *)rdi, from user memory */
+static void test_seq_one_deref(void)
+{
+	struct bp_fetch f = reg_arg(BP_REG_RDI, 4, true);
+	struct bp_plan p;
+	const struct bpf_insn want[] = {
+		MOV_REG(6, 1),
+		LDX(BPF_DW, 3, 6, 112),
+		MOV_REG(1, 10),
+		ALU_IMM(BPF_ADD, 1, -8),
+		MOV_IMM(2, 4),
+		CALL(BPF_FUNC_probe_read_user),
+		JNE_IMM(0, 0, 5),
+		LDX(BPF_W, 3, 10, -8),
+		ALU_IMM(BPF_LSH, 3, 32),
+		ALU_IMM(BPF_ARSH, 3, 32),
+		MOV_IMM(2, 0),
+		JA(2),
+		MOV_IMM(2, 1),
+		MOV_IMM(3, 0),
+		MOV_IMM(4, 0),
+		MOV_IMM(5, 0),
+		MOV_REG(1, 6),
+	};
+
+	f.nderef = 1;
+	f.user_mask = 1;
+	p = plan1(f);
+	check_seq(&p, want, ARRAY_SIZE(want));
+}
+
+static int gen_count(const struct bp_plan *p)
+{
+	struct bpf_insn insns[BP_PROLOGUE_MAX_INSNS];
+
+	return bp_prologue__gen(p, insns, ARRAY_SIZE(insns));
+}
+
+static void test_insn_counts(void)
+{
+	struct bp_fetch f = reg_arg(BP_REG_RDI, 4, true);
+	struct bp_plan p;
+	int n_reg, n_1, n_3;
+
+	/* a register-only argument: one load plus the extension */
+	p = plan1(reg_arg(BP_REG_RDI, 8, false));
+	CHECK_INT(gen_count(&p), 1 + 3);
+	p = plan1(reg_arg(BP_REG_RDI, 4, true));
+	n_reg = gen_count(&p);
+	CHECK_INT(n_reg, 3 + 3);
+
+	f.nderef = 1;
+	p = plan1(f);
+	n_1 = gen_count(&p);
+	CHECK_INT(n_1, 17);
+
+	f.nderef = 3;
+	f.deref_off[0] = 8;
+	f.deref_off[1] = 16;
+	f.deref_off[2] = 4;
+	p = plan1(f);
+	n_3 = gen_count(&p);
+	/* each further deref costs six, plus one when it has an offset */
+	CHECK_INT(n_3, n_1 + 1 + 2 * 7);
+
+	/* a register arg next to a deref arg adds one load, no detour */
+	p.nargs = 2;
+	p.args[1] = reg_arg(BP_REG_RSI, 8, false);
+	CHECK_INT(gen_count(&p), n_3 + 1);
+
+	/* constants: one move, two only when they need all 64 bits */
+	p = plan1(const_arg(42, 8, false));
+	CHECK_INT(gen_count(&p), 1 + 3);
+	p = plan1(const_arg(0x123456789abcdef0LL, 8, false));
+	CHECK_INT(gen_count(&p), 2 + 3);
+
+	if (verbose())
+		printf("# counts: reg-only %d, 1 deref %d, 3 derefs %d\n",
+		       n_reg, n_1, n_3);
+}
+
+/* The worst plan must still fit the advertised bound. */
+static void test_worst_case_fits(void)
+{
+	struct bp_plan p = { .nargs = 3 };
+	struct bpf_insn insns[BP_PROLOGUE_MAX_INSNS];
+	int i, k, n;
+
+	for (i = 0; i < 3; i++) {
+		struct bp_fetch *f = &p.args[i];
+
+		*f = reg_arg(BP_REG_RSP, 8, false);
+		f->add = 0x7fffffffffffLL;	/* needs ld_imm64 */
+		f->nderef = BP_MAX_DEREFS;
+		for (k = 0; k < BP_MAX_DEREFS; k++)
+			f->deref_off[k] = -0x1000 - k;
+		f->bit_off = 3;
+		f->bit_size = 40;
+	}
+	n = bp_prologue__gen(&p, insns, ARRAY_SIZE(insns));
+	CHECK(n > 0 && n <= BP_PROLOGUE_MAX_INSNS, "n = %d", n);
+}
+
+static void test_bad_plans(void)
+{
+	struct bpf_insn insns[BP_PROLOGUE_MAX_INSNS];
+	struct bp_plan p;
+	int n, max;
+
+	p = plan1(reg_arg(BP_REG_RDI, 4, true));
+	p.nargs = 4;
+	CHECK_INT(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)), -EINVAL);
+	p.nargs = -1;
+	CHECK_INT(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)), -EINVAL);
+
+	p = plan1(reg_arg(BP_REG_RDI, 3, true));
+	CHECK_INT(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)), -EINVAL);
+	p = plan1(reg_arg(BP_REG_RDI, 16, true));
+	CHECK_INT(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)), -EINVAL);
+	p = plan1(reg_arg(BP_REG_MAX, 8, true));
+	CHECK_INT(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)), -EINVAL);
+
+	p = plan1(reg_arg(BP_REG_RDI, 8, false));
+	p.args[0].nderef = BP_MAX_DEREFS + 1;
+	CHECK_INT(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)), -EINVAL);
+
+	p = plan1(reg_arg(BP_REG_RDI, 8, false));
+	p.args[0].bit_off = 60;
+	p.args[0].bit_size = 8;
+	CHECK_INT(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)), -EINVAL);
+	p.args[0].bit_size = 0;
+	CHECK_INT(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)), -EINVAL);
+
+	/* a hole in the used arguments */
+	p = (struct bp_plan){ .nargs = 2, .args = { reg_arg(BP_REG_RDI, 8, 0) } };
+	CHECK_INT(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)), -EINVAL);
+
+	p = plan1(reg_arg(BP_REG_RDI, 8, false));
+	p.args[0].base = BP_BASE_ADDR;
+	CHECK_INT(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)), -EOPNOTSUPP);
+
+	/* garbage past nargs is ignored */
+	p = plan1(reg_arg(BP_REG_RDI, 8, false));
+	p.args[2].size = 3;
+	p.args[2].nderef = 200;
+	CHECK(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)) > 0, "nargs ignored");
+
+	/* too little room: -E2BIG for every max below the real length */
+	p = plan1(reg_arg(BP_REG_RDI, 4, true));
+	p.args[0].nderef = 2;
+	n = gen_count(&p);
+	for (max = 0; max < n; max++)
+		CHECK_INT(bp_prologue__gen(&p, insns, max), -E2BIG);
+	CHECK_INT(bp_prologue__gen(&p, insns, n), n);
+	p = (struct bp_plan){ .nargs = 0 };
+	CHECK_INT(bp_prologue__gen(&p, insns, 3), -E2BIG);
+}
+
+/* With a tight buffer nothing is written past max. */
+static void test_no_overrun(void)
+{
+	struct bpf_insn insns[32];
+	struct bp_plan p = plan1(reg_arg(BP_REG_RDI, 4, true));
+	int i, n;
+
+	p.args[0].nderef = 2;
+	n = gen_count(&p);
+	memset(insns, 0xab, sizeof(insns));
+	CHECK_INT(bp_prologue__gen(&p, insns, 5), -E2BIG);
+	for (i = 5; i < 32; i++)
+		CHECK(insns[i].code == 0xab, "insn %d written (n %d)", i, n);
+}
+
+static const char *fmt1(const struct bpf_insn *insn, const struct bpf_insn *next)
+{
+	static char buf[128];
+
+	bp_insn__format(insn, next, buf, sizeof(buf));
+	return buf;
+}
+
+static void test_insn_format(void)
+{
+	const struct bpf_insn ld[2] = {
+		I(BPF_LD | BPF_DW | BPF_IMM, 1, 0, 0, (int32_t)0x9abcdef0),
+		I(0, 0, 0, 0, 0x12345678),
+	};
+	struct bpf_insn x;
+	char small[8];
+
+	CHECK_STR(fmt1(&LDX(BPF_DW, 3, 1, 112), NULL), "r3 = *(u64 *)(r1 +112)");
+	CHECK_STR(fmt1(&LDX(BPF_W, 7, 10, -8), NULL), "r7 = *(u32 *)(r10 -8)");
+	CHECK_STR(fmt1(&LDX(BPF_B, 7, 10, 0), NULL), "r7 = *(u8 *)(r10 +0)");
+	CHECK_STR(fmt1(&ALU_IMM(BPF_ADD, 7, -8), NULL), "r7 += -8");
+	CHECK_STR(fmt1(&MOV32_REG(3, 3), NULL), "w3 = w3");
+	CHECK_STR(fmt1(&ALU_IMM(BPF_LSH, 3, 32), NULL), "r3 <<= 32");
+	CHECK_STR(fmt1(&ALU_IMM(BPF_ARSH, 3, 32), NULL), "r3 s>>= 32");
+	CHECK_STR(fmt1(&ALU_IMM(BPF_RSH, 3, 5), NULL), "r3 >>= 5");
+	CHECK_STR(fmt1(&ALU_IMM(BPF_AND, 3, 255), NULL), "r3 &= 255");
+	CHECK_STR(fmt1(&MOV_REG(6, 1), NULL), "r6 = r1");
+	CHECK_STR(fmt1(&MOV_IMM(2, 0), NULL), "r2 = 0");
+	CHECK_STR(fmt1(&I(BPF_ALU | BPF_MOV | BPF_K, 3, 0, 0, -1), NULL), "w3 = -1");
+	CHECK_STR(fmt1(&I(BPF_ALU64 | BPF_ADD | BPF_X, 3, 2, 0, 0), NULL), "r3 += r2");
+	CHECK_STR(fmt1(&I(BPF_ALU64 | BPF_NEG, 3, 0, 0, 0), NULL), "r3 = -r3");
+	CHECK_STR(fmt1(&I(BPF_ALU | BPF_END | BPF_TO_BE, 3, 0, 0, 16), NULL),
+		  "r3 = be16 r3");
+	CHECK_STR(fmt1(&JNE_IMM(0, 0, 9), NULL), "if r0 != 0x0 goto pc+9");
+	CHECK_STR(fmt1(&I(BPF_JMP | BPF_JEQ | BPF_X, 1, 2, -2, 0), NULL),
+		  "if r1 == r2 goto pc-2");
+	CHECK_STR(fmt1(&I(BPF_JMP32 | BPF_JSGT | BPF_K, 1, 0, 1, 5), NULL),
+		  "if w1 s> 0x5 goto pc+1");
+	CHECK_STR(fmt1(&JA(3), NULL), "goto pc+3");
+	CHECK_STR(fmt1(&CALL(BPF_FUNC_probe_read_user), NULL),
+		  "call bpf_probe_read_user#112");
+	CHECK_STR(fmt1(&CALL(BPF_FUNC_probe_read_kernel), NULL),
+		  "call bpf_probe_read_kernel#113");
+	CHECK_STR(fmt1(&ld[0], &ld[1]), "r1 = 0x123456789abcdef0 ll");
+	CHECK_STR(fmt1(&I(BPF_STX | BPF_DW | BPF_MEM, 10, 1, -8, 0), NULL),
+		  "*(u64 *)(r10 -8) = r1");
+	CHECK_STR(fmt1(&I(BPF_ST | BPF_W | BPF_MEM, 10, 0, -4, 7), NULL),
+		  "*(u32 *)(r10 -4) = 7");
+	CHECK_STR(fmt1(&EXIT_INSN, NULL), "exit");
+	CHECK_STR(fmt1(&I(0xff, 0, 0, 0, 0), NULL), "(unknown opcode 0xff)");
+	CHECK_STR(fmt1(&I(BPF_JMP32 | BPF_EXIT, 0, 0, 0, 0), NULL),
+		  "(unknown opcode 0x96)");
+
+	/* snprintf semantics: the full length comes back even when cut */
+	x = LDX(BPF_DW, 3, 1, 112);
+	CHECK_INT(bp_insn__format(&x, NULL, small, sizeof(small)),
+		  strlen("r3 = *(u64 *)(r1 +112)"));
+	CHECK_STR(small, "r3 = *(");
+}
+
+/* Everything the generator emits has a readable form. */
+static void test_generated_code_formats(void)
+{
+	struct bp_plan p = {
+		.nargs = 3,
+		.args = { reg_arg(BP_REG_RDI, 4, true),
+			  const_arg(-0x123456789LL, 8, false),
+			  reg_arg(BP_REG_RSP, 2, false) },
+	};
+	struct bpf_insn insns[BP_PROLOGUE_MAX_INSNS];
+	char buf[128];
+	int i, n;
+
+	p.args[0].nderef = 2;
+	p.args[0].add = 0x100000000LL;
+	p.args[0].bit_off = 3;
+	p.args[0].bit_size = 5;
+	p.args[2].nderef = 1;
+	p.args[2].user_mask = 1;
+	n = bp_prologue__gen(&p, insns, ARRAY_SIZE(insns));
+	CHECK(n > 0, "n = %d", n);
+	for (i = 0; i < n; i++) {
+		bp_insn__format(&insns[i], i + 1 < n ? &insns[i + 1] : NULL,
+				buf, sizeof(buf));
+		CHECK(!strstr(buf, "unknown") && !strstr(buf, "without"),
+		      "insn %d: %s", i, buf);
+		if (insns[i].code == (BPF_LD | BPF_DW | BPF_IMM))
+			i++;	/* the second half is no instruction */
+	}
+	if (verbose())
+		dump_prog(insns, n);
+}
+
+/* ------------------------------------------------------------------ */
+/* Plan helpers                                                        */
+
+static void test_pt_regs_off(void)
+{
+	int r;
+
+	for (r = 0; r < BP_REG_MAX; r++)
+		CHECK(bp_reg__pt_regs_off(r) == pt_off[r], "reg %d: %d", r,
+		      bp_reg__pt_regs_off(r));
+	CHECK_INT(bp_reg__pt_regs_off(-1), -1);
+	CHECK_INT(bp_reg__pt_regs_off(BP_REG_MAX), -1);
+	CHECK_STR(bp_reg__name(BP_REG_RDI), "rdi");
+	CHECK_STR(bp_reg__name(BP_REG_RSP), "rsp");
+	CHECK_STR(bp_reg__name(BP_REG_R8), "r8");
+	CHECK_STR(bp_reg__name(BP_REG_RIP), "rip");
+	CHECK(!bp_reg__name(BP_REG_MAX), "name past the end");
+}
+
+static const char *ffmt(const struct bp_fetch *f)
+{
+	static char buf[160];
+
+	bp_fetch__format(f, buf, sizeof(buf));
+	return buf;
+}
+
+static void test_fetch_format(void)
+{
+	struct bp_fetch f = reg_arg(BP_REG_RDI, 4, true);
+	char small[6];
+
+	CHECK_STR(ffmt(&f), "s32 %rdi");
+	f.nderef = 2;
+	f.deref_off[0] = 8;
+	f.deref_off[1] = 4;
+	f.user_mask = 3;
+	CHECK_STR(ffmt(&f), "s32 *(u32 *)(*(u64 *)(%rdi + 8) + 4) [user]");
+	f.user_mask = 1;
+	CHECK_STR(ffmt(&f), "s32 *(u32 *)(*(u64 *)(%rdi + 8) + 4) [user mask 0x1]");
+
+	f = reg_arg(BP_REG_RSP, 8, false);
+	f.add = 8;
+	f.nderef = 1;
+	CHECK_STR(ffmt(&f), "u64 *(u64 *)(%rsp + 8)");
+	f.add = -16;
+	f.nderef = 0;
+	CHECK_STR(ffmt(&f), "u64 %rsp - 16");
+
+	f = reg_arg(BP_REG_RSI, 4, false);
+	f.nderef = 1;
+	f.bit_off = 5;
+	f.bit_size = 3;
+	CHECK_STR(ffmt(&f), "u3 *(u32 *)(%rsi) [bits 5..7]");
+
+	f = const_arg(42, 8, false);
+	CHECK_STR(ffmt(&f), "u64 const 42");
+	f.nderef = 1;
+	f.add = 0x1000;
+	CHECK_STR(ffmt(&f), "u64 *(u64 *)(0x1000)");
+
+	f = reg_arg(BP_REG_RDI, 4, true);
+	CHECK_INT(bp_fetch__format(&f, small, sizeof(small)), strlen("s32 %rdi"));
+	CHECK_STR(small, "s32 %");
+}
+
+static void test_plan_equal(void)
+{
+	struct bp_plan a = plan1(reg_arg(BP_REG_RDI, 4, true)), b;
+
+	a.args[0].nderef = 1;
+	a.args[0].deref_off[0] = 8;
+	a.args[0].user_mask = 1;
+	b = a;
+	CHECK(bp_plan__equal(&a, &b), "copies differ");
+
+	/* ignored: offsets past nderef, mask bits past nderef, args past nargs */
+	b.args[0].deref_off[3] = 99;
+	b.args[0].user_mask |= 0x10;
+	b.args[2] = reg_arg(BP_REG_RAX, 8, false);
+	CHECK(bp_plan__equal(&a, &b), "ignored fields matter");
+	CHECK(bp_fetch__equal(&a.args[0], &b.args[0]), "fetch: ignored fields matter");
+
+	b = a;
+	b.args[0].deref_off[0] = 16;
+	CHECK(!bp_plan__equal(&a, &b), "offset");
+	b = a;
+	b.args[0].is_signed = false;
+	CHECK(!bp_plan__equal(&a, &b), "sign");
+	b = a;
+	b.args[0].user_mask = 0;
+	CHECK(!bp_plan__equal(&a, &b), "user_mask");
+	b = a;
+	b.args[0].reg = BP_REG_RSI;
+	CHECK(!bp_plan__equal(&a, &b), "reg");
+	b = a;
+	b.args[0].bit_size = 3;
+	CHECK(!bp_plan__equal(&a, &b), "bit_size");
+	b = a;
+	b.nargs = 2;
+	CHECK(!bp_plan__equal(&a, &b), "nargs");
+}
+
+/* ------------------------------------------------------------------ */
+/* Value-level tests                                                   */
+
+static void test_val_negative_int(void)
+{
+	struct pt_regs_fake regs = { 0 };
+	struct bp_plan p = {
+		.nargs = 3,
+		.args = { reg_arg(BP_REG_RDI, 4, true),
+			  reg_arg(BP_REG_RSI, 1, true),
+			  reg_arg(BP_REG_RDX, 2, true) },
+	};
+	struct run run;
+
+	set_reg(&regs, BP_REG_RDI, 0xdeadbeef00000000ULL | (uint32_t)-10);
+	set_reg(&regs, BP_REG_RSI, 0x12345678abcdef80ULL);
+	set_reg(&regs, BP_REG_RDX, 0x0000000100007fffULL);
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[2], 0);
+	CHECK_INT((int64_t)run.r[3], -10);
+	CHECK_INT((int64_t)run.r[4], -128);
+	CHECK_INT((int64_t)run.r[5], 0x7fff);
+	/* register-only plans neither call, nor use the stack, nor r6..r9 */
+	CHECK_INT(run.user_calls + run.kernel_calls, 0);
+	CHECK(!run.stack_used, "stack used");
+	CHECK(!(run.written & 0x3c0), "r6..r9 written: 0x%x", run.written);
+}
+
+static void test_val_unsigned_zero_extended(void)
+{
+	struct pt_regs_fake regs = { 0 };
+	struct bp_plan p = {
+		.nargs = 3,
+		.args = { reg_arg(BP_REG_RDI, 1, false),
+			  reg_arg(BP_REG_RSI, 2, false),
+			  reg_arg(BP_REG_RDX, 4, false) },
+	};
+	struct run run;
+
+	set_reg(&regs, BP_REG_RDI, 0xffffffffffffffefULL);
+	set_reg(&regs, BP_REG_RSI, 0x1234567890abcdefULL);
+	set_reg(&regs, BP_REG_RDX, 0xfedcba9890abcdefULL);
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[2], 0);
+	CHECK_INT(run.r[3], 0xef);
+	CHECK_INT(run.r[4], 0xcdef);
+	CHECK_INT(run.r[5], 0x90abcdef);
+}
+
+static void test_val_unused_args_zero(void)
+{
+	struct pt_regs_fake regs = { 0 };
+	struct bp_plan p = plan1(reg_arg(BP_REG_RCX, 8, false));
+	struct run run;
+
+	set_reg(&regs, BP_REG_RCX, 0x1122334455667788ULL);
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[3], 0x1122334455667788LL);
+	CHECK_INT(run.r[4], 0);
+	CHECK_INT(run.r[5], 0);
+
+	p.nargs = 0;
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK(!run.r[2] && !run.r[3] && !run.r[4] && !run.r[5], "not zero");
+}
+
+/* struct a { long x; struct b *b; }  struct b { long y[2]; struct c *c; }
+ * struct c { int pad; int v; }  and the plan a->b->c->v with add 0. */
+static uint8_t mem_a[32], mem_b[32], mem_c[16];
+#define A_ADDR (USER_BASE + 0x1000)
+#define B_ADDR (USER_BASE + 0x2000)
+#define C_ADDR (USER_BASE + 0x3000)
+
+static void setup_chain(void)
+{
+	memset(mem_a, 0x5a, sizeof(mem_a));
+	memset(mem_b, 0x5b, sizeof(mem_b));
+	memset(mem_c, 0x5c, sizeof(mem_c));
+	put_u64(mem_a, 8, B_ADDR);
+	put_u64(mem_b, 16, C_ADDR);
+	put_u32(mem_c, 4, (uint32_t)-5);
+	mem_reset();
+	mem_add(true, A_ADDR, mem_a, sizeof(mem_a));
+	mem_add(true, B_ADDR, mem_b, sizeof(mem_b));
+	mem_add(true, C_ADDR, mem_c, sizeof(mem_c));
+}
+
+static struct bp_fetch chain_arg(void)
+{
+	struct bp_fetch f = reg_arg(BP_REG_RDI, 4, true);
+
+	f.nderef = 3;
+	f.deref_off[0] = 8;
+	f.deref_off[1] = 16;
+	f.deref_off[2] = 4;
+	f.user_mask = 7;
+	return f;
+}
+
+static void test_val_deref_chain(void)
+{
+	struct pt_regs_fake regs = { 0 };
+	struct bp_plan p = plan1(chain_arg());
+	struct run run;
+
+	setup_chain();
+	set_reg(&regs, BP_REG_RDI, A_ADDR);
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[2], 0);
+	CHECK_INT((int64_t)run.r[3], -5);
+	CHECK_INT(run.r[4], 0);
+	CHECK_INT(run.r[5], 0);
+	CHECK_INT(run.user_calls, 3);
+	CHECK_INT(run.kernel_calls, 0);
+
+	/* the same value unsigned: zero-extended by the 4-byte load alone */
+	p.args[0].is_signed = false;
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[3], 0xfffffffbULL);
+
+	/* the base add folds into the first offset */
+	p.args[0].add = 0x40;
+	set_reg(&regs, BP_REG_RDI, A_ADDR - 0x40);
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[2], 0);
+	CHECK_INT(run.r[3], 0xfffffffbULL);
+
+	/* and a base add too large for an immediate */
+	p.args[0].add = 0x100000000LL;
+	set_reg(&regs, BP_REG_RDI, A_ADDR - 0x100000000ULL);
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[3], 0xfffffffbULL);
+}
+
+/* Every argument in its register, including after helper calls. */
+static void test_val_mixed_args(void)
+{
+	struct pt_regs_fake regs = { 0 };
+	struct bp_plan p = {
+		.nargs = 3,
+		.args = { chain_arg(), reg_arg(BP_REG_RSI, 2, true), chain_arg() },
+	};
+	struct run run;
+	int perm;
+
+	setup_chain();
+	set_reg(&regs, BP_REG_RDI, A_ADDR);
+	set_reg(&regs, BP_REG_RSI, 0xffff0000fffffff0ULL);
+	p.args[2].size = 8;
+	p.args[2].deref_off[2] = 0;
+	p.args[2].nderef = 3;
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[2], 0);
+	CHECK_INT((int64_t)run.r[3], -5);
+	CHECK_INT((int64_t)run.r[4], -16);
+	CHECK_INT(run.r[5], 0xfffffffb5c5c5c5cULL);
+
+	/* every arrangement of deref and register args */
+	for (perm = 0; perm < 8; perm++) {
+		int i;
+
+		p.nargs = 3;
+		for (i = 0; i < 3; i++)
+			p.args[i] = perm & (1 << i) ? chain_arg()
+						    : reg_arg(BP_REG_RSI, 4, false);
+		check_against_ref(&p, &regs, &run);
+	}
+}
+
+static void test_val_stack_arg(void)
+{
+	static uint8_t stack[64];
+	struct pt_regs_fake regs = { 0 };
+	struct bp_fetch f = reg_arg(BP_REG_RSP, 4, true);
+	struct bp_plan p;
+	struct run run;
+
+	memset(stack, 0xee, sizeof(stack));
+	put_u32(stack, 8, (uint32_t)-123456);
+	mem_reset();
+	mem_add(true, USER_BASE + 0x8000, stack, sizeof(stack));
+	set_reg(&regs, BP_REG_RSP, USER_BASE + 0x8000);
+	f.add = 8;
+	f.nderef = 1;
+	f.user_mask = 1;
+	p = plan1(f);
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[2], 0);
+	CHECK_INT((int64_t)run.r[3], -123456);
+	CHECK_INT(run.user_calls, 1);
+}
+
+static void test_val_failed_read(void)
+{
+	struct pt_regs_fake regs = { 0 };
+	struct bp_plan p = {
+		.nargs = 3,
+		.args = { reg_arg(BP_REG_RSI, 8, false), chain_arg(),
+			  const_arg(7, 8, false) },
+	};
+	struct run run;
+
+	setup_chain();
+	set_reg(&regs, BP_REG_RSI, 0x1234);
+
+	/* NULL pointer at the first level */
+	set_reg(&regs, BP_REG_RDI, 0);
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK(run.r[2] != 0, "r2 = 0 after a failed read");
+	CHECK_INT(run.r[3], 0);
+	CHECK_INT(run.r[4], 0);
+	CHECK_INT(run.r[5], 0);
+
+	/* a bad pointer in the middle of the chain */
+	put_u64(mem_b, 16, 0xdead0000);
+	set_reg(&regs, BP_REG_RDI, A_ADDR);
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK(run.r[2] != 0, "r2 = 0 after a failed read");
+	CHECK(!run.r[3] && !run.r[4] && !run.r[5], "args not cleared");
+	CHECK_INT(run.user_calls, 3);
+
+	/* the first arg succeeds, the second fails: still nothing leaks */
+	p.args[0] = chain_arg();
+	p.args[0].nderef = 2;
+	p.args[0].size = 8;
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK(run.r[2] != 0, "r2 = 0 after a failed read");
+	CHECK(!run.r[3] && !run.r[4] && !run.r[5], "args not cleared");
+
+	/* and fixed, everything is there */
+	put_u64(mem_b, 16, C_ADDR);
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[2], 0);
+	CHECK_INT(run.r[3], C_ADDR);
+	CHECK_INT((int64_t)run.r[4], -5);
+	CHECK_INT(run.r[5], 7);
+}
+
+/* A user pointer to a kernel object and back: only the right helpers work. */
+static void test_val_user_kernel(void)
+{
+	static uint8_t user[16], kern[16];
+	struct pt_regs_fake regs = { 0 };
+	struct bp_fetch f = reg_arg(BP_REG_RDI, 8, false);
+	struct bp_plan p;
+	struct run run;
+
+	put_u64(user, 0, KERN_BASE + 8);
+	put_u64(kern, 8, 0x0123456789abcdefULL);
+	mem_reset();
+	mem_add(true, USER_BASE, user, sizeof(user));
+	mem_add(false, KERN_BASE, kern, sizeof(kern));
+	set_reg(&regs, BP_REG_RDI, USER_BASE);
+	f.nderef = 2;
+	f.user_mask = 1;	/* user first, then kernel */
+	p = plan1(f);
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[2], 0);
+	CHECK_INT(run.r[3], 0x0123456789abcdefULL);
+	CHECK_INT(run.user_calls, 1);
+	CHECK_INT(run.kernel_calls, 1);
+
+	p.args[0].user_mask = 2;	/* the wrong way round */
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK(run.r[2] != 0, "read from the wrong space succeeded");
+	CHECK_INT(run.kernel_calls, 1);
+	CHECK_INT(run.user_calls, 0);
+
+	p.args[0].user_mask = 3;
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK(run.r[2] != 0, "read from the wrong space succeeded");
+}
+
+static void test_val_bitfields(void)
+{
+	static uint8_t obj[16];
+	struct pt_regs_fake regs = { 0 };
+	static const struct { uint8_t off, size; } fields[] = {
+		{ 0, 1 }, { 5, 3 }, { 0, 8 }, { 4, 12 }, { 1, 31 }, { 0, 32 },
+		{ 7, 32 }, { 3, 40 }, { 31, 33 }, { 0, 63 }, { 1, 63 },
+		{ 0, 64 }, { 63, 1 }, { 24, 8 },
+	};
+	struct run run;
+	unsigned int i, sz;
+	int sgn;
+
+	put_u64(obj, 0, 0xa5c3f00f9669e11eULL);
+	put_u64(obj, 8, 0x7f00ff0180fe0102ULL);
+	mem_reset();
+	mem_add(false, KERN_BASE, obj, sizeof(obj));
+	set_reg(&regs, BP_REG_RBX, 0xa5c3f00f9669e11eULL);
+	set_reg(&regs, BP_REG_R12, KERN_BASE);
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		for (sgn = 0; sgn < 2; sgn++) {
+			/* from a register */
+			struct bp_plan p = plan1(reg_arg(BP_REG_RBX, 8, sgn));
+
+			p.args[0].bit_off = fields[i].off;
+			p.args[0].bit_size = fields[i].size;
+			check_against_ref(&p, &regs, &run);
+
+			/* from memory, through each storage size that holds it */
+			for (sz = 1; sz <= 8; sz *= 2) {
+				if (fields[i].off + fields[i].size > sz * 8)
+					continue;
+				p.args[0].base = BP_BASE_REG;
+				p.args[0].reg = BP_REG_R12;
+				p.args[0].size = sz;
+				p.args[0].nderef = 1;
+				p.args[0].deref_off[0] = 8;
+				check_against_ref(&p, &regs, &run);
+			}
+		}
+	}
+
+	/* one spelled out: bits 5..7 of 0x1e are 0b000, of 0xe1 0b111 */
+	{
+		struct bp_plan p = plan1(reg_arg(BP_REG_RBX, 1, true));
+
+		set_reg(&regs, BP_REG_RBX, 0xe1);
+		p.args[0].bit_off = 5;
+		p.args[0].bit_size = 3;
+		if (run_plan(&p, &regs, &run))
+			CHECK_INT((int64_t)run.r[3], -1);
+		p.args[0].is_signed = false;
+		if (run_plan(&p, &regs, &run))
+			CHECK_INT(run.r[3], 7);
+	}
+}
+
+static void test_val_constants(void)
+{
+	struct pt_regs_fake regs = { 0 };
+	static const int64_t vals[] = {
+		0, 42, -1, 0x7fffffff, 0x80000000LL, 0xffffffffLL,
+		0x100000000LL, 0x123456789abcdef0LL, INT64_MIN, -0x80000001LL,
+	};
+	struct bp_plan p = {
+		.nargs = 3,
+		.args = { const_arg(0x123456789abcdef0LL, 8, false),
+			  const_arg(-1, 4, false),
+			  const_arg(0x80, 1, true) },
+	};
+	struct run run;
+	unsigned int i, sz;
+
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[3], 0x123456789abcdef0LL);
+	CHECK_INT(run.r[4], 0xffffffffLL);
+	CHECK_INT((int64_t)run.r[5], -128);
+
+	for (i = 0; i < ARRAY_SIZE(vals); i++) {
+		for (sz = 1; sz <= 8; sz *= 2) {
+			p = plan1(const_arg(vals[i], sz, i & 1));
+			check_against_ref(&p, &regs, &run);
+		}
+	}
+
+	/* a constant address, dereferenced */
+	{
+		static uint8_t word[8];
+
+		put_u64(word, 0, 0xfeedfacecafebeefULL);
+		mem_reset();
+		mem_add(false, KERN_BASE + 0x100, word, sizeof(word));
+		p = plan1(const_arg(KERN_BASE + 0xf0, 8, false));
+		p.args[0].nderef = 1;
+		p.args[0].deref_off[0] = 0x10;
+		if (run_plan(&p, &regs, &run))
+			CHECK_INT(run.r[3], 0xfeedfacecafebeefULL);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Random plans against the reference model                            */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t rnd(void)
+{
+	/* xorshift64*: reproducible across runs */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+static unsigned int rndn(unsigned int n)
+{
+	return rnd() % n;
+}
+
+static uint8_t rnd_user[256], rnd_kern[256];
+
+static uint64_t rnd_pointer(void)
+{
+	return (rndn(2) ? USER_BASE : KERN_BASE) + rndn(256 - 8);
+}
+
+static void rnd_memory(void)
+{
+	size_t off;
+
+	for (off = 0; off < 256; off += 8) {
+		put_u64(rnd_user, off, rndn(2) ? rnd_pointer() : rnd());
+		put_u64(rnd_kern, off, rndn(2) ? rnd_pointer() : rnd());
+	}
+	mem_reset();
+	mem_add(true, USER_BASE, rnd_user, sizeof(rnd_user));
+	mem_add(false, KERN_BASE, rnd_kern, sizeof(rnd_kern));
+}
+
+static struct bp_fetch rnd_fetch(void)
+{
+	static const uint8_t sizes[] = { 1, 2, 4, 8 };
+	struct bp_fetch f = { 0 };
+	int k;
+
+	f.base = rndn(5) ? BP_BASE_REG : BP_BASE_CONST;
+	f.reg = rndn(BP_REG_MAX);
+	switch (rndn(4)) {
+	case 0: f.add = 0; break;
+	case 1: f.add = (int64_t)rndn(64) - 32; break;
+	case 2: f.add = f.base == BP_BASE_CONST ? (int64_t)rnd_pointer()
+						: (int64_t)rnd(); break;
+	default: f.add = (int64_t)rndn(1 << 20) << 20; break;
+	}
+	f.nderef = rndn(8) ? rndn(4) : rndn(BP_MAX_DEREFS + 1);
+	for (k = 0; k < f.nderef; k++)
+		f.deref_off[k] = rndn(4) ? (int)rndn(40) - 8 : (int32_t)rnd();
+	f.user_mask = rnd();
+	f.size = sizes[rndn(4)];
+	f.is_signed = rndn(2);
+	if (!rndn(4)) {
+		f.bit_size = 1 + rndn(64);
+		f.bit_off = rndn(64 - f.bit_size + 1);
+	}
+	return f;
+}
+
+static void test_random_plans(void)
+{
+	struct pt_regs_fake regs;
+	struct run run;
+	int iter, r, ok = 0, failed = 0, max_n = 0;
+
+	for (iter = 0; iter < 3000 && !test_cur_failed; iter++) {
+		struct bp_plan p = { .nargs = rndn(4) };
+		struct bpf_insn tmp[BP_PROLOGUE_MAX_INSNS];
+		int i;
+
+		rnd_memory();
+		for (r = 0; r < PT_REGS_SIZE / 8; r++)
+			regs.w[r] = rndn(3) ? rnd_pointer() : rnd();
+		for (i = 0; i < p.nargs; i++)
+			p.args[i] = rnd_fetch();
+
+		check_against_ref(&p, &regs, &run);
+		if (test_cur_failed) {
+			char buf[160];
+
+			for (i = 0; i < p.nargs; i++) {
+				bp_fetch__format(&p.args[i], buf, sizeof(buf));
+				printf("#  arg%d: %s\n", i, buf);
+			}
+			break;
+		}
+		if (run.r[2])
+			failed++;
+		else
+			ok++;
+		if (run.n > max_n)
+			max_n = run.n;
+		/* the exact length is enough room, one less is not */
+		CHECK_INT(bp_prologue__gen(&p, tmp, run.n), run.n);
+		CHECK_INT(bp_prologue__gen(&p, tmp, run.n - 1), -E2BIG);
+	}
+	/* both outcomes must have been exercised */
+	CHECK(ok > 300 && failed > 300, "ok %d failed %d", ok, failed);
+	if (verbose())
+		printf("# random: %d ok, %d failed reads, longest %d insns\n",
+		       ok, failed, max_n);
+}
+
+int main(void)
+{
+	RUN(test_preamble);
+	RUN(test_seq_reg_signed_int);
+	RUN(test_seq_reg_unsigned_int);
+	RUN(test_seq_reg_u64_three_args);
+	RUN(test_seq_one_deref);
+	RUN(test_insn_counts);
+	RUN(test_worst_case_fits);
+	RUN(test_bad_plans);
+	RUN(test_no_overrun);
+	RUN(test_insn_format);
+	RUN(test_generated_code_formats);
+	RUN(test_pt_regs_off);
+	RUN(test_fetch_format);
+	RUN(test_plan_equal);
+	RUN(test_val_negative_int);
+	RUN(test_val_unsigned_zero_extended);
+	RUN(test_val_unused_args_zero);
+	RUN(test_val_deref_chain);
+	RUN(test_val_mixed_args);
+	RUN(test_val_stack_arg);
+	RUN(test_val_failed_read);
+	RUN(test_val_user_kernel);
+	RUN(test_val_bitfields);
+	RUN(test_val_constants);
+	RUN(test_random_plans);
+	return TEST_EXIT();
+}
