@@ -147,7 +147,6 @@ int cmd_load(int argc, char **argv)
 			goto out;
 		}
 		aopts.pid = a.system_wide ? -1 : w.pid;
-		aopts.inherit = true;
 	}
 	err = bpfprobe_object__attach(obj, &aopts);
 	if (err)

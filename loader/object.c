@@ -20,7 +20,7 @@ static int parse_program(struct bp_program *p)
 
 	err = bp_spec__parse(p->sec, &p->spec, msg, sizeof(msg));
 	if (err) {
-		bp_err("program '%s': bad SEC(\"%s\"): %s\n", p->name, p->sec, msg);
+		bp_err("program '%s': %s\n", p->name, msg);
 		return err;
 	}
 	if (!p->spec.exec) {
@@ -175,15 +175,12 @@ int bpfprobe_object__load(struct bpfprobe_object *obj)
 int bpfprobe_object__attach(struct bpfprobe_object *obj, const struct bpfprobe_attach_opts *opts)
 {
 	pid_t pid = -1;
-	bool inherit = false;
 	int err = 0;
 
 	if (!obj || !obj->loaded)
 		return -EINVAL;
 	if (opts && opts->sz >= offsetof(struct bpfprobe_attach_opts, pid) + sizeof(pid_t))
 		pid = opts->pid;
-	if (opts && opts->sz >= offsetof(struct bpfprobe_attach_opts, inherit) + sizeof(bool))
-		inherit = opts->inherit;
 	for (int i = 0; i < obj->naps && !err; i++) {
 		struct bp_attach_point *ap = &obj->aps[i];
 		struct bp_uprobe_target t = {
@@ -191,16 +188,9 @@ int bpfprobe_object__attach(struct bpfprobe_object *obj, const struct bpfprobe_a
 			.offset = ap->point->offset,
 			.retprobe = ap->point->is_return,
 			.pid = pid,
-			.inherit = inherit,
 		};
 
 		err = bp_uprobe__attach(obj->insts[ap->instance].fd, &t, &ap->perf_fd, &ap->link_fd);
-		if (err == -EINVAL && inherit) {
-			/* some kernels refuse BPF on inherited events: this process only */
-			t.inherit = false;
-			err = bp_uprobe__attach(obj->insts[ap->instance].fd, &t, &ap->perf_fd,
-						&ap->link_fd);
-		}
 		if (err)
 			bp_err("program '%s': cannot attach to %s:%s\n", ap->owner->name,
 			       ap->point->binary, ap->point->func);

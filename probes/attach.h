@@ -16,7 +16,6 @@ struct bp_uprobe_target {
 	uint64_t offset;	/* file offset */
 	bool retprobe;
 	pid_t pid;		/* -1: every process */
-	bool inherit;		/* with pid: children forked later too */
 };
 
 /*

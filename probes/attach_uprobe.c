@@ -56,7 +56,6 @@ static int open_uprobe_event(const struct bp_uprobe_target *t)
 	attr.config = t->retprobe ? 1ull << read_retprobe_bit() : 0;
 	attr.config1 = (uint64_t)(uintptr_t)t->path;
 	attr.config2 = t->offset;
-	attr.inherit = t->pid >= 0 && t->inherit;
 	/* a system-wide tracing event is opened on one cpu; it fires on all */
 	fd = syscall(__NR_perf_event_open, &attr, t->pid >= 0 ? t->pid : -1,
 		     t->pid >= 0 ? -1 : 0, -1, PERF_FLAG_FD_CLOEXEC);

@@ -200,7 +200,7 @@ static int for_each_func_sym(const struct bp_debuginfo *di,
 
 		name = dwfl_module_getsym_info(di->mod, i, &sym, &addr, &shndx,
 					       NULL, NULL);
-		if (!name || !*name || sym.st_shndx == SHN_UNDEF)
+		if (!name || !*name || shndx == SHN_UNDEF)
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
 		if (type != STT_FUNC && type != STT_GNU_IFUNC)
@@ -216,8 +216,6 @@ struct elf_funcs_ctx {
 	const char *name;
 	int (*cb)(const struct bp_elf_func *f, void *ctx);
 	void *ctx;
-	uint64_t seen[64];	/* .symtab and .dynsym both list globals */
-	int nseen;
 	int ncalls;
 };
 
@@ -226,16 +224,10 @@ static int elf_funcs_one(const char *name, uint64_t addr, const GElf_Sym *sym,
 {
 	struct elf_funcs_ctx *c = arg;
 	struct bp_elf_func f = { .addr = addr, .size = sym->st_size };
-	int i, err;
+	int err;
 
 	if (strcmp(name, c->name))
 		return 0;
-	for (i = 0; i < c->nseen; i++) {
-		if (c->seen[i] == addr)
-			return 0;
-	}
-	if (c->nseen < (int)(sizeof(c->seen) / sizeof(c->seen[0])))
-		c->seen[c->nseen++] = addr;
 	err = c->cb(&f, c->ctx);
 	if (err)
 		return err;

@@ -58,8 +58,9 @@ struct bp_elf_func {
 
 /*
  * Calls cb for every defined function symbol named name (several for
- * static functions in several files), once per address. Returns the
- * number of calls, or a negative errno when cb fails.
+ * static functions in several files; an address may come twice when an
+ * auxiliary symbol table repeats it). Returns the number of calls, or a
+ * negative errno when cb fails.
  */
 int bp_debuginfo__elf_funcs(const struct bp_debuginfo *di, const char *name,
 			    int (*cb)(const struct bp_elf_func *f, void *ctx),

@@ -68,10 +68,14 @@ BPFPROBE_API int bpfprobe_object__load(struct bpfprobe_object *obj);
 /** @brief Options for bpfprobe_object__attach(). */
 struct bpfprobe_attach_opts {
 	size_t sz;	/**< sizeof(struct bpfprobe_attach_opts) */
-	pid_t pid;	/**< uprobes fire only in this process; -1: every process */
-	bool inherit;	/**< with pid: also in children forked later */
+	/**
+	 * uprobes fire only in this process (also after it execs); -1: in
+	 * every process. Children are not followed: the kernel cannot fork a
+	 * task whose BPF-attached uprobe event would be inherited.
+	 */
+	pid_t pid;
 };
-#define bpfprobe_attach_opts__last_field inherit
+#define bpfprobe_attach_opts__last_field pid
 
 /**
  * @brief Attaches every probe point to its plan's instance.

@@ -1,7 +1,7 @@
 # Loads tests/bpf/args__*.bpf.c on the args target in every build variant
 # and compares every fetched value with the truth the target prints.
 cd "$(dirname "$0")/../.." || exit 1
-. tests/e2e/lib.sh
+. tests/lib.sh
 
 why=$(uprobe_unavailable)
 if [ -n "$why" ]; then

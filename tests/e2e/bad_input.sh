@@ -1,7 +1,7 @@
 # Every bad input: a clear message naming the culprit on stderr, a non-zero
 # exit, and nothing left loaded.
 cd "$(dirname "$0")/../.." || exit 1
-. tests/e2e/lib.sh
+. tests/lib.sh
 
 why=$(uprobe_unavailable)
 if [ -n "$why" ]; then
@@ -38,7 +38,7 @@ expect_fail() {
 
 # prog SEC [PARAMS]: a program named badprog with that SEC
 prog() {
-	local params=${2:-"void *ctx, int err, long a, long b, long c"}
+	local params=${2:-"void *ctx, int err, long a"}
 	printf '#include <linux/bpf.h>\n#include <bpf/bpf_helpers.h>\n'
 	printf 'SEC("%s")\nint badprog(%s) { return 0; }\n' "$1" "$params"
 	printf 'char LICENSE[] SEC("license") = "GPL";\n'
@@ -63,10 +63,12 @@ gcc -O2 -o "$tmp/nodebug" tests/targets/args/*.c
 prog "exec=$tmp/nodebug;p=neg_args a" | mkobj "$tmp/nodebug.o"
 expect_fail no_debug_info "$tmp/nodebug.o" "$tmp/nodebug" "debug info"
 
-for v in gcc-O2 clang-O2; do
-	prog "exec=$PWD/build/targets/args-$v;p=opt_out unused" | mkobj "$tmp/optout.o"
-	expect_fail "optimized_out_$v" "$tmp/optout.o" unused "optimized out"
-done
+# clang drops an unused parameter's location; gcc has only its entry value
+# once lost_arg has loaded the callee's argument into rdi (at +5)
+prog "exec=$PWD/build/targets/args-clang-O2;p=opt_out unused" | mkobj "$tmp/optout.o"
+expect_fail optimized_out_clang-O2 "$tmp/optout.o" "'unused'" "optimized out"
+prog "exec=$PWD/build/targets/args-gcc-O2;p=lost_arg+5 v" | mkobj "$tmp/lost.o"
+expect_fail optimized_out_gcc-O2 "$tmp/lost.o" "'v'" "optimized out" "0x"
 
 prog "exec=$T;p=neg_args a->" | mkobj "$tmp/malformed.o"
 expect_fail malformed_sec "$tmp/malformed.o" "a->"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "args.h"
 
 volatile long sink;
@@ -54,9 +55,22 @@ NOINLINE int opt_out(int x, int unused)
 	return 0;
 }
 
+NOINLINE void clobber(int a)
+{
+	sink += a;
+}
+
+/* after the call, gcc has only an entry value for v: not fetchable there */
+NOINLINE int lost_arg(int v)
+{
+	clobber(5);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 1;
+	int pause_ms = argc > 2 ? atoi(argv[2]) : 0;
 	struct hdr hdr = { .pad = 1, .len = 1500 };
 	req_t req = { .id = 42, .hdr = &hdr, .inner = { .x = 3, .y = -77 },
 		      .u_s = -2, .arr = { 10, 20, -30, 40 } };
@@ -78,10 +92,13 @@ int main(int argc, char **argv)
 		ret_neg(21);
 		printf("TRUTH ret_neg retval=-21000\n");
 		opt_out(1, 2);
+		lost_arg(3);
 		twin_a(11);
 		printf("TRUTH twin x=1011\n");
 		twin_b(22);
 		printf("TRUTH twin x=2022\n");
+		if (pause_ms)
+			usleep(pause_ms * 1000);
 	}
 	return 0;
 }

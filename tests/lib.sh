@@ -34,7 +34,16 @@ mkobj() {
 	clang $BPF_CFLAGS -x c -c - -o "$1"
 }
 
-# No BPF program whose name starts with $1 is loaded.
+# The highest BPF program id now: programs loaded later have larger ids.
+max_prog_id() {
+	bpftool prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .*/\1/p' | sort -n | tail -1
+}
+PROG_ID_BASELINE=$(max_prog_id)
+
+# No BPF program named $1 loaded since this script started is still loaded
+# (ids, not names: an older program of the same name may be someone else's).
 nothing_loaded() {
-	! bpftool prog show 2>/dev/null | grep -q " name $1"
+	! bpftool prog show 2>/dev/null |
+		awk -v base="${PROG_ID_BASELINE:-0}" -v name="$1" \
+		'$1 + 0 > base + 0 && $3 == "name" && $4 == name { found = 1 } END { exit !found }'
 }

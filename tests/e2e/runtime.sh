@@ -1,0 +1,83 @@
+# The load command's runtime behaviour: exit status, children, -p PID,
+# SIGTERM cleanup, stdout/stderr split.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+why=$(uprobe_unavailable)
+if [ -n "$why" ]; then
+	skip runtime "$why"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; kill %1 %2 2>/dev/null' EXIT
+OBJ=build/bpf/args__basic-gcc-O2.o
+TGT=build/targets/args-gcc-O2
+
+# the workload's exit status is bpfprobe's
+timeout 60 "$BPFPROBE" load $OBJ -- sh -c "exit 3" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 3 ]; then
+	pass runtime_exit_status
+else
+	fail runtime_exit_status "exit $rc, want 3: $(tail -3 "$tmp/err")"
+fi
+
+# the probes follow the workload's process through a further exec
+out=$(timeout 60 "$BPFPROBE" load $OBJ -- sh -c "exec $TGT" 2>"$tmp/err")
+if diff=$(compare_truth "$out"); then
+	pass runtime_probes_after_exec
+else
+	fail runtime_probes_after_exec "$diff"
+fi
+if grep -q '^GOT ' "$tmp/err"; then
+	fail runtime_stdout_only "printk lines on stderr"
+elif grep -q '^GOT ' <<<"$out"; then
+	pass runtime_stdout_only
+else
+	fail runtime_stdout_only "no printk line on stdout"
+fi
+
+# a command that cannot run
+timeout 30 "$BPFPROBE" load $OBJ -- /nonexistent/cmd >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 127 ] && grep -q /nonexistent/cmd "$tmp/err" && nothing_loaded neg; then
+	pass runtime_bad_command
+else
+	fail runtime_bad_command "exit $rc: $(cat "$tmp/err")"
+fi
+
+# a child the workload forks is not probed: the kernel refuses to fork a task
+# whose BPF-attached uprobe event would be inherited, so bpfprobe never asks
+out=$(timeout 60 "$BPFPROBE" load $OBJ -- sh -c "$TGT; exit 0" 2>"$tmp/err")
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^TRUTH' <<<"$out" && ! grep -q '^GOT' <<<"$out"; then
+	pass runtime_fork_not_broken
+else
+	fail runtime_fork_not_broken "exit $rc: $(tail -3 "$tmp/err")"
+fi
+
+# -p PID: only that process; SIGTERM detaches and exits 0
+$TGT 400 25 >"$tmp/target.out" &
+tpid=$!
+$TGT 400 25 >/dev/null &
+other=$!
+"$BPFPROBE" load -p $tpid $OBJ >"$tmp/out" 2>"$tmp/err" &
+bp=$!
+for _ in $(seq 100); do
+	[ "$(grep -c '^GOT neg_args' "$tmp/out")" -ge 3 ] && break
+	sleep 0.1
+done
+kill -TERM $bp
+wait $bp
+rc=$?
+kill $tpid $other 2>/dev/null
+wait $tpid $other 2>/dev/null
+n=$(grep -c '^GOT neg_args' "$tmp/out")
+# the other process runs the same code at the same rate: with it probed too,
+# lines would come in pairs; check the count is at most what one target made
+made=$(grep -c '^TRUTH neg_args' "$tmp/target.out")
+if [ $rc -eq 0 ] && [ "$n" -ge 3 ] && [ "$n" -le $((made + 1)) ] && nothing_loaded neg; then
+	pass runtime_pid_filter_and_sigterm
+else
+	fail runtime_pid_filter_and_sigterm "exit $rc, $n lines for $made calls: $(tail -3 "$tmp/err")"
+fi
