@@ -18,7 +18,8 @@ struct conn {
 	int prio;
 };
 
-__attribute__((noinline)) int handle_req(struct request *req, struct conn *conn, int retries)
+/* noipa: keep a real call the probe can see, however pure the body is */
+__attribute__((noipa)) int handle_req(struct request *req, struct conn *conn, int retries)
 {
 	/* pretend to work */
 	return req->hdr->len + conn->fd - retries;
@@ -28,13 +29,15 @@ int main(void)
 {
 	static const char *paths[] = { "/", "/index.html", "/api/v1/items", "/favicon.ico" };
 	struct conn conn = { .fd = 7, .prio = -3 };
+	int total = 0;
 
 	for (int i = 0; i < 4; i++) {
 		struct header hdr = { .magic = 0xfeed, .len = 100 * (i + 1) + (int)strlen(paths[i]) };
 		struct request req = { .id = 1000 + i, .hdr = &hdr, .path = paths[i] };
 
 		printf("app: request %ld len=%d fd=%d retries=%d\n", req.id, hdr.len, conn.fd, -i);
-		handle_req(&req, &conn, -i);
+		total += handle_req(&req, &conn, -i);
 	}
+	printf("app: total %d\n", total);
 	return 0;
 }
