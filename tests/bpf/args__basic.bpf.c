@@ -21,6 +21,21 @@ int neg(void *ctx, int err, long a, long b, long c)
 	return 0;
 }
 
+SEC("exec=" TARGET ";cast=neg_args a:u8 b:s8 c:x16")
+int cast(void *ctx, int err, long a, long b, long c)
+{
+	REPORT(err, "cast", "a=%ld b=%ld c=%ld", a, b, c);
+	return 0;
+}
+
+/* signed values read as unsigned of their own size */
+SEC("exec=" TARGET ";small_cast=small_signed a:u8 b:u16 c:u32")
+int small_cast(void *ctx, int err, long a, long b, long c)
+{
+	REPORT(err, "small_cast", "a=%ld b=%ld c=%ld", a, b, c);
+	return 0;
+}
+
 SEC("exec=" TARGET ";uns=uns_args a b c")
 int uns(void *ctx, int err, unsigned long a, unsigned long b, unsigned long c)
 {

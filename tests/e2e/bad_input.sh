@@ -100,3 +100,18 @@ if command -v setpriv >/dev/null; then
 else
 	skip bad_no_permission "setpriv (util-linux) is not installed"
 fi
+
+# the prototype verifies with the arguments zero; an instance whose body is
+# unsafe with a real value is rejected, and the verifier's log is shown
+cat <<EOC | mkobj "$tmp/verifier.o"
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+SEC("exec=$T;p=neg_args a")
+int badprog(void *ctx, int err, long a)
+{
+	volatile char buf[8] = {};
+	return buf[a];
+}
+char LICENSE[] SEC("license") = "GPL";
+EOC
+expect_fail verifier_rejects_instance "$tmp/verifier.o" "badprog" "verifier log"

@@ -81,3 +81,21 @@ if [ $rc -eq 0 ] && [ "$n" -ge 3 ] && [ "$n" -le $((made + 1)) ] && nothing_load
 else
 	fail runtime_pid_filter_and_sigterm "exit $rc, $n lines for $made calls: $(tail -3 "$tmp/err")"
 fi
+
+# SIGKILL while attached: the kernel drops every program, link and probe
+"$BPFPROBE" load $OBJ >/dev/null 2>&1 &
+bp=$!
+for _ in $(seq 50); do
+	bpftool prog show 2>/dev/null | grep -q " name neg " && break
+	sleep 0.1
+done
+loaded_before=$(nothing_loaded neg && echo no || echo yes)
+kill -KILL $bp
+wait $bp 2>/dev/null
+sleep 0.5
+if [ "$loaded_before" = yes ] && nothing_loaded neg &&
+   ! grep -q "args-gcc-O2" /sys/kernel/tracing/uprobe_events 2>/dev/null; then
+	pass runtime_sigkill_leaves_nothing
+else
+	fail runtime_sigkill_leaves_nothing "loaded before kill: $loaded_before; still loaded or probe left"
+fi

@@ -80,10 +80,13 @@ int main(int argc, char **argv)
 	for (int i = 0; i < rounds; i++) {
 		neg_args(-5, -1234567890123L, -7);
 		printf("TRUTH neg_args a=-5 b=-1234567890123 c=-7\n");
+		/* the same call read with :TYPE overrides */
+		printf("TRUTH cast a=251 b=53 c=65529\n");
 		uns_args(200, 60000, 4000000000u);
 		printf("TRUTH uns_args a=200 b=60000 c=4000000000\n");
 		small_signed(-100, -30000, -2000000000);
 		printf("TRUTH small_signed a=-100 b=-30000 c=-2000000000\n");
+		printf("TRUTH small_cast a=156 b=35536 c=2294967296\n");
 		handle_req(&req, &conn);
 		printf("TRUTH handle_req len=1500 fd=9 y=-77\n");
 		printf("TRUTH handle_req2 arr2=-30 u_s=-2 id=42\n");
