@@ -16,6 +16,14 @@ static int cli_print(enum bpfprobe_print_level level, const char *fmt, va_list a
 	return vfprintf(stderr, fmt, ap);
 }
 
+/* One line per subcommand; each lives in cli/cmd_NAME.c. */
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "load", cmd_load },
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -41,8 +49,9 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "load"))
-		return cmd_load(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "bpfprobe: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

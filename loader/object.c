@@ -172,6 +172,45 @@ int bpfprobe_object__load(struct bpfprobe_object *obj)
 	return 0;
 }
 
+static bool is_annotated(const struct bpfprobe_object *obj, const struct bpf_program *prog)
+{
+	for (int i = 0; i < obj->nprogs; i++)
+		if (obj->progs[i].prog == prog)
+			return true;
+	return false;
+}
+
+/* Programs in standard libbpf sections (tracepoint/, uprobe/, ...) are
+ * attached the way libbpf's skeletons do it. */
+static int attach_standard(struct bpfprobe_object *obj)
+{
+	struct bpf_program *prog;
+	int n = 0;
+
+	bpf_object__for_each_program(prog, obj->obj)
+		n++;
+	obj->std_links = calloc(n ? n : 1, sizeof(*obj->std_links));
+	if (!obj->std_links)
+		return -ENOMEM;
+	bpf_object__for_each_program(prog, obj->obj) {
+		struct bpf_link *link;
+
+		if (is_annotated(obj, prog) || !bpf_program__autoload(prog))
+			continue;
+		link = bpf_program__attach(prog);
+		if (!link) {
+			int err = -errno;
+
+			bp_err("program '%s': cannot attach SEC(\"%s\"): %s\n",
+			       bpf_program__name(prog), bpf_program__section_name(prog),
+			       strerror(-err));
+			return err;
+		}
+		obj->std_links[obj->nstd_links++] = link;
+	}
+	return 0;
+}
+
 int bpfprobe_object__attach(struct bpfprobe_object *obj, const struct bpfprobe_attach_opts *opts)
 {
 	pid_t pid = -1;
@@ -195,6 +234,8 @@ int bpfprobe_object__attach(struct bpfprobe_object *obj, const struct bpfprobe_a
 			bp_err("program '%s': cannot attach to %s:%s\n", ap->owner->name,
 			       ap->point->binary, ap->point->func);
 	}
+	if (!err)
+		err = attach_standard(obj);
 	if (err)
 		bpfprobe_object__detach(obj);
 	return err;
@@ -213,6 +254,11 @@ void bpfprobe_object__detach(struct bpfprobe_object *obj)
 			close(ap->perf_fd);
 		ap->link_fd = ap->perf_fd = -1;
 	}
+	for (int i = 0; i < obj->nstd_links; i++)
+		bpf_link__destroy(obj->std_links[i]);
+	free(obj->std_links);
+	obj->std_links = NULL;
+	obj->nstd_links = 0;
 }
 
 void bpfprobe_object__destroy(struct bpfprobe_object *obj)

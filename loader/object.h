@@ -62,6 +62,8 @@ struct bpfprobe_object {
 	int ninsts;
 	struct bp_attach_point *aps;
 	int naps;
+	struct bpf_link **std_links;	/* standard libbpf sections, auto-attached */
+	int nstd_links;
 	bool loaded;
 };
 

@@ -32,3 +32,13 @@ $diff"
 		fail "args_features_$v" "exit $rc, got: $got $(grep -v '^TRUTH' <<<"$out" | tail -5)"
 	fi
 done
+
+# a standard libbpf section beside an annotated one loads and attaches as usual
+out=$(timeout 60 "$BPFPROBE" load build/bpf/args__mixed-gcc-O2.o -- build/targets/args-gcc-O2 2>&1)
+rc=$?
+got=$(grep '^GOT mixed' <<<"$out" | sort | tr '\n' ';')
+if [ $rc -eq 0 ] && [ "$got" = "GOT mixed annotated c=4000000000;GOT mixed standard uprobe;" ]; then
+	pass args_mixed_with_standard_section
+else
+	fail args_mixed_with_standard_section "exit $rc, got: $got $(tail -3 <<<"$out")"
+fi
