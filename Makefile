@@ -31,8 +31,9 @@ $(BUILD)/libbpfprobe.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libbpfprobe.so: $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,libbpfprobe.so.0 -o $@ $^ $(LDLIBS)
+$(BUILD)/libbpfprobe.so: $(LIB_OBJS) lib/libbpfprobe.map
+	$(CC) -shared -Wl,-soname,libbpfprobe.so.0 -Wl,--version-script=lib/libbpfprobe.map \
+		-o $@ $(LIB_OBJS) $(LDLIBS)
 
 $(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/libbpfprobe.a
 	$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libbpfprobe.a $(LDLIBS)
@@ -43,6 +44,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a tests/unit/test.h
 
 # Test targets, BPF test objects and their rules live beside the tests.
 include tests/tests.mk
+include install.mk
 
 tests-build: all samples $(UNIT_BINS) $(TEST_ARTIFACTS)
 
@@ -64,12 +66,17 @@ clean:
 
 # samples/: the demo application (with DWARF) and its BPF object
 .PHONY: samples
-samples: $(BUILD)/samples/demo_app $(BUILD)/samples/demo.bpf.o
+samples: $(BUILD)/samples/demo_app $(BUILD)/samples/demo.bpf.o \
+	 $(BUILD)/samples/lib_ringbuf.bpf.o $(BUILD)/samples/lib_example
 
 $(BUILD)/samples/demo_app: samples/demo_app.c
 	@mkdir -p $(dir $@)
 	$(CC) -g -O2 -o $@ $<
 
-$(BUILD)/samples/demo.bpf.o: samples/demo.bpf.c
+$(BUILD)/samples/%.bpf.o: samples/%.bpf.c
 	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) -DDEMO_APP='"$(abspath $(BUILD)/samples/demo_app)"' -c $< -o $@
+
+# links the in-tree library the way an installed one is linked (see the install test)
+$(BUILD)/samples/lib_example: samples/lib_example.c $(BUILD)/libbpfprobe.a
+	$(CC) -O2 -g -Wall -Iinclude -o $@ $< $(BUILD)/libbpfprobe.a $(LDLIBS)

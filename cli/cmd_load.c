@@ -2,6 +2,7 @@
 /* bpfprobe load: open, load, attach, stream output, clean up. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 #include <bpfprobe/bpfprobe.h>
 #include "cli/commands.h"
+#include "cli/compile_c.h"
 #include "cli/printk_pipe.h"
 #include "cli/workload.h"
 
@@ -125,10 +127,16 @@ int cmd_load(int argc, char **argv)
 	struct bpfprobe_object *obj = NULL;
 	struct bp_printk_pipe *pp = NULL;
 	struct load_args a = {};
+	char compiled[PATH_MAX];
 	int err, code = 1;
 
 	if (parse_args(argc, argv, &a))
 		return 2;
+	if (bp_is_c_source(a.obj_path)) {
+		if (bp_compile_c(a.obj_path, compiled, sizeof(compiled)))
+			return 1;
+		a.obj_path = compiled;
+	}
 	install_signals();
 	obj = bpfprobe_object__open(a.obj_path, NULL);
 	if (!obj)
