@@ -3,7 +3,7 @@
 
 CC      ?= gcc
 CLANG   ?= clang
-BUILD   := build
+BUILD   ?= build
 CFLAGS  ?= -O2 -g
 CFLAGS  += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 	   -std=gnu11 -fPIC -fvisibility=hidden -I. -Iinclude
@@ -44,7 +44,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a tests/unit/test.h
 
 # Test targets, BPF test objects and their rules live beside the tests.
 include tests/tests.mk
+VMTEST_DEPS := tests-build
+include tests/vm/vm.mk
 include install.mk
+include bench/bench.mk
+include fuzz/fuzz.mk
 
 tests-build: all samples $(UNIT_BINS) $(TEST_ARTIFACTS)
 
@@ -54,6 +58,16 @@ deps:
 test: deps
 	$(MAKE) tests-build
 	./tests/run.sh
+
+# The whole suite under ASan+UBSan+LeakSanitizer: the tool, the library and
+# the unit tests are rebuilt into $(ASAN_BUILD) (fuzz/fuzz.mk: asan-bins);
+# test targets and BPF objects stay in build/.
+ASAN_BUILD ?= build-asan
+.PHONY: test-asan
+test-asan: deps
+	$(MAKE) tests-build
+	$(MAKE) BUILD=$(ASAN_BUILD) CC="$(CC) $(ASAN_FLAGS)" asan-bins
+	./fuzz/test-asan.sh $(ASAN_BUILD)
 
 demo: deps
 	$(MAKE) all samples

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages bpfprobe needs to build, test and run the demo,
-# only those missing. Safe to run again.
+# only those missing. Safe to run again. Extra package names given as
+# arguments are installed too (bench/ and fuzz/ ask for their own).
 set -eu
 pkgs=(gcc make clang llvm libbpf-dev libdw-dev libelf-dev zlib1g-dev
-      libtraceevent-dev linux-libc-dev bpftool linux-perf)
+      libtraceevent-dev linux-libc-dev bpftool linux-perf
+      qemu-system-x86 busybox-static "$@")
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
