@@ -7,10 +7,10 @@ BUILD   ?= build
 CFLAGS  ?= -O2 -g
 CFLAGS  += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 	   -std=gnu11 -fPIC -fvisibility=hidden -I. -Iinclude
-LDLIBS  := -lbpf -ldw -lelf -lz
+LDLIBS  := -lbpf -ldw -lelf -lz -ltraceevent
 VERSION := 0.1.0
 
-LIB_SRCS := $(wildcard probes/*.c prologue/*.c loader/*.c util/*.c)
+LIB_SRCS := $(wildcard probes/*.c prologue/*.c loader/*.c util/*.c sysinfo/*.c output/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_SRCS := $(wildcard cli/*.c)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -44,11 +44,15 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a tests/unit/test.h
 
 # Test targets, BPF test objects and their rules live beside the tests.
 include tests/tests.mk
+include tests/argx.mk
+include tests/points.mk
 VMTEST_DEPS := tests-build
 include tests/vm/vm.mk
+include tests/kernel/kernel.mk
 include install.mk
 include bench/bench.mk
 include fuzz/fuzz.mk
+include tests/sysinfo/sysinfo.mk
 
 tests-build: all samples $(UNIT_BINS) $(TEST_ARTIFACTS)
 
@@ -62,7 +66,7 @@ test: deps
 # The whole suite under ASan+UBSan+LeakSanitizer: the tool, the library and
 # the unit tests are rebuilt into $(ASAN_BUILD) (fuzz/fuzz.mk: asan-bins);
 # test targets and BPF objects stay in build/.
-ASAN_BUILD ?= build-asan
+ASAN_BUILD ?= build/asan
 .PHONY: test-asan
 test-asan: deps
 	$(MAKE) tests-build

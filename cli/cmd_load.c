@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +12,6 @@
 #include <bpfprobe/bpfprobe.h>
 #include "cli/commands.h"
 #include "cli/compile_c.h"
-#include "cli/printk_pipe.h"
 #include "cli/workload.h"
 
 struct load_args {
@@ -21,7 +19,17 @@ struct load_args {
 	char **cmd;
 	pid_t pid;
 	bool system_wide;
+	bool json;		/* --json: JSON Lines on stdout */
+	bool quiet_meta;	/* --quiet-meta: printk messages alone */
+	bool no_map_dump;	/* --no-map-dump */
+	size_t perf_pages;	/* --perf-pages N */
+	int global_printk_was;	/* the top-level bpf_trace_printk event before our load */
+	const char *pin;	/* --pin NAME: pin, leave the probes running, exit */
+	bool replace;		/* --replace: an existing NAME is replaced */
 };
+
+enum { OPT_JSON = 256, OPT_QUIET_META, OPT_NO_MAP_DUMP, OPT_PERF_PAGES };
+enum { OPT_PIN = 300, OPT_REPLACE };
 
 static volatile sig_atomic_t got_signal;
 
@@ -40,6 +48,50 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* --pin leaves probes running and exits: no command to run, no output. */
+static int check_pin_args(const struct load_args *a)
+{
+	if (a->replace && !a->pin) {
+		fprintf(stderr, "bpfprobe load: --replace needs --pin NAME\n");
+		return -EINVAL;
+	}
+	if (!a->pin)
+		return 0;
+	if (a->cmd) {
+		fprintf(stderr, "bpfprobe load: --pin and a command exclude each other (pinned probes outlive bpfprobe)\n");
+		return -EINVAL;
+	}
+	switch (bpfprobe_pin__exists(a->pin)) {
+	case 0:
+		return 0;
+	case 1:
+		if (a->replace)
+			return 0;
+		fprintf(stderr, "bpfprobe load: pin name '%s' exists (%s/%s): unload it first or use --replace\n",
+			a->pin, BPFPROBE_PIN_ROOT, a->pin);
+		return -EEXIST;
+	default:
+		fprintf(stderr, "bpfprobe load: bad pin name '%s': use up to 64 letters, digits, '_' or '-', starting with a letter or digit\n",
+			a->pin);
+		return -EINVAL;
+	}
+}
+
+/* Attaches, pins as a->pin and returns the exit code; the probes stay. */
+static int load_pinned(struct bpfprobe_object *obj, const struct load_args *a,
+		       const struct bpfprobe_attach_opts *aopts)
+{
+	struct bpfprobe_pin_opts popts = { .sz = sizeof(popts), .replace = a->replace };
+
+	if (bpfprobe_object__attach(obj, aopts))
+		return 1;
+	if (bpfprobe_object__pin(obj, a->pin, &popts))
+		return 1;
+	printf("pinned %s: %zu probe point(s) keep running; bpfprobe unload %s removes them\n",
+	       a->pin, bpfprobe_object__point_cnt(obj), a->pin);
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct load_args *a)
 {
 	static const struct option longopts[] = {
@@ -47,6 +99,12 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "quiet-meta", no_argument, NULL, OPT_QUIET_META },
+		{ "no-map-dump", no_argument, NULL, OPT_NO_MAP_DUMP },
+		{ "perf-pages", required_argument, NULL, OPT_PERF_PAGES },
+		{ "pin", required_argument, NULL, OPT_PIN },
+		{ "replace", no_argument, NULL, OPT_REPLACE },
 		{}
 	};
 	int c;
@@ -71,8 +129,35 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 		case 'v':
 			bp_cli_verbose++;
 			break;
+		case OPT_JSON:
+			a->json = true;
+			break;
+		case OPT_QUIET_META:
+			a->quiet_meta = true;
+			break;
+		case OPT_NO_MAP_DUMP:
+			a->no_map_dump = true;
+			break;
+		case OPT_PERF_PAGES: {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (*end || !n || (n & (n - 1)) || n > (1UL << 20)) {
+				fprintf(stderr, "bpfprobe load: --perf-pages '%s': want a power of 2 from 1 to 1048576\n",
+					optarg);
+				return -EINVAL;
+			}
+			a->perf_pages = n;
+			break;
+		}
+		case OPT_PIN:
+			a->pin = optarg;
+			break;
+		case OPT_REPLACE:
+			a->replace = true;
+			break;
 		case 'h':
-			printf("usage: bpfprobe load [-v] [-a] [-p PID] OBJ.o [--] [CMD [ARGS...]]\n");
+			printf("usage: bpfprobe load [-v] [-a] [-p PID] [--json] [--quiet-meta] [--no-map-dump] [--perf-pages N] [--pin NAME [--replace]] OBJ.o [--] [CMD [ARGS...]]\n");
 			exit(0);
 		default:
 			return -EINVAL;
@@ -91,20 +176,17 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 		fprintf(stderr, "bpfprobe load: -p and a command exclude each other\n");
 		return -EINVAL;
 	}
-	return 0;
+	return check_pin_args(a);
 }
 
 /* Streams output until the workload exits or a signal comes. Returns the exit code. */
-static int run_loop(struct bp_printk_pipe *pp, pid_t child)
+static int run_loop(struct bpfprobe_output *out, pid_t child)
 {
-	struct pollfd pfd = { .fd = bp_printk_pipe__fd(pp), .events = POLLIN };
 	int status, code = 0;
 
 	for (;;) {
-		/* trace_pipe does not wake poll for every event: poll is a pacing
-		 * timer here, the non-blocking drain does the work */
-		poll(&pfd, 1, 50);
-		bp_printk_pipe__drain(pp, stdout);
+		/* bounded: the workload and signals are checked in between */
+		bpfprobe_output__poll(out, 50);
 		if (got_signal) {
 			if (child <= 0)
 				break;
@@ -116,8 +198,30 @@ static int run_loop(struct bp_printk_pipe *pp, pid_t child)
 			break;
 		}
 	}
-	bp_printk_pipe__drain(pp, stdout);
+	bpfprobe_output__drain(out);
 	return code;
+}
+
+static struct bpfprobe_output *open_output(struct bpfprobe_object *obj, const struct load_args *a)
+{
+	struct bpfprobe_output_opts oopts = {
+		.sz = sizeof(oopts), .json = a->json, .quiet_meta = a->quiet_meta,
+		.perf_pages = a->perf_pages,
+		.global_printk_off = a->global_printk_was == 0,
+	};
+
+	return bpfprobe_output__new(obj, &oopts);
+}
+
+static void finish_output(struct bpfprobe_output *out, const struct load_args *a)
+{
+	uint64_t lost;
+
+	if (!a->no_map_dump)
+		bpfprobe_output__dump_maps(out);
+	lost = bpfprobe_output__lost(out);
+	if (lost && !a->json)
+		fprintf(stderr, "bpfprobe: %llu records were lost in all\n", (unsigned long long)lost);
 }
 
 int cmd_load(int argc, char **argv)
@@ -125,7 +229,7 @@ int cmd_load(int argc, char **argv)
 	struct bp_workload w = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	struct bpfprobe_attach_opts aopts = { .sz = sizeof(aopts), .pid = -1 };
 	struct bpfprobe_object *obj = NULL;
-	struct bp_printk_pipe *pp = NULL;
+	struct bpfprobe_output *out = NULL;
 	struct load_args a = {};
 	char compiled[PATH_MAX];
 	int err, code = 1;
@@ -141,11 +245,20 @@ int cmd_load(int argc, char **argv)
 	obj = bpfprobe_object__open(a.obj_path, NULL);
 	if (!obj)
 		return 1;
+	/* right before our load turns it on: open_output() turns it back off
+	 * (pinned probes keep it: the global trace_pipe is where they print) */
+	a.global_printk_was = a.pin ? 1 : bpfprobe_output__global_printk();
 	err = bpfprobe_object__load(obj);
 	if (err)
 		goto out;
-	pp = bp_printk_pipe__open();
-	if (!pp)
+	if (a.pin) {
+		aopts.pid = a.pid;
+		code = load_pinned(obj, &a, &aopts);
+		goto out;
+	}
+	/* before attaching: no early record is lost */
+	out = open_output(obj, &a);
+	if (!out)
 		goto out;
 	aopts.pid = a.pid;
 	if (a.cmd) {
@@ -156,6 +269,9 @@ int cmd_load(int argc, char **argv)
 		}
 		aopts.pid = a.system_wide ? -1 : w.pid;
 	}
+	/* printk lines of the traced process only (see README "Output") */
+	if (aopts.pid > 0 && bpfprobe_output__scope_pid(out, aopts.pid))
+		goto out;
 	err = bpfprobe_object__attach(obj, &aopts);
 	if (err)
 		goto out;
@@ -163,11 +279,13 @@ int cmd_load(int argc, char **argv)
 		code = 127;	/* like a shell that cannot run the command */
 		goto out;
 	}
-	code = run_loop(pp, w.pid);
+	code = run_loop(out, w.pid);
 	w.pid = -1;
+	finish_output(out, &a);
 out:
 	bp_workload__abort(&w);
+	/* before the object: perf buffers clear their slots in its maps */
+	bpfprobe_output__free(out);
 	bpfprobe_object__destroy(obj);
-	bp_printk_pipe__close(pp);
 	return code;
 }

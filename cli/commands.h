@@ -4,6 +4,12 @@
 
 /* Each subcommand: argv[0] is the subcommand's name; returns the exit code. */
 int cmd_load(int argc, char **argv);
+int cmd_resolve(int argc, char **argv);
+int cmd_vars(int argc, char **argv);
+int cmd_funcs(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_unload(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
 
 /* -v count, shared by the subcommands' print callback */
 extern int bp_cli_verbose;

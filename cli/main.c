@@ -22,12 +22,24 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 } commands[] = {
 	{ "load", cmd_load },
+	{ "resolve", cmd_resolve },
+	{ "vars", cmd_vars },
+	{ "funcs", cmd_funcs },
+	{ "list", cmd_list },
+	{ "unload", cmd_unload },
+	{ "monitor", cmd_monitor },
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: bpfprobe load [-v] [-a] [-p PID] OBJ.o [--] [CMD [ARGS...]]\n"
+		"       bpfprobe resolve [-v] [--json [--compact]] OBJ.o|'SEC text'\n"
+		"       bpfprobe vars [--json [--compact]] BIN FUNC[+OFFS|%%return]...\n"
+		"       bpfprobe funcs [--json [--compact]] BIN [GLOB]\n"
+		"       bpfprobe list [--json] [--stats[=SECONDS]] [-a]\n"
+		"       bpfprobe unload NAME... | --all\n"
+		"       bpfprobe monitor [--json] [--duration SECONDS]\n"
 		"\n"
 		"  load    load OBJ.o, fetch the arguments its SEC() annotations name,\n"
 		"          attach, and print bpf_trace_printk output on stdout.\n"
@@ -35,11 +47,23 @@ static void usage(FILE *f)
 		"          Without: run until SIGINT/SIGTERM.\n"
 		"    -p PID  uprobes fire only in process PID\n"
 		"    -a      system-wide, even with CMD\n"
-		"    -v      show probe points, fetch plans, prologues; -vv adds libbpf output\n");
+		"    -v      show probe points, fetch plans, prologues; -vv adds libbpf output\n"
+		"  resolve show what load would do, loading nothing (no privileges needed):\n"
+		"          probe points, argument locations and fetches, instances, prologues\n"
+		"  vars    parameters and locals at a probe point, and whether each is fetchable\n"
+		"  funcs   functions of BIN (DWARF, else symbol table) matching GLOB\n"
+		"  list    every BPF program attached to a uprobe, kprobe, tracepoint or perf\n"
+		"          event: id, tag, attach point, pid filter, maps, owners, load time;\n"
+		"          --stats turns kernel.bpf_stats_enabled on for SECONDS (1) first\n"
+		"  unload  remove sessions left by load --pin NAME (--all: every one)\n"
+		"  monitor live stream of BPF program loads and unloads on the system\n");
 }
 
 int main(int argc, char **argv)
 {
+	/* whole lines per write(2): a pipe shared with the workload never
+	 * gets one of our records cut by one of its lines */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	bpfprobe_set_print(cli_print);
 	if (argc < 2) {
 		usage(stderr);

@@ -6,6 +6,7 @@
  * parameter beyond that would read a register nothing fills.
  */
 #include <errno.h>
+#include <string.h>
 #include <bpf/btf.h>
 #include "loader/object.h"
 #include "util/log.h"
@@ -15,6 +16,12 @@ int bp_btf__check_prototype(const struct bpf_object *obj, const struct bp_progra
 	struct btf *btf = bpf_object__btf(obj);
 	const struct btf_type *fn, *proto;
 	int id, have, max = 2 + p->spec.nargs;
+
+	/* $params is as many arguments as the function has, up to the limit */
+	for (id = 0; id < p->spec.nargs; id++) {
+		if (!strcmp(p->spec.args[id].var, "$params"))
+			max = 2 + BP_MAX_ARGS;
+	}
 
 	if (!btf)
 		return 0;	/* no BTF: nothing to check against */

@@ -5,10 +5,12 @@
  * failed call leaves nothing loaded or attached.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
+#include "loader/metadata.h"
 #include "loader/object.h"
 #include "probes/attach.h"
 #include "util/log.h"
@@ -22,11 +24,6 @@ static int parse_program(struct bp_program *p)
 	if (err) {
 		bp_err("program '%s': %s\n", p->name, msg);
 		return err;
-	}
-	if (!p->spec.exec) {
-		bp_err("program '%s': SEC(\"%s\") probes a kernel function; kernel probes are not supported yet (use exec=PATH;...)\n",
-		       p->name, p->sec);
-		return -EOPNOTSUPP;
 	}
 	return 0;
 }
@@ -118,17 +115,33 @@ static int resolve_all(struct bpfprobe_object *obj)
 		for (int j = 0; j < p->npoints; j++) {
 			struct bp_point *pt = &p->points[j];
 
-			bp_info("program '%s': probe point %s:%s%s at 0x%llx (file offset 0x%llx, CU %s)\n",
-				p->name, pt->binary, pt->func, pt->is_return ? "%return" : "",
-				(unsigned long long)pt->addr, (unsigned long long)pt->offset,
-				pt->cu ? pt->cu : "?");
+			if (pt->kernel)
+				bp_info("program '%s': probe point kernel %s%s%s+0x%llx%s at 0x%llx (arguments from %s)\n",
+					p->name, pt->module ? pt->module : "", pt->module ? ":" : "",
+					pt->func, (unsigned long long)pt->offset,
+					pt->is_return ? "%return" : "", (unsigned long long)pt->addr,
+					pt->source ? pt->source : "?");
+			else
+				/* "inlined into main", "symbol clone_me.constprop.0" and
+				 * the line say which copy and line a point is */
+				bp_info("program '%s': probe point %s:%s%s%s%s%s%s at 0x%llx (file offset 0x%llx, CU %s, line %s:%d)\n",
+					p->name, pt->binary, pt->func, pt->is_return ? "%return" : "",
+					pt->caller ? " inlined into " : "", pt->caller ? pt->caller : "",
+					pt->symbol ? " symbol " : "", pt->symbol ? pt->symbol : "",
+					(unsigned long long)pt->addr, (unsigned long long)pt->offset,
+					pt->cu ? pt->cu : "?", pt->src_file ? pt->src_file : "?",
+					pt->src_line);
 			for (int k = 0; k < pt->plan.nargs; k++) {
 				bp_fetch__format(&pt->plan.args[k], desc, sizeof(desc));
-				bp_info("  arg%d %s (%s, at %s): %s\n", k + 1, p->spec.args[k].name,
+				bp_info("  arg%d %s (%s, at %s): %s\n", k + 1,
+					pt->arg_name[k] ? pt->arg_name[k] : "?",
 					pt->type_name[k] ? pt->type_name[k] : "?",
 					pt->loc_desc[k] ? pt->loc_desc[k] : "?", desc);
 			}
 		}
+		/* resolving needs no kprobes; loading for one does */
+		if (!p->spec.exec)
+			err = bp_kprobe__check_available(p->spec.func);
 	}
 	bp_resolver__free(r);
 	return err;
@@ -168,6 +181,8 @@ int bpfprobe_object__load(struct bpfprobe_object *obj)
 		obj->obj = NULL;
 		return err;
 	}
+	/* what `bpfprobe list` shows about programs bpfprobe loaded */
+	bp_meta__bind_object(obj);
 	obj->loaded = true;
 	return 0;
 }
@@ -211,6 +226,23 @@ static int attach_standard(struct bpfprobe_object *obj)
 	return 0;
 }
 
+/* A kprobe fires in every task: its BPF program is not filtered by pid. */
+static int attach_kernel(struct bpfprobe_object *obj, struct bp_attach_point *ap, pid_t pid)
+{
+	const struct bp_point *pt = ap->point;
+	struct bp_kprobe_target t = {
+		.func = pt->kaddr ? NULL : pt->func,
+		.offset = pt->kaddr ? 0 : pt->offset,
+		.addr = pt->kaddr,
+		.retprobe = pt->is_return,
+	};
+
+	if (pid >= 0)
+		bp_info("program '%s': kernel probe %s fires in every process, not only %d\n",
+			ap->owner->name, pt->func, (int)pid);
+	return bp_kprobe__attach(obj->insts[ap->instance].fd, &t, &ap->perf_fd, &ap->link_fd);
+}
+
 int bpfprobe_object__attach(struct bpfprobe_object *obj, const struct bpfprobe_attach_opts *opts)
 {
 	pid_t pid = -1;
@@ -229,15 +261,26 @@ int bpfprobe_object__attach(struct bpfprobe_object *obj, const struct bpfprobe_a
 			.pid = pid,
 		};
 
-		err = bp_uprobe__attach(obj->insts[ap->instance].fd, &t, &ap->perf_fd, &ap->link_fd);
+		if (ap->point->kernel)
+			err = attach_kernel(obj, ap, pid);
+		else
+			err = bp_uprobe__attach(obj->insts[ap->instance].fd, &t, &ap->perf_fd,
+						&ap->link_fd);
 		if (err)
 			bp_err("program '%s': cannot attach to %s:%s\n", ap->owner->name,
 			       ap->point->binary, ap->point->func);
 	}
 	if (!err)
 		err = attach_standard(obj);
-	if (err)
+	if (err) {
 		bpfprobe_object__detach(obj);
+	} else {
+		char buf[16];
+
+		snprintf(buf, sizeof(buf), "%d", (int)pid);
+		/* libbpf attaches standard sections in every process */
+		bp_meta__update_object(obj, "pid", buf, true);
+	}
 	return err;
 }
 

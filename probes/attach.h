@@ -26,4 +26,26 @@ struct bp_uprobe_target {
 int bp_uprobe__attach(int prog_fd, const struct bp_uprobe_target *t,
 		      int *perf_fd, int *link_fd);
 
+/* A kernel function: by symbol and offset, or by address when the
+ * symbol names several functions (func NULL). */
+struct bp_kprobe_target {
+	const char *func;
+	uint64_t offset;	/* from func */
+	uint64_t addr;		/* run-time address, when func is NULL */
+	bool retprobe;
+};
+
+/*
+ * 0 when the kernel has the kprobe PMU; else logs why kernel functions
+ * cannot be probed (e.g. CONFIG_KPROBES off), naming what (a function).
+ */
+int bp_kprobe__check_available(const char *what);
+
+/*
+ * Opens a kprobe perf event (system-wide: the kernel runs a kprobe's BPF
+ * program in every task anyway) and links prog_fd to it, as for uprobes.
+ */
+int bp_kprobe__attach(int prog_fd, const struct bp_kprobe_target *t,
+		      int *perf_fd, int *link_fd);
+
 #endif /* BPFPROBE_ATTACH_H */

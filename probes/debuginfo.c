@@ -5,15 +5,18 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <gelf.h>
 
 #include "probes/debuginfo.h"
+#include "probes/libpath.h"
 #include "probes/resolve.h"
 #include "util/log.h"
 
@@ -26,21 +29,12 @@ static bool is_regular_file(const char *path, bool need_exec)
 	return !need_exec || !access(path, X_OK);
 }
 
-/*
- * Like execvp: a name with a '/' is a path; otherwise every PATH entry is
- * tried (an empty entry is the current directory). A path need not be
- * executable: shared libraries are probed too.
- */
-char *bp_find_binary(const char *name)
+/* Like execvp: every PATH entry (an empty one is the current directory). */
+static char *find_in_path(const char *name)
 {
 	const char *path, *p, *end;
 	char buf[PATH_MAX];
 	size_t dirlen;
-
-	if (!name || !*name)
-		return NULL;
-	if (strchr(name, '/'))
-		return is_regular_file(name, false) ? realpath(name, NULL) : NULL;
 
 	path = getenv("PATH");
 	if (!path)
@@ -66,6 +60,28 @@ char *bp_find_binary(const char *name)
 	}
 }
 
+/*
+ * A name with a '/' is a path (it need not be executable: shared libraries
+ * are probed too). A bare name is looked up like the system would: a
+ * library name (NAME.so, NAME.so.N) like the dynamic loader does
+ * (libpath.c), then in PATH; any other name in PATH, then as a library.
+ */
+char *bp_find_binary(const char *name)
+{
+	char *found;
+
+	if (!name || !*name)
+		return NULL;
+	if (strchr(name, '/'))
+		return is_regular_file(name, false) ? realpath(name, NULL) : NULL;
+	if (bp_libpath__is_lib_name(name)) {
+		found = bp_libpath__find(name, NULL);
+		return found ? found : find_in_path(name);
+	}
+	found = find_in_path(name);
+	return found ? found : bp_libpath__find(name, NULL);
+}
+
 /* NULL: libdwfl's default, ":.debug:/usr/lib/debug" */
 static char *debuginfo_path;
 
@@ -76,11 +92,37 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
+/* -v: which file the DWARF came from, so a stale or wrong one shows. */
+static void report_debug_file(const struct bp_debuginfo *di)
+{
+	const char *debugfile = NULL, *alt = NULL;
+	const void *build_id;
+	Dwarf *altdw;
+
+	dwfl_module_info(di->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+	if (dwelf_dwarf_gnu_debugaltlink(di->dwarf, &alt, &build_id) <= 0)
+		alt = NULL;
+	altdw = alt ? dwarf_getalt(di->dwarf) : NULL;
+	if (alt && !altdw) {
+		/* what dwz moved there (types, shared DIEs) is then missing */
+		bp_err("%s: its debug info refers to the DWZ alternate file '%s', which was not found (by build ID under /usr/lib/debug/.build-id, or at that path): types and functions may be missing\n",
+		       di->path, alt);
+		alt = NULL;
+	}
+	bp_info("%s: debug info (DWARF) from %s%s%s%s\n", di->path,
+		debugfile ? debugfile : "the file itself",
+		alt ? ", with the DWZ alternate file '" : "", alt ? alt : "",
+		alt ? "'" : "");
+}
+
 int bp_debuginfo__open(const char *path, struct bp_debuginfo **out)
 {
 	struct bp_debuginfo *di;
 	int err = -ENOMEM;
 
+	/* where separate debug files are looked for: elfutils' default
+	 * ":.debug:/usr/lib/debug" unless the user says otherwise */
+	debuginfo_path = getenv("BPFPROBE_DEBUGINFO_PATH");
 	di = calloc(1, sizeof(*di));
 	if (!di)
 		goto err;
@@ -108,6 +150,8 @@ int bp_debuginfo__open(const char *path, struct bp_debuginfo **out)
 		bp_debug("%s: no DWARF: %s\n", path, dwfl_errmsg(-1));
 		/* symbols then speak in the main ELF's addresses */
 		di->dwarf_bias = di->elf_bias;
+	} else {
+		report_debug_file(di);
 	}
 	*out = di;
 	return 0;
@@ -214,6 +258,7 @@ static int for_each_func_sym(const struct bp_debuginfo *di,
 
 struct elf_funcs_ctx {
 	const char *name;
+	bool glob;
 	int (*cb)(const struct bp_elf_func *f, void *ctx);
 	void *ctx;
 	int ncalls;
@@ -223,10 +268,10 @@ static int elf_funcs_one(const char *name, uint64_t addr, const GElf_Sym *sym,
 			 void *arg)
 {
 	struct elf_funcs_ctx *c = arg;
-	struct bp_elf_func f = { .addr = addr, .size = sym->st_size };
+	struct bp_elf_func f = { .addr = addr, .size = sym->st_size, .name = name };
 	int err;
 
-	if (strcmp(name, c->name))
+	if (c->glob ? fnmatch(c->name, name, 0) : strcmp(name, c->name))
 		return 0;
 	err = c->cb(&f, c->ctx);
 	if (err)
@@ -236,10 +281,11 @@ static int elf_funcs_one(const char *name, uint64_t addr, const GElf_Sym *sym,
 }
 
 int bp_debuginfo__elf_funcs(const struct bp_debuginfo *di, const char *name,
+			    bool glob,
 			    int (*cb)(const struct bp_elf_func *f, void *ctx),
 			    void *ctx)
 {
-	struct elf_funcs_ctx c = { .name = name, .cb = cb, .ctx = ctx };
+	struct elf_funcs_ctx c = { .name = name, .glob = glob, .cb = cb, .ctx = ctx };
 	int err;
 
 	err = for_each_func_sym(di, elf_funcs_one, &c);
@@ -267,4 +313,14 @@ void bp_debuginfo__elf_func_names(const struct bp_debuginfo *di,
 	struct elf_names_ctx c = { .cb = cb, .ctx = ctx };
 
 	for_each_func_sym(di, elf_names_one, &c);
+}
+
+const char *bp_debuginfo__symbol_at(const struct bp_debuginfo *di, uint64_t addr)
+{
+	GElf_Addr dwfl_addr = addr + di->dwarf_bias, off = 1;
+	const char *name;
+	GElf_Sym sym;
+
+	name = dwfl_module_addrinfo(di->mod, dwfl_addr, &off, &sym, NULL, NULL, NULL);
+	return name && !off ? name : NULL;
 }

@@ -1,8 +1,17 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * One probed binary opened with libdwfl (offline): its main ELF, its DWARF
- * wherever libdwfl found it (.gnu_debuglink, /usr/lib/debug/.build-id, DWZ
- * alt files, debuginfod), its CFI and symbol table.
+ * wherever libdwfl found it, its CFI and symbol table. The separate debug
+ * file is looked for, in this order (elfutils' find-debuginfo):
+ *   /usr/lib/debug/.build-id/xx/rest.debug   by the binary's build ID
+ *   DIR/NAME, DIR/.debug/NAME, /usr/lib/debug/DIR/NAME
+ *       NAME from .gnu_debuglink (its CRC checked), else BINARY.debug, so
+ *       /usr/lib/debug/<path of the binary>.debug is found too
+ *   debuginfod, when DEBUGINFOD_URLS is set.
+ * A DWZ alternate file (.gnu_debugaltlink) is found by its build ID or
+ * path, and compressed sections (SHF_COMPRESSED, .zdebug) are inflated
+ * by libdw. BPFPROBE_DEBUGINFO_PATH replaces the list of directories
+ * (elfutils' syntax: ":.debug:/usr/lib/debug").
  *
  * Addresses: everything here takes and returns link-time addresses as the
  * DWARF of the binary writes them; libdwfl's own bias (where it placed the
@@ -54,17 +63,23 @@ int bp_debuginfo__cfa(const struct bp_debuginfo *di, uint64_t addr,
 struct bp_elf_func {
 	uint64_t addr;		/* DWARF-space link-time address */
 	uint64_t size;
+	const char *name;	/* lives as long as di */
 };
 
 /*
- * Calls cb for every defined function symbol named name (several for
- * static functions in several files; an address may come twice when an
- * auxiliary symbol table repeats it). Returns the number of calls, or a
- * negative errno when cb fails.
+ * Calls cb for every defined function symbol named name, or matching it as
+ * a glob (several for static functions in several files; an address may
+ * come twice when an auxiliary symbol table repeats it). Returns the
+ * number of calls, or a negative errno when cb fails.
  */
 int bp_debuginfo__elf_funcs(const struct bp_debuginfo *di, const char *name,
+			    bool glob,
 			    int (*cb)(const struct bp_elf_func *f, void *ctx),
 			    void *ctx);
+
+/* The name of a function symbol starting exactly at DWARF address addr
+ * (e.g. clone_me.constprop.0), or NULL. */
+const char *bp_debuginfo__symbol_at(const struct bp_debuginfo *di, uint64_t addr);
 
 /* Calls cb with the name of every defined function symbol (suggestions). */
 void bp_debuginfo__elf_func_names(const struct bp_debuginfo *di,

@@ -2,7 +2,9 @@
 /*
  * Internal interface of the DWARF resolver, split by concern:
  *   resolve.c         the driver: spec -> points
- *   resolve_func.c    functions named in a spec, probe addresses, prologues
+ *   resolve_func.c    functions named in a spec, probe sites, prologues
+ *   resolve_inline.c  inlined copies of a function
+ *   resolve_line.c    source lines (SRC:ALN, FUNC:RLN) and lazy patterns
  *   resolve_var.c     the parameter or variable an argument names
  *   resolve_loc.c     DWARF location expressions -> a value being built
  *   resolve_member.c  member chains and types -> the final fetch
@@ -16,24 +18,101 @@
 
 #include "probes/debuginfo.h"
 #include "probes/plan.h"
+#include "probes/resolve.h"
 #include "probes/spec.h"
 
-/* One out-of-line copy of the probed function. */
+/* One copy of the probed function: out of line, or (is_inline) inlined. */
 struct bp_func {
-	Dwarf_Die die;		/* its DW_TAG_subprogram, when has_die */
+	Dwarf_Die die;		/* its DW_TAG_subprogram (DW_TAG_inlined_subroutine
+				 * when is_inline), when has_die */
 	bool has_die;		/* false: found in the ELF symbol table only */
 	uint64_t entry;		/* DWARF link-time address of its first insn */
 	uint64_t end;		/* end of the code range that holds entry */
 	const char *cu_name;	/* DW_AT_name of its CU; NULL if unknown */
+	const char *name;	/* DWARF name (through origins) or symbol name */
+	bool is_inline;
+	/* the out-of-line DW_TAG_subprogram whose code this is: die itself,
+	 * or for an inlined copy the function it was inlined into (its frame
+	 * base, its entry for DW_OP_entry_value) */
+	Dwarf_Die frame;
+	uint64_t frame_entry;
 };
 
 /*
- * Every out-of-line function called name, sorted by address. With
- * need_dwarf false, falls back to the ELF symbol table. Returns 0 with
- * *nfuncs >= 1 (*funcs malloc'ed) or a negative errno after bp_err().
+ * One probe point of a spec, before its arguments: the copy it is in and
+ * its address. Found by bp_sites__find (resolve_func.c).
  */
-int bp_funcs__find(const struct bp_debuginfo *di, const char *name,
-		   bool need_dwarf, struct bp_func **funcs, int *nfuncs);
+struct bp_site {
+	struct bp_func fn;
+	uint64_t addr;		/* DWARF link-time address to probe */
+	/* addr is an out-of-line copy's entry: at -O0 the arguments are not
+	 * in their frame slots yet (the driver may move past the prologue) */
+	bool at_entry;
+	const char *file;	/* source position of addr; NULL if unknown */
+	int line;
+	const char *symbol;	/* ELF symbol at fn's entry when its name differs
+				 * (clone_me.constprop.0); else NULL */
+	/* non-zero: this point cannot be probed, and why was said (bp_err);
+	 * fatal unless force=yes */
+	int err;
+	char where[320];	/* "FUNC (CU) in BINARY", ... for messages */
+};
+
+/*
+ * Every probe point spec names in di: each copy of FUNC (glob, @SRC,
+ * inlined copies unless inlines=no) at its entry, +OFFS, %return, :RLN
+ * or ;PTN lines, or the lines SRC:ALN / SRC;PTN. Returns 0 with *nsites
+ * >= 1 (*sites malloc'ed; some may carry err) or a negative errno after
+ * bp_err() when nothing matches at all.
+ */
+int bp_sites__find(const struct bp_debuginfo *di, const struct bp_spec *spec,
+		   struct bp_site **sites, int *nsites);
+
+/* A growing array of sites (resolve_func.c, resolve_line.c). */
+struct bp_site_list {
+	struct bp_site *v;
+	int n, cap;
+};
+
+/* A zeroed new site at the end of l, or NULL when out of memory. */
+struct bp_site *bp_site_list__add(struct bp_site_list *l);
+
+/*
+ * Calls cb for every inlined copy (is_inline set) of a function whose name
+ * is name, or matches it as a glob (resolve_inline.c). Returns 0 or cb's
+ * first non-zero return.
+ */
+int bp_inlines__find(const struct bp_debuginfo *di, const char *name, bool glob,
+		     int (*cb)(const struct bp_func *fn, void *ctx), void *ctx);
+
+/* The sites of spec's :RLN or ;PTN lines in the copy fn (resolve_line.c).
+ * Errors (no code at that line in fn, ...) are reported, not returned
+ * in a site. */
+int bp_lines__in_func(const struct bp_debuginfo *di, const struct bp_spec *spec,
+		      const struct bp_func *fn, struct bp_site_list *l);
+
+/* The sites of SRC:ALN or SRC;PTN anywhere in di (resolve_line.c). */
+int bp_lines__in_file(const struct bp_debuginfo *di, const struct bp_spec *spec,
+		      struct bp_site_list *l);
+
+/* die's DW_AT_decl_file (through origins) as a path, absolute when its
+ * CU's comp_dir allows: in buf, or a libdw string. NULL when unknown. */
+const char *bp_die_decl_file(Dwarf_Die *die, char *buf, size_t len);
+
+/* True when path (a DWARF file name) is src, or ends with "/" src. */
+bool bp_path__matches(const char *path, const char *src);
+
+/* "NAME (CU) in BINARY", "NAME inlined into CALLER (CU) in BINARY". */
+void bp_func__where(const struct bp_debuginfo *di, const struct bp_func *fn,
+		    bool with_cu, char *buf, size_t len);
+
+/* [entry, end) of the code range of a DW_TAG_subprogram holding its entry
+ * (a hot/cold split function has only DW_AT_ranges). False: no code. */
+bool bp_func__code(Dwarf_Die *die, uint64_t *entry, uint64_t *end);
+
+/* The same for an inlined copy (DW_TAG_inlined_subroutine): its entry is
+ * DW_AT_entry_pc, else its lowest address. */
+bool bp_inline__code(Dwarf_Die *die, uint64_t *entry, uint64_t *end);
 
 /* The first address past fn's prologue (line table), or -ENOENT. */
 int bp_func__after_prologue(struct bp_func *fn, uint64_t *addr);
@@ -42,37 +121,123 @@ int bp_func__after_prologue(struct bp_func *fn, uint64_t *addr);
 struct bp_arg_ctx {
 	const struct bp_debuginfo *di;
 	Dwarf_Die *func;	/* the function's DIE (frame base, scopes) */
+	/*
+	 * At an inlined copy, func is its DW_TAG_inlined_subroutine (its
+	 * parameters and locals) and frame the function it was inlined into,
+	 * whose DW_AT_frame_base DW_OP_fbreg uses. NULL: func has the frame.
+	 */
+	Dwarf_Die *frame;
 	const char *where;	/* "FUNC in BINARY", for messages */
 	uint64_t addr;		/* probe address, DWARF link-time */
 	const char *arg;	/* the argument as written */
 	bool user;		/* dereferences read user memory */
+	/*
+	 * Kernel probes: the dereferences before this index read the
+	 * variable's own storage (a kernel stack slot), kernel memory even
+	 * with @user. 0: user applies to every dereference.
+	 */
+	uint8_t first_user_deref;
+	/* set by bp_arg__compile(), the rest by its caller: */
+	uint64_t func_entry;	/* entry of the function whose frame addr is in
+				 * (DW_OP_entry_value is known there); 0: unknown */
+	bool at_return;		/* a uretprobe: globals anchor on bpf_get_func_ip() */
+	bool kernel;		/* a kernel probe: no load bias for globals yet */
+	bool quiet;		/* trying another address: no messages */
+	Dwarf_Die *var;		/* the variable being fetched, when one is */
+	const struct bp_arg_spec *spec_arg;	/* the argument being compiled */
 };
 
-#define bp_arg_err(c, fmt, ...)						\
-	bp_err("%s: argument '%s': " fmt "\n", (c)->where, (c)->arg, ##__VA_ARGS__)
+#define bp_arg_err(c, fmt, ...) do {					\
+	if (!(c)->quiet)						\
+		bp_err("%s: argument '%s': " fmt "\n", (c)->where, (c)->arg,	\
+		       ##__VA_ARGS__);						\
+} while (0)
 
 /*
  * A value being built. f holds the base and the dereferences so far; the
  * value is eval(f) + off. An lvalue is an object in memory at that address,
  * an rvalue is the value itself (e.g. a pointer in a register).
  */
+#define BP_MAX_PIECES	8
+
+/* One part of a value split by DW_OP_piece: bytes [byte_off, byte_off +
+ * size) of the object, with a location of their own (see bp_val). */
+struct bp_piece {
+	uint32_t byte_off;
+	uint32_t size;
+	bool empty;		/* optimized out */
+	struct bp_fetch f;
+	int64_t off;
+	bool lvalue;
+	uint8_t shift;
+	uint8_t width;
+	bool wsigned;
+};
+
 struct bp_val {
 	struct bp_fetch f;
 	int64_t off;
 	bool lvalue;
+	/*
+	 * rvalues only: the value proper starts 'shift' bits up (a member of a
+	 * small struct held in a register, DW_OP_shr), and is its low 'width'
+	 * bits (0: all 64), sign-extended when wsigned, zero-extended if not
+	 * (DW_OP_convert to a narrower type, DW_OP_and with a mask,
+	 * DW_OP_deref_size).
+	 */
+	uint8_t shift;
+	uint8_t width;
+	bool wsigned;
+	/*
+	 * npieces > 0: the object is split (DW_OP_piece, or a struct in a
+	 * register); off is then a byte offset into it, and f/lvalue/shift
+	 * mean nothing until bp_val__select() picks the piece a member is in.
+	 */
+	int npieces;
+	struct bp_piece pieces[BP_MAX_PIECES];
 };
 
 /* v = *(u64 *)(eval(f) + off): one more dereference, as an rvalue. */
 int bp_val__deref(const struct bp_arg_ctx *c, struct bp_val *v);
 
-/* The parameter (or variable in scope at c->addr) called name. -ENOENT
- * after bp_err() listing the function's parameters. */
+/*
+ * A split value (npieces > 0) narrowed to the piece holding bytes
+ * [v->off, v->off + size): what's needed before reading a member of that
+ * size. An rvalue held whole (a struct in a register) is first made a one
+ * piece split of type_size bytes. No-op on other values.
+ */
+int bp_val__select(const struct bp_arg_ctx *c, struct bp_val *v, long size,
+		   const char *path);
+/* An rvalue struct/array (a register holding it) as a one piece split of
+ * size bytes, so members are bits of it. */
+int bp_val__split(const struct bp_arg_ctx *c, struct bp_val *v, long size,
+		  const char *path);
+
+/* The parameter (or variable in scope at c->addr, or file-scope
+ * variable) called name. -ENOENT after bp_err() listing the function's
+ * parameters. */
 int bp_var__find(const struct bp_arg_ctx *c, const char *name, Dwarf_Die *var);
+
+/* The file-scope (static or global) variable called name: in the CU of
+ * c->func first, then a definition anywhere in the binary. -ENOENT after
+ * bp_err() (none when quiet). */
+int bp_var__find_global(const struct bp_arg_ctx *c, const char *name, Dwarf_Die *var);
+
+/* True when var lives at a fixed address or is a constant: readable at
+ * any point, a return probe included. */
+bool bp_var__is_static(Dwarf_Die *var);
 
 /* Where var lives at c->addr, as a value, and a description ("reg rdi",
  * "CFA-20 (frame)") into desc. */
 int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 		char *desc, size_t desclen);
+
+/* Calls cb with [start, end) of every entry of var's location list, and
+ * whether it is an entry value; returns how many (0: a single expression,
+ * the same at every address, or none). */
+int bp_loc__ranges(Dwarf_Die *var, void (*cb)(uint64_t start, uint64_t end,
+					     bool entry_value, void *ctx),
+		   void *ctx);
 
 /*
  * True when var's location at c->addr is a frame slot that the prologue
@@ -89,5 +254,70 @@ bool bp_loc__frame_based(const struct bp_arg_ctx *c, Dwarf_Die *var);
 int bp_member__compile(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
 		       Dwarf_Die *type, struct bp_val *val, struct bp_fetch *out,
 		       char **type_name);
+
+/*
+ * One variable argument, whole: finds the variable arg names (parameter,
+ * local, global; @var: global only), its location at c->addr and its
+ * member chain, into *out. *type_name (malloc'ed) and desc as for
+ * bp_member__compile / bp_loc__var. Errors name the argument, and when it
+ * is not readable at c->addr, where in the function it is.
+ */
+int bp_arg__compile(struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
+		    struct bp_fetch *out, char **type_name, char *desc,
+		    size_t desclen);
+
+/*
+ * Reports that the argument cannot be read at c->addr: "<what> at ADDR
+ * (FUNC+OFF)[: detail]", and the ranges of the function where it can be
+ * ("; available at ..."). what: "optimized out", "in floating-point
+ * register xmm0"; detail may be NULL. Returns err.
+ */
+int bp_arg__unavailable(const struct bp_arg_ctx *c, int err, const char *what,
+			const char *detail);
+
+/*
+ * The arguments one point fetches: spec's, with $params expanded into
+ * func's named parameters. *args (malloc'ed, free with bp_args__free)
+ * borrows the spec's strings. -E2BIG past BP_MAX_ARGS, after bp_err().
+ */
+int bp_args__expand(const struct bp_spec *spec, Dwarf_Die *func, const char *where,
+		    struct bp_arg_spec **args, int *nargs);
+void bp_args__free(struct bp_arg_spec *args, int nargs);
+
+/*
+ * Shared with the kernel's BTF walker (resolve_kernel_btf.c), which builds
+ * the same bp_val from BTF types.
+ *
+ * Where a bitfield of bit_size bits at bit_pos (from the record start) is
+ * read: *byte_off from the record start, *bit_read bytes (unit: its
+ * declared type's size), the field at *bit_off in that read.
+ */
+int bp_bitfield__place(const struct bp_arg_ctx *c, const char *path, long unit,
+		       int64_t bit_pos, int bit_size, int64_t *byte_off,
+		       int *bit_off, int *bit_read);
+
+/* The end of a member chain: what its type says about the final read. */
+struct bp_final {
+	const char *path;	/* the expression, for messages */
+	uint8_t size;		/* 1, 2, 4 or 8 (ignored for bitfields) */
+	bool is_signed;
+	int bit_size;		/* 0: not a bitfield */
+	int bit_off;
+	int bit_read;		/* bitfields: bytes read */
+};
+
+/* Applies arg's :TYPE and compiles v's final read into *out. */
+int bp_val__finish(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
+		   struct bp_val *v, const struct bp_final *k, struct bp_fetch *out);
+
+/* Resolves spec against an opened binary's DWARF (the driver, resolve.c):
+ * a kernel spec (no exec=) gets kernel points (func + offset). */
+int bp_dwarf__resolve(const struct bp_debuginfo *di, const struct bp_spec *spec,
+		      struct bp_point **points, int *npoints);
+
+struct bp_resolver;
+/* The resolver's cached debuginfo of path (opened on first use). */
+int bp_resolver__debuginfo(struct bp_resolver *r, const char *path,
+			   struct bp_debuginfo **out);
 
 #endif /* BPFPROBE_DWARF_RESOLVE_H */

@@ -37,6 +37,10 @@ bool bp_fetch__equal(const struct bp_fetch *a, const struct bp_fetch *b)
 		return false;
 	if (fetch_user_bits(a) != fetch_user_bits(b))
 		return false;
+	/* the anchor only means something for an address base */
+	if (a->base == BP_BASE_ADDR &&
+	    (a->anchor != b->anchor || a->anchor_kind != b->anchor_kind))
+		return false;
 	for (i = 0; i < a->nderef && i < BP_MAX_DEREFS; i++) {
 		if (a->deref_off[i] != b->deref_off[i])
 			return false;
@@ -150,6 +154,7 @@ static void sb_base(struct strbuf *sb, const struct bp_fetch *f)
 			sb_printf(sb, "const %" PRId64, f->add);
 		break;
 	case BP_BASE_ADDR:
+		/* the link-time address; the bias is added at run time */
 		sb_printf(sb, "@0x%" PRIx64, (uint64_t)f->add);
 		break;
 	default:
@@ -189,6 +194,10 @@ int bp_fetch__format(const struct bp_fetch *f, char *buf, size_t len)
 	if (f->bit_size)
 		sb_printf(&sb, " [bits %u..%u]", f->bit_off,
 			  f->bit_off + f->bit_size - 1);
+	if (f->base == BP_BASE_ADDR)
+		sb_printf(&sb, " [load bias: %s - 0x%" PRIx64 "]",
+			  f->anchor_kind == BP_ANCHOR_FUNC_IP ? "func_ip" : "ip",
+			  f->anchor);
 	if (user && user == deref_bits(f))
 		sb_printf(&sb, " [user]");
 	else if (user)

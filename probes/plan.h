@@ -18,12 +18,24 @@ enum bp_base_kind {
 	BP_BASE_NONE = 0,	/* unused slot */
 	BP_BASE_REG,		/* value = regs[reg] + add */
 	BP_BASE_CONST,		/* value = add */
-	BP_BASE_ADDR,		/* value = add + load bias (globals; not yet generated) */
+	BP_BASE_ADDR,		/* value = add + load bias (globals, statics) */
+};
+
+/*
+ * How a BP_BASE_ADDR fetch learns the load bias of the probed object: the
+ * run-time address of a known link-time address, the anchor, minus the
+ * anchor. Both anchors are the probe point's own address.
+ */
+enum bp_anchor_kind {
+	BP_ANCHOR_IP = 0,	/* pt_regs ip: the probed instruction (uprobe) */
+	BP_ANCHOR_FUNC_IP,	/* bpf_get_func_ip(): the probed function's entry,
+				 * where a uretprobe sits (kernel 6.6+) */
 };
 
 /*
  * One argument:
- *   v = base value (see bp_base_kind);
+ *   v = base value (see bp_base_kind); for BP_BASE_ADDR,
+ *       v = add - anchor + run-time address of the anchor;
  *   for i in 0..nderef-1: v = *(v + deref_off[i])
  *       reading 8 bytes, except the last deref which reads 'size' bytes,
  *       from user memory when bit i of user_mask is set, else kernel memory;
@@ -40,8 +52,10 @@ struct bp_fetch {
 	uint32_t user_mask;
 	uint8_t size;		/* 1, 2, 4 or 8 */
 	bool is_signed;
-	uint8_t bit_off;	/* bitfields: 0 when not a bitfield */
-	uint8_t bit_size;
+	uint8_t bit_off;	/* bitfields, and members of small structs held */
+	uint8_t bit_size;	/* in registers: 0 when the whole value is meant */
+	uint64_t anchor;	/* BP_BASE_ADDR: link-time address of the anchor */
+	uint8_t anchor_kind;	/* BP_BASE_ADDR: enum bp_anchor_kind */
 };
 
 struct bp_plan {

@@ -13,11 +13,14 @@
 #include "probes/dwarf_resolve.h"
 #include "probes/dwarf_types.h"
 #include "probes/resolve.h"
+#include "probes/resolve_kernel.h"
 #include "util/log.h"
 
 struct bp_resolver {
 	/* opened binaries by path: specs often share one */
 	struct bp_debuginfo *cache;
+	/* kallsyms and kernel BTF, loaded by the first kernel spec */
+	struct bp_kernel *kernel;
 };
 
 struct bp_resolver *bp_resolver__new(void)
@@ -35,6 +38,7 @@ void bp_resolver__free(struct bp_resolver *r)
 		next = di->next;
 		bp_debuginfo__free(di);
 	}
+	bp_kernel__free(r->kernel);
 	free(r);
 }
 
@@ -59,21 +63,40 @@ static int get_debuginfo(struct bp_resolver *r, const char *path,
 	return 0;
 }
 
+int bp_resolver__debuginfo(struct bp_resolver *r, const char *path,
+			   struct bp_debuginfo **out)
+{
+	return get_debuginfo(r, path, out);
+}
+
+/* Frees what one point holds (not the point itself). */
+static void point_free_fields(struct bp_point *pt)
+{
+	int j;
+
+	free(pt->binary);
+	free(pt->func);
+	free(pt->cu);
+	free(pt->module);
+	free(pt->source);
+	free(pt->src_file);
+	free(pt->caller);
+	free(pt->symbol);
+	for (j = 0; j < BP_MAX_ARGS; j++) {
+		free(pt->arg_name[j]);
+		free(pt->loc_desc[j]);
+		free(pt->type_name[j]);
+	}
+}
+
 void bp_points__free(struct bp_point *points, int npoints)
 {
-	int i, j;
+	int i;
 
 	if (!points)
 		return;
-	for (i = 0; i < npoints; i++) {
-		free(points[i].binary);
-		free(points[i].func);
-		free(points[i].cu);
-		for (j = 0; j < BP_MAX_ARGS; j++) {
-			free(points[i].loc_desc[j]);
-			free(points[i].type_name[j]);
-		}
-	}
+	for (i = 0; i < npoints; i++)
+		point_free_fields(&points[i]);
 	free(points);
 }
 
@@ -82,8 +105,12 @@ void bp_points__free(struct bp_point *points, int npoints)
 struct point_ctx {
 	const struct bp_debuginfo *di;
 	const struct bp_spec *spec;
-	struct bp_func *fn;
+	struct bp_site *site;	/* where (resolve_func.c) */
+	struct bp_func *fn;	/* &site->fn */
 	char where[512];	/* "FUNC in BINARY" or "FUNC (CU) in BINARY" */
+	/* this point's arguments: spec's with $params expanded */
+	struct bp_arg_spec *args;
+	int nargs;
 };
 
 static const char *arg_text(const struct bp_arg_spec *arg)
@@ -99,13 +126,23 @@ static bool is_retval(const struct bp_arg_spec *arg)
 static void arg_ctx(struct point_ctx *p, const struct bp_arg_spec *arg,
 		    uint64_t addr, struct bp_arg_ctx *c)
 {
+	memset(c, 0, sizeof(*c));
 	c->di = p->di;
 	c->func = &p->fn->die;
+	/* an inlined copy's frame is its caller's */
+	c->frame = p->fn->is_inline ? &p->fn->frame : NULL;
 	c->where = p->where;
 	c->addr = addr;
 	c->arg = arg_text(arg);
-	/* exec= probes read the probed process's memory */
-	c->user = p->spec->exec || arg->user;
+	/*
+	 * exec= probes read the probed process's memory. In the kernel the
+	 * argument's own location (e.g. a stack slot) is kernel memory and
+	 * only its member chain is user memory with @user (resolve_arg).
+	 */
+	c->user = p->spec->exec != NULL;
+	c->func_entry = p->fn->frame_entry;
+	c->at_return = p->spec->is_return;
+	c->kernel = !p->spec->exec;
 }
 
 /* $retval: rax at the return, typed by the function's return type. */
@@ -146,31 +183,29 @@ static int retval_value(struct point_ctx *p, const struct bp_arg_ctx *c,
 
 static int resolve_arg(struct point_ctx *p, uint64_t addr, int i, struct bp_point *pt)
 {
-	const struct bp_arg_spec *arg = &p->spec->args[i];
-	Dwarf_Die var, tmem, *type;
-	struct bp_arg_ctx c;
+	const struct bp_arg_spec *arg = &p->args[i];
+	Dwarf_Die tmem, *type;
+	struct bp_arg_ctx c = {};
 	struct bp_val val;
 	char desc[128];
 	int err;
 
 	arg_ctx(p, arg, addr, &c);
+	pt->arg_name[i] = strdup(arg->name ? arg->name : arg_text(arg));
+	if (!pt->arg_name[i])
+		return -ENOMEM;
 	if (is_retval(arg)) {
 		err = retval_value(p, &c, &tmem, &type, &val, desc, sizeof(desc));
-	} else if (p->spec->is_return) {
-		/* its registers and stack slots are reused by then */
-		bp_arg_err(&c, "a return probe can only fetch $retval");
-		err = -EINVAL;
+		if (err)
+			return err;
+		c.user = c.user || arg->user;
+		err = bp_member__compile(&c, arg, type, &val, &pt->plan.args[i],
+					 &pt->type_name[i]);
 	} else {
-		err = bp_var__find(&c, arg->var, &var);
-		if (!err)
-			err = bp_loc__var(&c, &var, &val, desc, sizeof(desc));
-		if (!err)
-			type = bp_die_type(&var, &tmem);
+		/* variables: parameters, locals, globals (resolve_arg.c) */
+		err = bp_arg__compile(&c, arg, &pt->plan.args[i], &pt->type_name[i],
+				      desc, sizeof(desc));
 	}
-	if (err)
-		return err;
-	err = bp_member__compile(&c, arg, type, &val, &pt->plan.args[i],
-				 &pt->type_name[i]);
 	if (err)
 		return err;
 	pt->loc_desc[i] = strdup(desc);
@@ -191,11 +226,12 @@ static int skip_prologue(struct point_ctx *p, uint64_t *addr)
 	uint64_t after;
 	int i, err;
 
-	for (i = 0; i < spec->nargs && !frame_based; i++) {
-		if (is_retval(&spec->args[i]))
+	for (i = 0; i < p->nargs && !frame_based; i++) {
+		/* $retval and @globals are not in the frame */
+		if (is_retval(&p->args[i]) || p->args[i].global)
 			continue;
-		arg_ctx(p, &spec->args[i], *addr, &c);
-		err = bp_var__find(&c, spec->args[i].var, &var);
+		arg_ctx(p, &p->args[i], *addr, &c);
+		err = bp_var__find(&c, p->args[i].var, &var);
 		if (err)
 			return err;
 		frame_based = bp_loc__frame_based(&c, &var);
@@ -216,23 +252,29 @@ static int skip_prologue(struct point_ctx *p, uint64_t *addr)
 
 static int probe_addr(struct point_ctx *p, uint64_t *addr)
 {
-	const struct bp_spec *spec = p->spec;
-	uint64_t size = p->fn->end - p->fn->entry;
-
-	*addr = p->fn->entry;
-	if (spec->has_offset) {
-		/* symbol-table functions may have size 0: nothing to check */
-		if (size && spec->offset >= size) {
-			bp_err("%s: offset +%" PRIu64 " is past the end of the function (%" PRIu64 " bytes)\n",
-			       p->where, spec->offset, size);
-			return -ERANGE;
-		}
-		*addr += spec->offset;
-		return 0;
-	}
-	if (spec->is_return || !spec->nargs)
+	/* the entry, +OFFS or a source line's address (bp_sites__find) */
+	*addr = p->site->addr;
+	if (!p->site->at_entry || p->spec->is_return || !p->nargs)
 		return 0;
 	return skip_prologue(p, addr);
+}
+
+/* Where the point is, as bp_sites__find found it, for tools and -v. */
+static int point_position(const struct point_ctx *p, struct bp_point *pt)
+{
+	const struct bp_site *s = p->site;
+	const char *caller;
+
+	pt->is_inline = s->fn.is_inline;
+	pt->src_line = s->line;
+	if (s->file && !(pt->src_file = strdup(s->file)))
+		return -ENOMEM;
+	if (s->symbol && !(pt->symbol = strdup(s->symbol)))
+		return -ENOMEM;
+	caller = s->fn.is_inline ? bp_die_name(&p->fn->frame) : NULL;
+	if (caller && !(pt->caller = strdup(caller)))
+		return -ENOMEM;
+	return 0;
 }
 
 static int resolve_point(struct point_ctx *p, struct bp_point *pt)
@@ -242,22 +284,35 @@ static int resolve_point(struct point_ctx *p, struct bp_point *pt)
 	int i, err;
 
 	pt->binary = strdup(p->di->path);
-	pt->func = strdup(spec->func);
+	pt->func = strdup(p->fn->name ? p->fn->name : spec->func ? spec->func : "?");
 	pt->cu = p->fn->cu_name ? strdup(p->fn->cu_name) : NULL;
 	if (!pt->binary || !pt->func || (p->fn->cu_name && !pt->cu))
 		return -ENOMEM;
 	pt->is_return = spec->is_return;
-
-	err = probe_addr(p, &addr);
+	err = point_position(p, pt);
 	if (err)
 		return err;
-	pt->plan.nargs = spec->nargs;
-	for (i = 0; i < spec->nargs; i++) {
+
+	err = bp_args__expand(spec, p->fn->has_die ? &p->fn->die : NULL, p->where,
+			      &p->args, &p->nargs);
+	if (err)
+		return err;
+	err = probe_addr(p, &addr);
+	pt->plan.nargs = p->nargs;
+	for (i = 0; i < p->nargs && !err; i++)
 		err = resolve_arg(p, addr, i, pt);
-		if (err)
-			return err;
-	}
+	bp_args__free(p->args, p->nargs);
+	p->args = NULL;
+	p->nargs = 0;
+	if (err)
+		return err;
 	pt->addr = bp_debuginfo__elf_addr(p->di, addr);
+	if (!spec->exec) {
+		/* a kprobe goes on the function's symbol plus an offset */
+		pt->kernel = true;
+		pt->offset = addr - p->fn->entry;
+		return 0;
+	}
 	if (bp_debuginfo__file_offset(p->di, addr, &pt->offset)) {
 		bp_err("%s: address 0x%" PRIx64 " is in no loadable segment of the file\n",
 		       p->where, pt->addr);
@@ -268,20 +323,21 @@ static int resolve_point(struct point_ctx *p, struct bp_point *pt)
 
 /* --- the spec ------------------------------------------------------------- */
 
+/* The probe point for messages: as written, or the function. */
+static const char *point_name(const struct bp_spec *spec)
+{
+	return spec->point ? spec->point : spec->func ? spec->func : "?";
+}
+
 static int check_spec(const struct bp_spec *spec)
 {
-	if (!spec->exec) {
-		bp_err("%s: kernel probes are not supported by this resolver yet (exec= is missing)\n",
-		       spec->func ? spec->func : "?");
-		return -EOPNOTSUPP;
-	}
-	if (!spec->func || !*spec->func) {
-		bp_err("SEC(\"%s\"): no function named\n", spec->text ? spec->text : "");
+	if ((!spec->func || !*spec->func) && !spec->src) {
+		bp_err("SEC(\"%s\"): no function or source line named\n", spec->text ? spec->text : "");
 		return -EINVAL;
 	}
 	if (spec->nargs < 0 || spec->nargs > BP_MAX_ARGS) {
 		bp_err("%s: %d arguments requested, at most %d can be fetched\n",
-		       spec->func, spec->nargs, BP_MAX_ARGS);
+		       point_name(spec), spec->nargs, BP_MAX_ARGS);
 		return -E2BIG;
 	}
 	return 0;
@@ -295,7 +351,9 @@ static int open_binary(struct bp_resolver *r, const struct bp_spec *spec,
 
 	path = bp_find_binary(spec->exec);
 	if (!path) {
-		bp_err("%s: binary '%s' not found\n", spec->func, spec->exec);
+		bp_err("%s: binary '%s' not found%s\n", point_name(spec), spec->exec,
+		       strchr(spec->exec, '/') ? "" :
+		       " (a bare name is looked up in PATH and, like the dynamic loader, in LD_LIBRARY_PATH, /etc/ld.so.cache, /lib and /usr/lib)");
 		return -ENOENT;
 	}
 	err = get_debuginfo(r, path, di);
@@ -304,7 +362,7 @@ static int open_binary(struct bp_resolver *r, const struct bp_spec *spec,
 		return err;
 	if (spec->nargs && !(*di)->dwarf) {
 		bp_err("%s: binary %s has no debug info (DWARF), needed to find argument '%s': rebuild it with -g, or install its debug info (the -dbg/-dbgsym package, or set DEBUGINFOD_URLS for debuginfod)\n",
-		       spec->func, (*di)->path, arg_text(&spec->args[0]));
+		       point_name(spec), (*di)->path, arg_text(&spec->args[0]));
 		return -ENODATA;
 	}
 	return 0;
@@ -313,17 +371,44 @@ static int open_binary(struct bp_resolver *r, const struct bp_spec *spec,
 int bp_resolver__resolve(struct bp_resolver *r, const struct bp_spec *spec,
 			 struct bp_point **points, int *npoints)
 {
-	struct point_ctx p = { .spec = spec };
 	struct bp_debuginfo *di;
-	struct bp_func *funcs = NULL;
-	struct bp_point *pts = NULL;
-	int i, n = 0, err;
+	int err;
 
+	if (!spec->exec) {
+		if (!r->kernel)
+			r->kernel = bp_kernel__new();
+		if (!r->kernel)
+			return -ENOMEM;
+		return bp_kernel__resolve(r->kernel, r, spec, points, npoints);
+	}
 	err = check_spec(spec);
 	if (!err)
 		err = open_binary(r, spec, &di);
-	if (!err)
-		err = bp_funcs__find(di, spec->func, spec->nargs > 0, &funcs, &n);
+	if (err)
+		return err;
+	return bp_dwarf__resolve(di, spec, points, npoints);
+}
+
+/* force=yes: a point that cannot be resolved is left out, and said so. */
+static bool skip_point(const struct bp_spec *spec, const char *where, int err)
+{
+	if (!spec->force || err == -ENOMEM)
+		return false;
+	bp_err("SEC(\"%s\"): force=yes: skipping probe point %s\n",
+	       spec->text ? spec->text : point_name(spec), where);
+	return true;
+}
+
+int bp_dwarf__resolve(const struct bp_debuginfo *di, const struct bp_spec *spec,
+		      struct bp_point **points, int *npoints)
+{
+	struct point_ctx p = { .spec = spec };
+	struct bp_site *sites = NULL;
+	struct bp_point *pts = NULL;
+	int i, n = 0, np = 0, err;
+
+	/* every copy and line the point names (resolve_func.c) */
+	err = bp_sites__find(di, spec, &sites, &n);
 	if (err)
 		return err;
 
@@ -334,26 +419,39 @@ int bp_resolver__resolve(struct bp_resolver *r, const struct bp_spec *spec,
 	}
 	p.di = di;
 	for (i = 0; i < n; i++) {
-		p.fn = &funcs[i];
-		/* the CU tells the copies of a static function apart */
-		if (n > 1 && funcs[i].cu_name)
-			snprintf(p.where, sizeof(p.where), "%s (%s) in %s", spec->func,
-				 funcs[i].cu_name, di->path);
-		else
-			snprintf(p.where, sizeof(p.where), "%s in %s", spec->func, di->path);
-		err = resolve_point(&p, &pts[i]);
-		if (err)
+		p.site = &sites[i];
+		p.fn = &sites[i].fn;
+		snprintf(p.where, sizeof(p.where), "%s", sites[i].where);
+		/* a copy bp_sites__find could not place has said why */
+		err = sites[i].err ? sites[i].err : resolve_point(&p, &pts[np]);
+		if (!err) {
+			np++;
+			continue;
+		}
+		/* the slot is reused for the next point */
+		point_free_fields(&pts[np]);
+		memset(&pts[np], 0, sizeof(pts[np]));
+		if (!skip_point(spec, sites[i].where, err))
 			goto out;
+		err = 0;
+	}
+	if (!np) {
+		bp_err("SEC(\"%s\"): every probe point was skipped: nothing to probe\n",
+		       spec->text ? spec->text : point_name(spec));
+		err = -ENOENT;
+	} else if (np < n) {
+		bp_info("SEC(\"%s\"): %d of %d probe points resolved (force=yes)\n",
+			spec->text ? spec->text : point_name(spec), np, n);
 	}
 out:
-	free(funcs);
+	free(sites);
 	if (err) {
 		if (err == -ENOMEM)
-			bp_err("%s: out of memory\n", spec->func);
-		bp_points__free(pts, n);
+			bp_err("%s: out of memory\n", point_name(spec));
+		bp_points__free(pts, np);
 		return err;
 	}
 	*points = pts;
-	*npoints = n;
+	*npoints = np;
 	return 0;
 }

@@ -24,6 +24,25 @@ struct bp_point {
 	char *loc_desc[BP_MAX_ARGS];
 	/* per argument, the C type name, e.g. "int", "struct req *" */
 	char *type_name[BP_MAX_ARGS];
+	/* per argument, its name (NAME= or the expression; $params gives
+	 * the parameters' names) */
+	char *arg_name[BP_MAX_ARGS];
+	/*
+	 * Kernel functions (spec without exec=): a kprobe on func + offset,
+	 * or on kaddr (run-time address) when func names several functions.
+	 * binary is the debug file (vmlinux, MOD.ko) or "vmlinux"/MOD.
+	 */
+	bool kernel;
+	char *module;		/* NULL: vmlinux */
+	uint64_t kaddr;
+	/* where locations and types came from, e.g. "BTF /sys/kernel/btf/vmlinux" */
+	char *source;
+	/* the probed instruction's source position (line table); NULL/0 if unknown */
+	char *src_file;
+	int src_line;
+	char *caller;		/* is_inline: the function it is inlined into */
+	char *symbol;		/* the ELF symbol of an out-of-line copy when it is
+				 * not func (a clone: clone_me.constprop.0) */
 };
 
 struct bp_resolver;
@@ -32,7 +51,13 @@ struct bp_resolver *bp_resolver__new(void);
 void bp_resolver__free(struct bp_resolver *r);
 
 /*
- * Resolves spec (a user-space probe: spec->exec set). On success returns 0
+ * Every probe point of spec (FUNC globs, inlined copies, source lines) is
+ * resolved; with force=yes those that cannot be are skipped, each with a
+ * message naming it, and the call fails only when none is left.
+ *
+ * Resolves spec: a user-space probe (spec->exec set) from the binary's
+ * DWARF, a kernel probe from vmlinux DWARF or kernel BTF (resolve_kernel.c).
+ * On success returns 0
  * and a malloc'ed array of *npoints (>= 1) points. On error returns a
  * negative errno and has logged (bp_err) a message naming the culprit:
  * function, member, path, argument.

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The functions a spec names: every out-of-line copy (static functions of
- * the same name in several files each give one), found in DWARF or, when
- * no argument needs DWARF, in the ELF symbol table. And where a prologue
- * ends, from the line table.
+ * The functions a spec names and the probe sites in them: every
+ * out-of-line copy (static functions of the same name in several files,
+ * gcc's clones foo.constprop.N / foo.isra.N / foo.part.N, which DWARF
+ * names foo) and every inlined copy (resolve_inline.c), matched by name
+ * or glob and by FUNC@SRC, found in DWARF or, when DWARF has none of that
+ * name and no argument needs it, in the ELF symbol table. And where a
+ * prologue ends, from the line table.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,14 +124,60 @@ static void suggest_free(struct suggest *s)
 /* --- collecting functions ------------------------------------------------- */
 
 struct func_list {
-	const char *name;
+	const struct bp_spec *spec;
+	const char *name;	/* FUNC: a name or a glob */
+	bool glob;
 	struct bp_func *funcs;
 	int n, cap;
 	bool inlined;		/* an abstract inline instance was seen */
+	bool other_file;	/* a match was dropped by FUNC@SRC */
 	const char *cu_name;	/* of the unit being walked */
 	struct suggest *sug;
 	int err;
 };
+
+static bool name_matches(const struct func_list *l, const char *name)
+{
+	if (!name)
+		return false;
+	return l->glob ? !fnmatch(l->name, name, 0) : !strcmp(l->name, name);
+}
+
+bool bp_path__matches(const char *path, const char *src)
+{
+	size_t lp, ls;
+
+	if (!path || !src)
+		return false;
+	lp = strlen(path);
+	ls = strlen(src);
+	if (lp < ls || strcmp(path + lp - ls, src))
+		return false;
+	return lp == ls || path[lp - ls - 1] == '/' || src[0] == '/';
+}
+
+/* FUNC@SRC: the file the function is declared in */
+static bool file_matches(struct func_list *l, Dwarf_Die *die)
+{
+	char buf[PATH_MAX];
+
+	if (!l->spec->src)
+		return true;
+	if (bp_path__matches(bp_die_decl_file(die, buf, sizeof(buf)), l->spec->src))
+		return true;
+	l->other_file = true;
+	return false;
+}
+
+static bool same_copy(const struct bp_func *a, const struct bp_func *b)
+{
+	if (a->is_inline != b->is_inline)
+		return false;
+	if (a->is_inline)
+		return dwarf_dieoffset((Dwarf_Die *)&a->die) ==
+		       dwarf_dieoffset((Dwarf_Die *)&b->die);
+	return a->entry == b->entry;	/* same code reached twice (DWZ, .dynsym) */
+}
 
 static int func_list_add(struct func_list *l, const struct bp_func *f)
 {
@@ -134,8 +185,8 @@ static int func_list_add(struct func_list *l, const struct bp_func *f)
 	int i;
 
 	for (i = 0; i < l->n; i++) {
-		if (l->funcs[i].entry == f->entry)
-			return 0;	/* same code reached twice (DWZ, .dynsym) */
+		if (same_copy(&l->funcs[i], f))
+			return 0;
 	}
 	if (l->n == l->cap) {
 		int cap = l->cap ? l->cap * 2 : 4;
@@ -161,7 +212,7 @@ static bool is_tombstone(Dwarf_Addr a)
  * hot and cold parts has only DW_AT_ranges: compilers list the part with
  * the entry first.
  */
-static bool func_code(Dwarf_Die *die, uint64_t *entry, uint64_t *end)
+bool bp_func__code(Dwarf_Die *die, uint64_t *entry, uint64_t *end)
 {
 	Dwarf_Addr base, lo, hi, e = 0, first_lo = 0, first_hi = 0;
 	bool have_entry = !dwarf_entrypc(die, &e);
@@ -202,8 +253,8 @@ static int func_cb(Dwarf_Die *die, void *arg)
 	if (!name)
 		return DWARF_CB_OK;
 	has_code = !dwarf_hasattr(die, DW_AT_declaration) &&
-		   func_code(die, &f.entry, &f.end);
-	if (strcmp(name, l->name)) {
+		   bp_func__code(die, &f.entry, &f.end);
+	if (!name_matches(l, name)) {
 		if (has_code && l->sug)
 			suggest_add(l->sug, name);
 		return DWARF_CB_OK;
@@ -213,6 +264,11 @@ static int func_cb(Dwarf_Die *die, void *arg)
 			l->inlined = true;
 		return DWARF_CB_OK;
 	}
+	if (!file_matches(l, die))
+		return DWARF_CB_OK;
+	f.name = name;
+	f.frame = *die;
+	f.frame_entry = f.entry;
 	l->err = func_list_add(l, &f);
 	return l->err ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
@@ -245,10 +301,22 @@ static int find_in_dwarf(Dwarf *dwarf, struct func_list *l)
 	return 0;
 }
 
+static int inline_cb(const struct bp_func *fn, void *ctx)
+{
+	struct func_list *l = ctx;
+
+	if (!file_matches(l, (Dwarf_Die *)&fn->die))
+		return 0;
+	return func_list_add(l, fn);
+}
+
 static int elf_func_cb(const struct bp_elf_func *ef, void *ctx)
 {
 	struct func_list *l = ctx;
-	struct bp_func f = { .entry = ef->addr, .end = ef->addr + ef->size };
+	struct bp_func f = {
+		.entry = ef->addr, .end = ef->addr + ef->size,
+		.frame_entry = ef->addr, .name = ef->name,
+	};
 
 	return func_list_add(l, &f);
 }
@@ -265,9 +333,10 @@ static int func_at_cb(Dwarf_Die *die, void *arg)
 	uint64_t entry, end;
 
 	if (dwarf_tag(die) != DW_TAG_subprogram || dwarf_hasattr(die, DW_AT_declaration) ||
-	    !func_code(die, &entry, &end) || entry != fa->addr)
+	    !bp_func__code(die, &entry, &end) || entry != fa->addr)
 		return DWARF_CB_OK;
 	fa->out->die = *die;
+	fa->out->frame = *die;
 	fa->out->has_die = true;
 	fa->out->end = end;
 	fa->found = true;
@@ -307,7 +376,7 @@ static bool symbols_to_dwarf(const struct bp_debuginfo *di, struct func_list *l)
 	for (i = 0; i < l->n; i++) {
 		if (di->dwarf && dwarf_func_at(di->dwarf, &l->funcs[i]))
 			bp_info("function '%s' in %s is '%s' in DWARF (an alias)\n",
-				l->name, di->path, bp_die_name(&l->funcs[i].die));
+				l->funcs[i].name, di->path, bp_die_name(&l->funcs[i].die));
 		else
 			all = false;
 	}
@@ -318,50 +387,95 @@ static int by_entry(const void *a, const void *b)
 {
 	const struct bp_func *fa = a, *fb = b;
 
+	if (fa->is_inline != fb->is_inline)
+		return fa->is_inline ? 1 : -1;	/* out-of-line copies first */
 	return fa->entry < fb->entry ? -1 : fa->entry > fb->entry;
 }
 
-static int not_found(const struct bp_debuginfo *di, const char *name,
+static int not_found(const struct bp_debuginfo *di, const struct func_list *l,
 		     struct suggest *sug, bool in_symtab)
 {
+	const struct bp_spec *spec = l->spec;
 	char hint[256];
 
 	if (in_symtab) {
 		bp_err("function '%s' in %s has no debug info (its file was built without -g?): its arguments cannot be found\n",
-		       name, di->path);
+		       l->name, di->path);
+		return -ENOENT;
+	}
+	if (l->other_file) {
+		bp_err("function '%s' is not declared in a file matching '%s' in %s (it is in other files: drop or fix @%s)\n",
+		       l->name, spec->src, di->path, spec->src);
+		return -ENOENT;
+	}
+	if (l->inlined && !spec->inlines) {
+		bp_err("function '%s' is only inlined in %s, and inlines=no excludes inlined copies\n",
+		       l->name, di->path);
+		return -ENOENT;
+	}
+	if (l->inlined && !spec->exec) {
+		bp_err("function '%s' is only inlined in %s: inlined copies are not probed in the kernel yet\n",
+		       l->name, di->path);
+		return -EOPNOTSUPP;
+	}
+	if (l->glob) {
+		bp_err("no function matches '%s' in %s%s\n", l->name, di->path,
+		       di->dwarf ? "" : " (it has no debug info: only its symbol table was searched)");
 		return -ENOENT;
 	}
 	if (!sug->n)
 		bp_debuginfo__elf_func_names(di, suggest_add_cb, sug);
 	suggest_format(sug, hint, sizeof(hint));
-	bp_err("function '%s' not found in %s%s%s\n", name, di->path, hint,
+	bp_err("function '%s' not found in %s%s%s\n", l->name, di->path, hint,
 	       di->dwarf ? "" : " (it has no debug info, which may know it: install its -dbg/-dbgsym package or use debuginfod)");
 	return -ENOENT;
 }
 
-int bp_funcs__find(const struct bp_debuginfo *di, const char *name,
-		   bool need_dwarf, struct bp_func **funcs, int *nfuncs)
+static int find_in_symtab(const struct bp_debuginfo *di, struct func_list *l,
+			  bool need_dwarf, struct suggest *sug)
 {
-	struct suggest sug = { .want = name };
-	struct func_list l = { .name = name, .sug = &sug };
-	int err = 0, nsym;
+	int nsym;
+
+	if (l->spec->src) {
+		if (di->dwarf)
+			return not_found(di, l, sug, false);
+		bp_err("%s@%s: %s has no debug info (DWARF), which knows source files\n",
+		       l->name, l->spec->src, di->path);
+		return -ENODATA;
+	}
+	nsym = bp_debuginfo__elf_funcs(di, l->name, l->glob, elf_func_cb, l);
+	if (nsym < 0)
+		return nsym;
+	if (!l->n || (!symbols_to_dwarf(di, l) && need_dwarf))
+		return not_found(di, l, sug, l->n > 0);
+	return 0;
+}
+
+/* Every copy of spec's FUNC in di: out-of-line ones, then inlined ones. */
+static int find_copies(const struct bp_debuginfo *di, const struct bp_spec *spec,
+		       bool need_dwarf, struct bp_func **funcs, int *nfuncs)
+{
+	struct suggest sug = { .want = spec->func };
+	struct func_list l = {
+		.spec = spec, .name = spec->func, .glob = spec->func_glob,
+		.sug = spec->func_glob ? NULL : &sug,
+	};
+	int err = 0;
 
 	if (di->dwarf)
 		err = find_in_dwarf(di->dwarf, &l);
-	if (!err && !l.n && l.inlined) {
-		bp_err("function '%s' is only inlined in %s: inline probe points are not supported yet\n",
-		       name, di->path);
-		err = -EOPNOTSUPP;
-	} else if (!err && !l.n) {
-		/* not in DWARF: the symbol table still knows its address */
-		nsym = bp_debuginfo__elf_funcs(di, name, elf_func_cb, &l);
-		if (nsym < 0)
-			err = nsym;
-		else if (!l.n || (!symbols_to_dwarf(di, &l) && need_dwarf))
-			err = not_found(di, name, &sug, l.n > 0);
+	/* kernel points go on symbols: no inlined copies there yet */
+	if (!err && di->dwarf && spec->inlines && spec->exec)
+		err = bp_inlines__find(di, l.name, l.glob, inline_cb, &l);
+	if (!err && !l.n) {
+		if (l.inlined || l.other_file)
+			err = not_found(di, &l, &sug, false);
+		else
+			/* not in DWARF: the symbol table still knows its address */
+			err = find_in_symtab(di, &l, need_dwarf, &sug);
 	}
 	if (err == -ENOMEM)
-		bp_err("out of memory looking for function '%s'\n", name);
+		bp_err("out of memory looking for function '%s'\n", l.name);
 	suggest_free(&sug);
 	if (err) {
 		free(l.funcs);
@@ -370,6 +484,188 @@ int bp_funcs__find(const struct bp_debuginfo *di, const char *name,
 	qsort(l.funcs, l.n, sizeof(*l.funcs), by_entry);
 	*funcs = l.funcs;
 	*nfuncs = l.n;
+	return 0;
+}
+
+/* --- probe sites ---------------------------------------------------------- */
+
+struct bp_site *bp_site_list__add(struct bp_site_list *l)
+{
+	struct bp_site *tmp;
+
+	if (l->n == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 8;
+
+		tmp = realloc(l->v, cap * sizeof(*tmp));
+		if (!tmp)
+			return NULL;
+		l->v = tmp;
+		l->cap = cap;
+	}
+	memset(&l->v[l->n], 0, sizeof(l->v[0]));
+	return &l->v[l->n++];
+}
+
+void bp_func__where(const struct bp_debuginfo *di, const struct bp_func *fn,
+		    bool with_cu, char *buf, size_t len)
+{
+	const char *name = fn->name ? fn->name : "?";
+	const char *caller;
+
+	if (fn->is_inline) {
+		caller = bp_die_name((Dwarf_Die *)&fn->frame);
+		snprintf(buf, len, "%s inlined into %s at 0x%" PRIx64 " in %s", name,
+			 caller ? caller : "?", bp_debuginfo__elf_addr(di, fn->entry),
+			 di->path);
+	} else if (with_cu && fn->cu_name) {
+		snprintf(buf, len, "%s (%s) in %s", name, fn->cu_name, di->path);
+	} else {
+		snprintf(buf, len, "%s in %s", name, di->path);
+	}
+}
+
+/* Several out-of-line copies of one name: the CU tells them apart. */
+static bool name_is_shared(const struct bp_func *funcs, int n, int i)
+{
+	int j;
+
+	for (j = 0; j < n; j++) {
+		if (j != i && !funcs[j].is_inline && funcs[i].name && funcs[j].name &&
+		    !strcmp(funcs[i].name, funcs[j].name))
+			return true;
+	}
+	return false;
+}
+
+/* The source line of addr, for reports. */
+static void site_source(struct bp_site *s)
+{
+	Dwarf_Die cudie;
+	Dwarf_Line *line;
+	int lineno;
+
+	if (!s->fn.has_die || !dwarf_diecu(&s->fn.die, &cudie, NULL, NULL))
+		return;
+	line = dwarf_getsrc_die(&cudie, s->addr);
+	if (!line || dwarf_lineno(line, &lineno))
+		return;
+	s->file = dwarf_linesrc(line, NULL, NULL);
+	s->line = lineno;
+}
+
+/* FUNC, FUNC+OFFS, FUNC%return in one copy. */
+static int entry_site(const struct bp_spec *spec, struct bp_site *s)
+{
+	const struct bp_func *fn = &s->fn;
+	uint64_t size = fn->end - fn->entry;
+
+	if (fn->is_inline && spec->is_return) {
+		bp_err("%s: %%return cannot probe an inlined copy (it returns into its caller without a ret instruction): add inlines=no to probe only out-of-line copies, or force=yes to skip the inlined ones\n",
+		       s->where);
+		return -EINVAL;
+	}
+	s->addr = fn->entry;
+	if (spec->has_offset) {
+		/* symbol-table functions may have size 0: nothing to check */
+		if (size && spec->offset >= size) {
+			bp_err("%s: offset +%" PRIu64 " is past the end of the %s (%" PRIu64 " bytes)\n",
+			       s->where, spec->offset,
+			       fn->is_inline ? "inlined copy" : "function", size);
+			return -ERANGE;
+		}
+		s->addr += spec->offset;
+	} else {
+		s->at_entry = !fn->is_inline;
+	}
+	site_source(s);
+	return 0;
+}
+
+static const char *symbol_of(const struct bp_debuginfo *di, const struct bp_func *fn)
+{
+	const char *sym;
+
+	if (fn->is_inline)
+		return NULL;
+	sym = bp_debuginfo__symbol_at(di, fn->entry);
+	return sym && fn->name && strcmp(sym, fn->name) ? sym : NULL;
+}
+
+/* The sites of one copy; one that cannot be placed carries err. */
+static int copy_sites(const struct bp_debuginfo *di, const struct bp_spec *spec,
+		      const struct bp_func *funcs, int n, int i,
+		      struct bp_site_list *l)
+{
+	const struct bp_func *fn = &funcs[i];
+	const char *sym = symbol_of(di, fn);
+	char where[256];
+	struct bp_site *s;
+	int first = l->n, j, err;
+
+	bp_func__where(di, fn, name_is_shared(funcs, n, i), where, sizeof(where));
+	if (sym)	/* a clone: clone_me (clone_me.constprop.0) */
+		snprintf(where, sizeof(where), "%s (%s) in %s", fn->name, sym, di->path);
+
+	/* FUNC:0 is FUNC's entry, as in perf */
+	if ((spec->has_line && spec->line) || spec->lazy) {
+		err = bp_lines__in_func(di, spec, fn, l);
+		for (j = first; !err && j < l->n; j++)
+			l->v[j].symbol = sym;
+	} else {
+		s = bp_site_list__add(l);
+		if (!s)
+			return -ENOMEM;
+		s->fn = *fn;
+		s->symbol = sym;
+		snprintf(s->where, sizeof(s->where), "%s", where);
+		err = entry_site(spec, s);
+		if (err)
+			l->n--;
+	}
+	if (!err || err == -ENOMEM)
+		return err;
+	/* a copy that cannot be probed: fatal, or skipped with force=yes */
+	l->n = first;
+	s = bp_site_list__add(l);
+	if (!s)
+		return -ENOMEM;
+	s->fn = *fn;
+	s->symbol = sym;
+	s->err = err;
+	snprintf(s->where, sizeof(s->where), "%s", where);
+	return 0;
+}
+
+int bp_sites__find(const struct bp_debuginfo *di, const struct bp_spec *spec,
+		   struct bp_site **sites, int *nsites)
+{
+	struct bp_site_list l = {};
+	struct bp_func *funcs = NULL;
+	int i, n = 0, err;
+
+	if (!spec->func) {
+		err = bp_lines__in_file(di, spec, &l);
+	} else {
+		/* lines need DWARF; so do arguments */
+		err = find_copies(di, spec, spec->nargs > 0 || spec->has_line ||
+				  spec->lazy, &funcs, &n);
+		for (i = 0; !err && i < n; i++)
+			err = copy_sites(di, spec, funcs, n, i, &l);
+	}
+	free(funcs);
+	if (!err && !l.n) {
+		bp_err("%s: no probe point in %s\n", spec->point ? spec->point : "?",
+		       di->path);
+		err = -ENOENT;
+	}
+	if (err) {
+		if (err == -ENOMEM)
+			bp_err("%s: out of memory\n", spec->point ? spec->point : "?");
+		free(l.v);
+		return err;
+	}
+	*sites = l.v;
+	*nsites = l.n;
 	return 0;
 }
 

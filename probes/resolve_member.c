@@ -3,10 +3,12 @@
  * Member chains (->f .f [N]) over DWARF types, compiled into the fetch.
  *
  * The value being built is either an rvalue (e.g. a pointer in a register)
- * or an lvalue (an object in memory at eval + off). '->' loads the pointer
+ * or an lvalue (an object in memory at eval + off), or split into pieces
+ * (DW_OP_piece: a struct passed in two registers). '->' loads the pointer
  * (one dereference if it sits in memory) and makes the pointee an lvalue;
  * '.' and '[N]' on an array only move the pending offset; the end reads the
- * final object with its own size.
+ * final object with its own size. A struct held in registers is split the
+ * same way, so its members are bits of a register (bit_off/bit_size).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -210,28 +212,43 @@ static int no_member(struct walk *w, Dwarf_Die *rec, const char *field)
  * packed bitfields that straddle such a unit get the smallest load of
  * 1/2/4/8 bytes from the byte holding their first bit.
  */
+int bp_bitfield__place(const struct bp_arg_ctx *c, const char *path, long unit,
+		       int64_t bit_pos, int bit_size, int64_t *byte_off,
+		       int *bit_off, int *bit_read)
+{
+	int64_t start, need;
+
+	if ((unit == 1 || unit == 2 || unit == 4 || unit == 8) &&
+	    bit_pos % (unit * 8) + bit_size <= unit * 8) {
+		start = bit_pos - bit_pos % (unit * 8);
+		*bit_read = unit;
+	} else {
+		start = bit_pos - bit_pos % 8;
+		need = (bit_pos - start + bit_size + 7) / 8;
+		if (need > 8) {
+			bp_arg_err(c, "bitfield '%s' spans more than 8 bytes: not supported",
+				   path);
+			return -EOPNOTSUPP;
+		}
+		*bit_read = need <= 1 ? 1 : need <= 2 ? 2 : need <= 4 ? 4 : 8;
+	}
+	*byte_off = start / 8;
+	*bit_off = bit_pos - start;
+	return 0;
+}
+
 static int enter_bitfield(struct walk *w, const struct member *m)
 {
 	Dwarf_Die pmem;
 	long unit = bp_type_size(bp_type_peel(w->type, &pmem));
-	int64_t start, need;
+	int64_t start;
+	int err;
 
-	if ((unit == 1 || unit == 2 || unit == 4 || unit == 8) &&
-	    m->bit_pos % (unit * 8) + m->bit_size <= unit * 8) {
-		start = m->bit_pos - m->bit_pos % (unit * 8);
-		w->bit_read = unit;
-	} else {
-		start = m->bit_pos - m->bit_pos % 8;
-		need = (m->bit_pos - start + m->bit_size + 7) / 8;
-		if (need > 8) {
-			bp_arg_err(w->c, "bitfield '%s' spans more than 8 bytes: not supported",
-				   w->path);
-			return -EOPNOTSUPP;
-		}
-		w->bit_read = need <= 1 ? 1 : need <= 2 ? 2 : need <= 4 ? 4 : 8;
-	}
-	w->val->off += start / 8;
-	w->bit_off = m->bit_pos - start;
+	err = bp_bitfield__place(w->c, w->path, unit, m->bit_pos, m->bit_size,
+				 &start, &w->bit_off, &w->bit_read);
+	if (err)
+		return err;
+	w->val->off += start;
 	w->bit_size = m->bit_size;
 	return 0;
 }
@@ -294,7 +311,26 @@ static int add_index(struct walk *w, long index, long size)
 /* The pointer the current value holds becomes the current rvalue. */
 static int load_pointer(struct walk *w)
 {
-	return w->val->lvalue ? bp_val__deref(w->c, w->val) : 0;
+	int err = bp_val__select(w->c, w->val, 8, w->path);
+
+	if (err)
+		return err;
+	if (w->val->lvalue)
+		return bp_val__deref(w->c, w->val);
+	if (w->val->shift || w->val->width) {
+		bp_arg_err(w->c, "pointer '%s' is only part of a register: not supported",
+			   w->path);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* A struct or array held in a register: its members are bits of it. */
+static int split_rvalue(struct walk *w, Dwarf_Die *type)
+{
+	if (w->val->lvalue || w->val->npieces)
+		return 0;
+	return bp_val__split(w->c, w->val, bp_type_size(type), w->path);
 }
 
 static int step_arrow(struct walk *w, const char *field)
@@ -319,17 +355,16 @@ static int step_arrow(struct walk *w, const char *field)
 static int step_dot(struct walk *w, const char *field)
 {
 	Dwarf_Die pmem, *t;
+	int err;
 
 	t = bp_type_peel(w->type, &pmem);
 	if (!w->dims_done && t && bp_tag_is_pointer(dwarf_tag(t)))
 		return bad_step(w, "'.' on pointer", ": use '->'");
 	if (w->dims_done || !t || !bp_tag_is_record(dwarf_tag(t)))
 		return bad_step(w, "'.' on non-struct", "");
-	if (!w->val->lvalue) {
-		bp_arg_err(w->c, "'%s' is a struct held in registers: reading its members is not supported yet",
-			   w->path);
-		return -EOPNOTSUPP;
-	}
+	err = split_rvalue(w, t);
+	if (err)
+		return err;
 	return enter_member(w, t, field);
 }
 
@@ -368,11 +403,8 @@ static int index_array(struct walk *w, Dwarf_Die *arr, long index)
 	Dwarf_Die emem, *elem_type;
 	int n, i;
 
-	if (!w->val->lvalue) {
-		bp_arg_err(w->c, "'%s' is an array held in registers: not supported",
-			   w->path);
-		return -EOPNOTSUPP;
-	}
+	if (!w->dims_done && split_rvalue(w, arr))
+		return -EINVAL;
 	n = array_dims(arr, dims);
 	elem_type = bp_die_type(arr, &emem);
 	elem = bp_type_size(elem_type);
@@ -507,12 +539,10 @@ static int final_kind(struct walk *w, bool any_size, uint8_t *size, bool *is_sig
 	case DW_TAG_base_type:
 		enc = base_encoding(t);
 		*is_signed = encoding_signed(enc);
-		if (encoding_float(enc)) {
-			/* in memory its raw bits are readable, not in a register */
-			if (!w->val->lvalue)
-				return cannot_fetch(w, "a floating-point value in a register, which is not readable from a probe");
+		/* its raw IEEE bits, wherever they are readable (memory, a
+		 * general register); xmm registers were refused already */
+		if (encoding_float(enc))
 			*is_signed = false;
-		}
 		break;
 	case DW_TAG_enumeration_type:
 		*is_signed = enum_signed(t);
@@ -547,36 +577,74 @@ static int final_kind(struct walk *w, bool any_size, uint8_t *size, bool *is_sig
 	return 0;
 }
 
-static int finish(struct walk *w, const struct bp_arg_spec *arg, struct bp_fetch *out)
+/*
+ * An rvalue's bits: a member of a struct held in a register starts
+ * v->shift bits up, a bitfield k->bit_off bits further. Expressed as a
+ * plan bitfield over the whole 64-bit value.
+ */
+static int finish_bits(const struct bp_arg_ctx *c, const struct bp_val *v,
+		       const struct bp_final *k, uint8_t size, struct bp_fetch *out)
 {
-	struct bp_val *v = w->val;
-	uint8_t size = 0;
-	bool is_signed = false;
+	int lo = k->bit_size ? k->bit_off : 0;
+	int bits = k->bit_size ? k->bit_size : size * 8;
+
+	/* a narrower value (DW_OP_convert, a mask) extends as it says */
+	if (v->width && !k->bit_size && bits > v->width) {
+		bits = v->width;
+		out->is_signed = v->wsigned;
+	}
+	if (v->width && lo + bits > v->width) {
+		bp_arg_err(c, "'%s' needs bits %d..%d, but its location defines only the low %u",
+			   k->path, lo, lo + bits - 1, v->width);
+		return -EOPNOTSUPP;
+	}
+	lo += v->shift;
+	if (lo + bits > 64) {
+		bp_arg_err(c, "'%s' lies past the 64 bits of the register holding it",
+			   k->path);
+		return -EOPNOTSUPP;
+	}
+	if (!lo && !k->bit_size && (bits == 8 || bits == 16 || bits == 32 || bits == 64)) {
+		/* the low bytes: a read or truncation of that size */
+		out->size = bits / 8;
+		return 0;
+	}
+	out->size = 8;		/* a memory read in the location read 8 bytes */
+	out->bit_off = lo;
+	out->bit_size = bits;
+	return 0;
+}
+
+int bp_val__finish(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
+		   struct bp_val *v, const struct bp_final *k, struct bp_fetch *out)
+{
+	uint8_t size = k->bit_size ? k->bit_read : k->size;
+	bool is_signed = k->is_signed, in_memory;
 	int err;
 
-	err = final_kind(w, arg->has_type, &size, &is_signed);
-	if (err)
-		return err;
-	if (w->bit_size)
-		size = w->bit_read;
 	if (arg->has_type) {
 		size = arg->type_size;
 		is_signed = arg->type_signed;
-		if (w->bit_size && size * 8 < w->bit_off + w->bit_size) {
-			bp_arg_err(w->c, "type :%c%d is narrower than bitfield '%s'",
-				   is_signed ? 's' : 'u', size * 8, w->path);
+		if (k->bit_size && size * 8 < k->bit_off + k->bit_size) {
+			bp_arg_err(c, "type :%c%d is narrower than bitfield '%s'",
+				   is_signed ? 's' : 'u', size * 8, k->path);
 			return -EINVAL;
 		}
 	}
+	/* a member of a split value: the piece holding it */
+	err = bp_val__select(c, v, size, k->path);
+	if (err)
+		return err;
+	in_memory = v->lvalue;
 
 	if (v->lvalue) {
 		/* the last read is 'size' bytes wide (see plan.h) */
-		err = bp_val__deref(w->c, v);
+		err = bp_val__deref(c, v);
 		if (err)
 			return err;
 	} else if (v->off) {
 		if (v->f.nderef) {
-			bp_arg_err(w->c, "needs an addition after a memory read: not supported");
+			bp_arg_err(c, "needs an addition after a memory read: not supported");
 			return -EOPNOTSUPP;
 		}
 		v->f.add += v->off;
@@ -585,9 +653,29 @@ static int finish(struct walk *w, const struct bp_arg_spec *arg, struct bp_fetch
 	*out = v->f;
 	out->size = size;
 	out->is_signed = is_signed;
-	out->bit_off = w->bit_size ? w->bit_off : 0;
-	out->bit_size = w->bit_size;
+	out->bit_off = k->bit_size ? k->bit_off : 0;
+	out->bit_size = k->bit_size;
+	/* a register, or a value computed by the location: maybe only
+	 * some of its bits (a member of a struct held in a register) */
+	if (!in_memory)
+		return finish_bits(c, v, k, size, out);
 	return 0;
+}
+
+static int finish(struct walk *w, const struct bp_arg_spec *arg, struct bp_fetch *out)
+{
+	struct bp_final k = {
+		.path = w->path,
+		.bit_size = w->bit_size,
+		.bit_off = w->bit_off,
+		.bit_read = w->bit_read,
+	};
+	int err;
+
+	err = final_kind(w, arg->has_type, &k.size, &k.is_signed);
+	if (err)
+		return err;
+	return bp_val__finish(w->c, arg, w->val, &k, out);
 }
 
 int bp_member__compile(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg,

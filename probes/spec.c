@@ -19,8 +19,8 @@
 #include "probes/spec.h"
 
 /* passed through "%s": a '%' in a format string would be a conversion */
-#define POINT_FORMS	"supported: FUNC, FUNC+OFFS, FUNC%return"
-#define EXPR_FORMS	"EXPR is VAR followed by ->field, .field or [N], or $retval"
+#define POINT_FORMS	"POINT is FUNC[@SRC][+OFFS|%return|:RLN|;PTN], SRC:ALN or SRC;PTN"
+#define EXPR_FORMS	"EXPR is VAR or @GLOBAL followed by ->field, .field or [N], or $retval or $params"
 #define TYPE_NAMES	"u8 u16 u32 u64 s8 s16 s32 s64 x8 x16 x32 x64"
 
 struct spec_ctx {
@@ -177,17 +177,71 @@ static const char *const config_key_names[KEY_CNT] = {
 	[KEY_FORCE] = "force",
 };
 
+#define KEY_NAMES	"exec, module, inlines, force"
+
+static int config_key(const char *s, size_t len)
+{
+	int key;
+
+	for (key = 0; key < KEY_CNT; key++) {
+		if (strlen(config_key_names[key]) == len &&
+		    !strncmp(s, config_key_names[key], len))
+			return key;
+	}
+	return -1;
+}
+
 /*
- * A ';'-terminated segment is a config term when it reads IDENT=VALUE with
- * no whitespace; anything else starts the probe definition, which is how a
- * later lazy pattern FUNC;PTN is told apart from a config prefix.
+ * True when a and b differ by at most one edit (insert, delete, replace,
+ * or swap of two neighbours): a misspelt key, like "inline" or "exce".
+ */
+static bool one_typo_apart(const char *a, size_t la, const char *b)
+{
+	size_t lb = strlen(b), i = 0;
+
+	if (la > lb + 1 || lb > la + 1)
+		return false;
+	while (i < la && i < lb && a[i] == b[i])
+		i++;
+	if (la == lb) {
+		if (i == la)
+			return true;
+		if (!strncmp(a + i + 1, b + i + 1, la - i - 1))
+			return true;	/* replace */
+		return i + 1 < la && a[i] == b[i + 1] && a[i + 1] == b[i] &&
+		       !strncmp(a + i + 2, b + i + 2, la - i - 2);	/* swap */
+	}
+	if (la > lb)
+		return !strncmp(a + i + 1, b + i, lb - i);
+	return !strncmp(a + i, b + i + 1, la - i);
+}
+
+static const char *key_typo(const char *s, size_t len)
+{
+	int key;
+
+	for (key = 0; key < KEY_CNT; key++) {
+		if (one_typo_apart(s, len, config_key_names[key]))
+			return config_key_names[key];
+	}
+	return NULL;
+}
+
+/*
+ * How ';' is read. The text is cut at ';' from the left: a piece reading
+ * KEY=VALUE (no whitespace) with KEY one of the known keys is a config
+ * term. The first piece that is not one starts the probe definition, and
+ * a ';' in the definition's first token is the lazy pattern's POINT;PTN.
+ * So "exec=/x;ev=f;a=b*" is exec=/x then event ev on f with pattern a=b*.
+ * An event cannot be named like a key, and a piece that reads like a
+ * misspelt key is reported as an unknown key (parse_point).
  */
 static bool is_config_term(const char *seg)
 {
 	size_t n = ident_len(seg);
 	const char *p;
 
-	if (!n || seg[n] != '=')
+	if (!n || seg[n] != '=' || config_key(seg, n) < 0)
 		return false;
 	for (p = seg + n + 1; *p; p++) {
 		if (is_space(*p))
@@ -232,16 +286,13 @@ static int apply_config(struct spec_ctx *ctx, struct bp_spec *spec, char *term,
 			unsigned int *seen)
 {
 	char *val = strchr(term, '=');
-	enum config_key key;
+	int key;
 
 	*val++ = '\0';
-	for (key = 0; key < KEY_CNT; key++) {
-		if (!strcmp(term, config_key_names[key]))
-			break;
-	}
-	if (key == KEY_CNT)
-		return spec_err(ctx, "unknown key '%s' in SEC(\"%s\") (known: exec, module, inlines, force)",
-				term, ctx->text);
+	key = config_key(term, strlen(term));
+	if (key < 0)
+		return spec_err(ctx, "unknown key '%s' in SEC(\"%s\") (known: %s)",
+				term, ctx->text, KEY_NAMES);
 	if (*seen & (1u << key))
 		return spec_err(ctx, "duplicate key '%s' in '%s=%s': each key may be given once",
 				term, term, val);
@@ -291,30 +342,106 @@ static int parse_config(struct spec_ctx *ctx, struct bp_spec *spec, char **pos)
 	return 0;
 }
 
-/* A ';' left in the definition can only be perf's lazy pattern FUNC;PTN. */
-static int check_lazy(struct spec_ctx *ctx, char *def)
+/* A ';' may only be in the definition's first token: POINT;PTN. */
+static int check_semicolons(struct spec_ctx *ctx, char *def)
 {
-	const char *semi = strchr(def, ';'), *start, *end;
+	char *first = skip_space(def), *semi;
+	const char *start, *end;
 
+	while (*first && !is_space(*first))
+		first++;
+	semi = strchr(first, ';');
 	if (!semi)
 		return 0;
 	for (start = semi; start > def && !is_space(start[-1]); start--)
 		;
 	for (end = semi; *end && !is_space(*end); end++)
 		;
-	/* PTN hangs off FUNC, so a ';' in a later token is a misplaced term */
-	if (start != skip_space(def))
-		return spec_err(ctx, "unexpected ';' in '%.*s': config terms (key=value;) must come before the probe point",
-				(int)(end - start), start);
-	return spec_err(ctx, "lazy pattern '%.*s' (FUNC;PTN) is not supported yet (%s)",
-			(int)(end - start), start, POINT_FORMS);
+	return spec_err(ctx, "unexpected ';' in '%.*s': config terms (key=value;) must come before the probe point, and a lazy pattern (POINT;PTN) is written without spaces",
+			(int)(end - start), start);
 }
 
 /* ---- probe point -------------------------------------------------------- */
 
+/* The probe point: where the text goes into spec; tok is for messages. */
+struct point_text {
+	const char *tok;	/* the whole [EVENT=]POINT[;PTN] token */
+	char *point;		/* POINT, cut out of a copy */
+};
+
 static bool is_func_char(char c)
 {
 	return is_ident_char(c) || c == '.';	/* foo.isra.0, foo.cold */
+}
+
+static bool is_glob_char(char c)
+{
+	return c == '*' || c == '?' || c == '[';
+}
+
+/*
+ * The source extensions that make a POINT name a file (SRC) rather than a
+ * function: "lines.c:12" is a line, "foo.isra.0" and "foo.cold" are
+ * functions. '+' is not a file name character here (it starts +OFFS).
+ */
+static bool is_source_name(const char *s, size_t len)
+{
+	static const char *const exts[] = {
+		"c", "h", "cc", "cp", "cpp", "cxx", "hh", "hpp", "hxx", "C",
+		"H", "inc", "def", "ipp", "tcc", "S", "s", "asm", "y", "l",
+		"m", "mm", "go", "rs", "f", "f90",
+	};
+	const char *dot = NULL, *p;
+	size_t i, elen;
+
+	for (p = s; p < s + len; p++) {
+		if (*p == '/')
+			dot = NULL;
+		else if (*p == '.')
+			dot = p;
+	}
+	if (!dot || dot == s || dot[-1] == '/')
+		return false;
+	elen = s + len - dot - 1;
+	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		if (strlen(exts[i]) == elen && !strncmp(dot + 1, exts[i], elen))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Length of the function name or glob at s: identifier characters, '.',
+ * and the glob operators * ? [...]. Sets *glob when there is one; returns
+ * -1 for an unterminated '['.
+ */
+static int func_len(const char *s, bool *glob)
+{
+	const char *p = s;
+
+	*glob = false;
+	for (;;) {
+		if (is_func_char(*p) || *p == '*' || *p == '?') {
+			*glob |= *p == '*' || *p == '?';
+			p++;
+		} else if (*p == '[') {
+			const char *q = p + 1;
+
+			if (*q == '!' || *q == '^')
+				q++;
+			if (*q == ']')
+				q++;	/* "[]a]": the first ']' is literal */
+			while (*q && *q != ']' &&
+			       (is_func_char(*q) || *q == '-'))
+				q++;
+			if (*q != ']')
+				return -1;
+			*glob = true;
+			p = q + 1;
+		} else {
+			return p - s;
+		}
+	}
 }
 
 static int parse_offset(struct spec_ctx *ctx, struct bp_spec *spec,
@@ -343,6 +470,31 @@ static int parse_offset(struct spec_ctx *ctx, struct bp_spec *spec,
 	return 0;
 }
 
+/* :LINE: ALN (absolute, from 1) after SRC, RLN (from 0) after FUNC. */
+static int parse_line(struct spec_ctx *ctx, struct bp_spec *spec,
+		      const char *tok, const char *s)
+{
+	const char *end;
+	uint64_t v;
+	int err;
+
+	err = parse_uint(s, 10, INT_MAX, &v, &end);
+	if (!err && *end == '%')
+		return spec_err(ctx, "probe point '%s' combines :LINE with %s; a line probe is neither a return nor an offset",
+				tok, end);
+	if (err == -ERANGE || (!err && *end))
+		err = -EINVAL;
+	if (err)
+		return spec_err(ctx, "invalid line number in probe point '%s': ':' must be followed by a decimal line number (%s)",
+				tok, POINT_FORMS);
+	if (!spec->func && !v)
+		return spec_err(ctx, "line 0 in probe point '%s': source lines start at 1 (FUNC:0 is FUNC's entry)",
+				tok);
+	spec->line = (int)v;
+	spec->has_line = true;
+	return 0;
+}
+
 static int parse_suffix(struct spec_ctx *ctx, struct bp_spec *spec,
 			const char *tok, const char *s)
 {
@@ -357,65 +509,69 @@ static int parse_suffix(struct spec_ctx *ctx, struct bp_spec *spec,
 			s, tok, POINT_FORMS);
 }
 
-static bool is_config_key(const char *s, size_t len)
+/* SRC:ALN or SRC;PTN: a file names lines only. */
+static int parse_src_point(struct spec_ctx *ctx, struct bp_spec *spec,
+			   const char *tok, const char *name, size_t n)
 {
-	int key;
+	const char *rest = name + n;
 
-	for (key = 0; key < KEY_CNT; key++) {
-		if (strlen(config_key_names[key]) == len &&
-		    !strncmp(s, config_key_names[key], len))
-			return true;
-	}
-	return false;
-}
-
-/* Parses the first token of the definition: [EVENT=]POINT. */
-static int parse_point(struct spec_ctx *ctx, struct bp_spec *spec,
-		       const char *tok)
-{
-	const char *point = tok, *eq = strchr(tok, '='), *rest;
-	size_t n;
-
-	if (eq) {
-		n = ident_len(tok);
-		if (!n || tok + n != eq)
-			return spec_err(ctx, "invalid event name '%.*s' in '%s': EVENT must be an identifier",
-					(int)(eq - tok), tok, tok);
-		spec->event = strndup(tok, n);
-		if (!spec->event)
-			return spec_nomem(ctx);
-		point = eq + 1;
-		if (!*point)
-			return spec_err(ctx, "missing probe point after '%s' (%s)",
-					tok, POINT_FORMS);
-	}
-
-	for (n = 0; is_func_char(point[n]); n++)
-		;
-	rest = point + n;
+	spec->src = strndup(name, n);
+	if (!spec->src)
+		return spec_nomem(ctx);
 	switch (*rest) {
-	case '*':
-	case '?':
-	case '[':
-		return spec_err(ctx, "glob in probe point '%s' is not supported yet (%s)",
+	case ':':
+		if (spec->lazy)
+			return spec_err(ctx, "probe point '%s' has both :LINE and ;PTN; give one (%s)",
+					tok, POINT_FORMS);
+		return parse_line(ctx, spec, tok, rest + 1);
+	case '\0':
+		if (spec->lazy)
+			return 0;
+		return spec_err(ctx, "probe point '%s' is a source file: add :LINE or ;PTN (%s)",
 				tok, POINT_FORMS);
 	case '@':
-		return spec_err(ctx, "source file (@SRC) in probe point '%s' is not supported yet (%s)",
+		return spec_err(ctx, "probe point '%s': '@SRC' follows a function name, not a file (%s)",
 				tok, POINT_FORMS);
-	case ':':
-		return spec_err(ctx, "line number (:LINE) in probe point '%s' is not supported yet (%s)",
-				tok, POINT_FORMS);
+	default:
+		return spec_err(ctx, "probe point '%s': a source line takes no '%c' (%s)",
+				tok, *rest, POINT_FORMS);
 	}
-	if (!n || !is_ident_start(point[0]))
-		/* "exec=/bin/x" alone most likely lost its ';' */
-		return spec_err(ctx, "invalid function name in probe point '%s' (%s)%s",
-				tok, POINT_FORMS,
-				spec->event && is_config_key(tok, eq - tok) ?
-				"; config terms must end with ';'" : "");
+}
 
+/* FUNC[@SRC][+OFFS|%return|:RLN] (;PTN already cut off) */
+static int parse_func_point(struct spec_ctx *ctx, struct bp_spec *spec,
+			    const char *tok, const char *point)
+{
+	const char *rest;
+	bool glob;
+	int n;
+
+	n = func_len(point, &glob);
+	if (n < 0)
+		return spec_err(ctx, "unterminated '[' in probe point '%s': a glob class is written [abc] (%s)",
+				tok, POINT_FORMS);
+	if (!n || !(is_ident_start(point[0]) || is_glob_char(point[0])))
+		return spec_err(ctx, "invalid function name in probe point '%s' (%s)",
+				tok, POINT_FORMS);
 	spec->func = strndup(point, n);
 	if (!spec->func)
 		return spec_nomem(ctx);
+	spec->func_glob = glob;
+	rest = point + n;
+	if (*rest == '@') {
+		size_t len = strcspn(rest + 1, ":+%@");
+
+		if (!len)
+			return spec_err(ctx, "empty source file after '@' in probe point '%s' (FUNC@SRC)",
+					tok);
+		spec->src = strndup(rest + 1, len);
+		if (!spec->src)
+			return spec_nomem(ctx);
+		rest += 1 + len;
+	}
+	if (spec->lazy && *rest)
+		return spec_err(ctx, "probe point '%s': a lazy pattern (;PTN) cannot be combined with '%s' (%s)",
+				tok, rest, POINT_FORMS);
 	switch (*rest) {
 	case '\0':
 		return 0;
@@ -423,10 +579,85 @@ static int parse_point(struct spec_ctx *ctx, struct bp_spec *spec,
 		return parse_offset(ctx, spec, tok, rest + 1);
 	case '%':
 		return parse_suffix(ctx, spec, tok, rest);
+	case ':':
+		return parse_line(ctx, spec, tok, rest + 1);
 	default:
 		return spec_err(ctx, "unexpected '%c' in probe point '%s' (%s)",
 				*rest, tok, POINT_FORMS);
 	}
+}
+
+static int parse_point_text(struct spec_ctx *ctx, struct bp_spec *spec,
+			    const char *tok, char *point)
+{
+	char *semi = strchr(point, ';');
+	size_t n;
+
+	if (semi) {
+		*semi = '\0';
+		if (!semi[1])
+			return spec_err(ctx, "empty lazy pattern after ';' in probe point '%s' (POINT;PTN)",
+					tok);
+		spec->lazy = strdup(semi + 1);
+		if (!spec->lazy)
+			return spec_nomem(ctx);
+	}
+	if (!*point)
+		return spec_err(ctx, "missing probe point in '%s' (%s)", tok, POINT_FORMS);
+	n = strcspn(point, ":+%@");
+	if (is_source_name(point, n))
+		return parse_src_point(ctx, spec, tok, point, n);
+	return parse_func_point(ctx, spec, tok, point);
+}
+
+/* Parses the first token of the definition: [EVENT=]POINT[;PTN]. */
+static int parse_point(struct spec_ctx *ctx, struct bp_spec *spec,
+		       const char *tok)
+{
+	const char *point = tok, *eq, *typo;
+	size_t semi = strcspn(tok, ";"), n = 0;
+	char *copy;
+	int err;
+
+	/* a '=' past the ';' belongs to the pattern */
+	eq = memchr(tok, '=', semi);
+	if (eq) {
+		n = ident_len(tok);
+		if (!n || tok + n != eq)
+			return spec_err(ctx, "invalid event name '%.*s' in '%s': EVENT must be an identifier",
+					(int)(eq - tok), tok, tok);
+		point = eq + 1;
+		/* a key=value piece before a ';' would have been a term */
+		typo = tok[semi] ? key_typo(tok, n) : NULL;
+		if (typo)
+			return spec_err(ctx, "unknown key '%.*s' in SEC(\"%s\") (known: %s; did you mean '%s'?)",
+					(int)n, tok, ctx->text, KEY_NAMES, typo);
+		if (config_key(tok, n) >= 0 && !tok[semi])
+			/* "exec=/bin/x" alone most likely lost its ';' */
+			return spec_err(ctx, "'%s' has no probe point: config terms must end with ';' (%s)",
+					tok, POINT_FORMS);
+		spec->event = strndup(tok, n);
+		if (!spec->event)
+			return spec_nomem(ctx);
+		if (!*point)
+			return spec_err(ctx, "missing probe point after '%s' (%s)",
+					tok, POINT_FORMS);
+	}
+	copy = strdup(point);
+	if (!copy)
+		return spec_nomem(ctx);
+	spec->point = strdup(point);
+	if (!spec->point) {
+		free(copy);
+		return spec_nomem(ctx);
+	}
+	err = parse_point_text(ctx, spec, tok, copy);
+	free(copy);
+	/* "foo=1;f": a misspelt config term rather than a broken point */
+	if (err == -EINVAL && eq && tok[semi])
+		return spec_err(ctx, "unknown key '%.*s' in SEC(\"%s\") (known: %s)",
+				(int)n, tok, ctx->text, KEY_NAMES);
+	return err;
 }
 
 /* ---- arguments ---------------------------------------------------------- */
@@ -518,6 +749,14 @@ static bool is_expr_end(char c)
 	return !c || c == ':' || c == '@';
 }
 
+/* @GLOBAL starts an expression; "@user" alone stays the (misplaced) modifier */
+static bool is_global(const char *expr)
+{
+	size_t n = expr[0] == '@' ? ident_len(expr + 1) : 0;
+
+	return n && !(n == 4 && !strncmp(expr + 1, "user", 4) && is_expr_end(expr[5]));
+}
+
 /* $retval, and the other perf special variables which are not there yet. */
 static int parse_special(struct spec_ctx *ctx, const struct bp_spec *spec,
 			 struct bp_arg_spec *arg, const char *tok,
@@ -527,6 +766,20 @@ static int parse_special(struct spec_ctx *ctx, const struct bp_spec *spec,
 
 	for (n = 1; is_ident_char(expr[n]); n++)
 		;
+	if (n == 7 && !strncmp(expr, "$params", 7)) {
+		/* expanded per probe point by the resolver (bp_args__expand) */
+		if (spec->is_return)
+			return spec_err(ctx, "$params is not available at FUNC%%return (the parameters are gone by then): argument '%s' at probe point '%s'",
+					tok, spec->func);
+		if (expr[n])
+			return spec_err(ctx, "'$params' in argument '%s' takes no member, :TYPE or @user",
+					tok);
+		arg->var = strdup("$params");
+		if (!arg->var)
+			return spec_nomem(ctx);
+		*end = expr + n;
+		return 0;
+	}
 	if (n != 7 || strncmp(expr, "$retval", 7))
 		return spec_err(ctx, "'%.*s' in argument '%s' is not supported yet (%s)",
 				(int)n, expr, tok, EXPR_FORMS);
@@ -553,6 +806,10 @@ static int parse_expr(struct spec_ctx *ctx, const struct bp_spec *spec,
 
 	if (expr[0] == '$')
 		return parse_special(ctx, spec, arg, tok, expr, end);
+	if (is_global(expr)) {
+		arg->global = true;
+		expr++;
+	}
 	n = ident_len(expr);
 	if (!n)
 		/* "a -> b" splits into three tokens; say so */
@@ -647,7 +904,7 @@ static int parse_arg(struct spec_ctx *ctx, const struct bp_spec *spec,
 			return spec_nomem(ctx);
 		expr = eq + 1;
 	}
-	if (is_expr_end(*expr))
+	if (is_expr_end(*expr) && !is_global(expr))
 		return spec_err(ctx, "empty expression in argument '%s' (%s)",
 				tok, EXPR_FORMS);
 
@@ -735,7 +992,7 @@ int bp_spec__parse(const char *text, struct bp_spec *spec, char *err, size_t err
 	ret = parse_config(&ctx, spec, &pos);
 	if (ret)
 		goto out;
-	ret = check_lazy(&ctx, pos);
+	ret = check_semicolons(&ctx, pos);
 	if (ret)
 		goto out;
 	ret = parse_definition(&ctx, spec, pos);
@@ -770,6 +1027,9 @@ void bp_spec__free(struct bp_spec *spec)
 	free(spec->module);
 	free(spec->event);
 	free(spec->func);
+	free(spec->src);
+	free(spec->lazy);
+	free(spec->point);
 	/* so a second free, or a free after a failed parse, is harmless */
 	memset(spec, 0, sizeof(*spec));
 }

@@ -3,10 +3,29 @@
  * The SEC() grammar (perf-compatible):
  *   [key=value;]... [EVENT=]POINT [ARG ...]
  *   keys:  exec=PATH module=NAME inlines=BOOL force=BOOL
- *   POINT: FUNC | FUNC+OFFS | FUNC%return
+ *   POINT: FUNC[@SRC][+OFFS | %return | :RLN | ;PTN]  |  SRC:ALN  |  SRC;PTN
+ *          FUNC may be a glob (* ? [...]); SRC is a file name ending in a
+ *          source extension (.c .h .cc .cpp .S ...), matched against the
+ *          tail of DWARF file names at a '/'; ALN counts from 1, RLN from
+ *          FUNC's declaration line (FUNC:0 is FUNC, as in perf); PTN is a
+ *          glob matched against whole
+ *          source lines with whitespace removed (perf's lazy pattern).
  *   ARG:   [NAME=]EXPR[:TYPE][@user]
- *   EXPR:  VAR followed by any chain of ->field .field [N], or $retval
+ *   EXPR:  VAR or @GLOBAL followed by any chain of ->field .field [N],
+ *          or $retval, or $params (every parameter)
  *   TYPE:  u8..u64 s8..s64 x8..x64
+ *
+ * Telling ';' apart: the text is cut at ';' from the left, and a piece
+ * KEY=VALUE whose KEY is one of the keys above is a config term. The
+ * first other piece starts the definition; a ';' in its first token is
+ * POINT;PTN, and PTN runs to the token's end (it may hold '=' and ';').
+ * So an event cannot be named like a key, and EVENT=POINT;PTN whose
+ * EVENT is one typo away from a key is reported as an unknown key.
+ *
+ * inlines=no: only out-of-line copies of FUNC (and only lines outside
+ * inlined copies); default yes: every inlined copy is a probe point too.
+ * force=yes: probe points that cannot be resolved are skipped (and said
+ * so) instead of failing the whole program.
  */
 #ifndef BPFPROBE_SPEC_H
 #define BPFPROBE_SPEC_H
@@ -32,7 +51,8 @@ struct bp_arg_step {
 struct bp_arg_spec {
 	char *text;	/* the argument as written */
 	char *name;	/* NAME= if given, else the expression text */
-	char *var;	/* first identifier, or "$retval" */
+	char *var;	/* first identifier, "$retval" or "$params" */
+	bool global;	/* @var: a global or static variable */
 	struct bp_arg_step *steps;
 	int nsteps;
 	bool user;	/* @user given */
@@ -49,7 +69,13 @@ struct bp_spec {
 	bool inlines;	/* default true */
 	bool force;	/* default false */
 	char *event;	/* EVENT= or NULL */
-	char *func;
+	char *point;	/* POINT as written (with ;PTN), for messages */
+	char *func;	/* FUNC (may be a glob); NULL for SRC:ALN and SRC;PTN */
+	bool func_glob;	/* func holds * ? or [...] */
+	char *src;	/* SRC of FUNC@SRC, SRC:ALN or SRC;PTN; else NULL */
+	int line;	/* ALN (no func) or RLN (with func), when has_line */
+	bool has_line;
+	char *lazy;	/* PTN of POINT;PTN, or NULL */
 	uint64_t offset;	/* FUNC+OFFS */
 	bool has_offset;
 	bool is_return;	/* FUNC%return */

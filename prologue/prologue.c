@@ -9,12 +9,19 @@
  *    called, so each argument is loaded straight from ctx (r1) into its
  *    output register and extended there. No stack, no error path.
  *
- *  - Some argument dereferences memory: ctx is kept in r6 across the
- *    bpf_probe_read_{user,kernel}() calls, each read lands in the 8-byte
+ *  - Some argument calls a helper (it dereferences memory, or it is a
+ *    global at a uretprobe, whose load bias comes from bpf_get_func_ip()):
+ *    ctx is kept in r6 across the calls, each read lands in the 8-byte
  *    slot at r10-8, and a finished argument waits in r7..r9 (callee-saved)
- *    until no more calls follow. The last dereferencing argument and all
- *    register/constant arguments are computed directly in r3..r5 after the
- *    final call. A failed read jumps to a shared error block.
+ *    until no more calls follow. The last such argument and all the
+ *    others are computed directly in r3..r5 after the final call. A failed
+ *    read (or a zero function address) jumps to a shared error block.
+ *
+ * A global's address is its link-time address plus the load bias of the
+ * probed object, which is the run-time address of the probe point minus
+ * its link-time address (the plan's anchor): pt_regs ip at a uprobe, which
+ * the kernel sets to the probed instruction, or bpf_get_func_ip() at a
+ * uretprobe, where ip is already the return address in the caller.
  *
  * The layout of the second shape:
  *
@@ -63,7 +70,8 @@ struct gen {
 	struct bpf_insn *insns;
 	size_t max;
 	size_t n;		/* counts past max so we can tell -E2BIG */
-	size_t err_jumps[BP_MAX_ARGS * BP_MAX_DEREFS];
+	/* one per read, plus one per bpf_get_func_ip() */
+	size_t err_jumps[BP_MAX_ARGS * (BP_MAX_DEREFS + 1)];
 	int nerr_jumps;
 };
 
@@ -183,18 +191,57 @@ static uint64_t finish_const(const struct bp_fetch *f, uint64_t v)
 	return v;
 }
 
-/* dst = base value + extra (for a register base: loaded from ctx). */
+static bool uses_func_ip(const struct bp_fetch *f)
+{
+	return f->base == BP_BASE_ADDR && f->anchor_kind == BP_ANCHOR_FUNC_IP;
+}
+
+/* Whether computing f calls a helper: then it belongs to the slow shape's
+ * call section. */
+static bool needs_call(const struct bp_fetch *f)
+{
+	return f->nderef || uses_func_ip(f);
+}
+
+static void add_err_jump(struct gen *g)
+{
+	g->err_jumps[g->nerr_jumps++] = g->n;
+	emit(g, JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
+}
+
+/*
+ * dst = base value + extra. A register base (and the ip anchor) is loaded
+ * from ctx; the func_ip anchor calls bpf_get_func_ip(ctx), which needs ctx
+ * in CTX_SAVE_REG (slow shape) and fails the fetch when it returns 0
+ * (kernels before 6.6 know no function address at a uprobe).
+ */
 static void emit_base(struct gen *g, int dst, int ctx,
 		      const struct bp_fetch *f, int64_t extra)
 {
 	uint64_t v = (uint64_t)f->add + (uint64_t)extra;
 
-	if (f->base == BP_BASE_CONST) {
+	switch (f->base) {
+	case BP_BASE_CONST:
 		emit_mov_imm(g, dst, v);
 		return;
+	case BP_BASE_ADDR:
+		v -= f->anchor;
+		if (uses_func_ip(f)) {
+			emit(g, MOV64_REG(BPF_REG_1, CTX_SAVE_REG));
+			emit(g, CALL_HELPER(BPF_FUNC_get_func_ip));
+			/* jump to err when r0 == 0 */
+			g->err_jumps[g->nerr_jumps++] = g->n;
+			emit(g, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+			emit(g, MOV64_REG(dst, BPF_REG_0));
+		} else {
+			emit(g, LDX_MEM(BPF_DW, dst, ctx, bp_reg__pt_regs_off(BP_REG_RIP)));
+		}
+		emit_add(g, dst, v);
+		return;
+	default:
+		emit(g, LDX_MEM(BPF_DW, dst, ctx, bp_reg__pt_regs_off(f->reg)));
+		emit_add(g, dst, v);
 	}
-	emit(g, LDX_MEM(BPF_DW, dst, ctx, bp_reg__pt_regs_off(f->reg)));
-	emit_add(g, dst, v);
 }
 
 /* An argument that reads no memory, computed straight into dst. */
@@ -239,8 +286,7 @@ static void emit_deref_arg(struct gen *g, int dst, const struct bp_fetch *f)
 		emit(g, ALU64_IMM(BPF_ADD, BPF_REG_1, SLOT_OFF));
 		emit(g, MOV64_IMM(BPF_REG_2, size));
 		emit(g, CALL_HELPER(fn));
-		g->err_jumps[g->nerr_jumps++] = g->n;
-		emit(g, JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
+		add_err_jump(g);
 		if (k < last) {
 			emit(g, LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_10, SLOT_OFF));
 			emit_add(g, BPF_REG_3, (int64_t)f->deref_off[k + 1]);
@@ -249,6 +295,18 @@ static void emit_deref_arg(struct gen *g, int dst, const struct bp_fetch *f)
 		}
 	}
 	emit_finish(g, dst, f, f->size * 8);
+}
+
+/* An argument of the call section: one that reads memory, or one whose
+ * base alone needs a call (a global's address at a uretprobe). */
+static void emit_call_arg(struct gen *g, int dst, const struct bp_fetch *f)
+{
+	if (f->nderef) {
+		emit_deref_arg(g, dst, f);
+		return;
+	}
+	emit_base(g, dst, CTX_SAVE_REG, f, 0);
+	emit_finish(g, dst, f, 64);
 }
 
 /* Points the jump at index 'at' to index 'to', if it was written. */
@@ -275,20 +333,20 @@ static void gen_slow(struct gen *g, const struct bp_plan *plan)
 	int i, k, last = -1;
 
 	for (i = 0; i < plan->nargs; i++) {
-		if (plan->args[i].nderef)
+		if (needs_call(&plan->args[i]))
 			last = i;
 	}
 
 	emit(g, MOV64_REG(CTX_SAVE_REG, BPF_REG_1));
 	for (i = 0; i < plan->nargs; i++) {
-		if (plan->args[i].nderef)
-			emit_deref_arg(g, i == last ? BPF_REG_3 + i : BPF_REG_7 + i,
-				       &plan->args[i]);
+		if (needs_call(&plan->args[i]))
+			emit_call_arg(g, i == last ? BPF_REG_3 + i : BPF_REG_7 + i,
+				      &plan->args[i]);
 	}
 
 	/* no helper calls from here on: r3..r5 are safe to fill */
 	for (i = 0; i < plan->nargs; i++) {
-		if (!plan->args[i].nderef)
+		if (!needs_call(&plan->args[i]))
 			emit_direct_arg(g, BPF_REG_3 + i, CTX_SAVE_REG,
 					&plan->args[i]);
 		else if (i != last)
@@ -323,8 +381,10 @@ static int check_fetch(const struct bp_fetch *f)
 	case BP_BASE_CONST:
 		break;
 	case BP_BASE_ADDR:
-		/* needs the load bias of the probed binary; not wired up */
-		return -EOPNOTSUPP;
+		if (f->anchor_kind != BP_ANCHOR_IP &&
+		    f->anchor_kind != BP_ANCHOR_FUNC_IP)
+			return -EINVAL;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -352,7 +412,7 @@ int bp_prologue__gen(const struct bp_plan *plan, struct bpf_insn *insns,
 		     size_t max)
 {
 	struct gen g = { .insns = insns, .max = max };
-	bool has_deref = false;
+	bool has_call = false;
 	int i, err;
 
 	if (!plan || (!insns && max))
@@ -363,11 +423,11 @@ int bp_prologue__gen(const struct bp_plan *plan, struct bpf_insn *insns,
 		err = check_fetch(&plan->args[i]);
 		if (err)
 			return err;
-		if (plan->args[i].nderef)
-			has_deref = true;
+		if (needs_call(&plan->args[i]))
+			has_call = true;
 	}
 
-	if (has_deref)
+	if (has_call)
 		gen_slow(&g, plan);
 	else
 		gen_fast(&g, plan);	/* nargs == 0 ends up as the preamble */

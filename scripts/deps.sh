@@ -4,8 +4,9 @@
 # arguments are installed too (bench/ and fuzz/ ask for their own).
 set -eu
 pkgs=(gcc make clang llvm libbpf-dev libdw-dev libelf-dev zlib1g-dev
-      libtraceevent-dev linux-libc-dev bpftool linux-perf
-      qemu-system-x86 busybox-static "$@")
+      libtraceevent-dev linux-libc-dev bpftool linux-perf jq strace
+      qemu-system-x86 busybox-static
+      libc6-dbg dwz "$@")	# glibc's DWARF (exec=libc.so.6); DWZ test files
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -16,10 +16,11 @@ uprobe_unavailable() {
 }
 
 # "GOT x ..." lines of $1 and "TRUTH x ..." lines of $1 must be the same multiset.
+# GOT lines may carry bpfprobe's default printk prefix "TIME COMM PID CPU: ".
 # Prints the difference; returns non-zero when they differ or nothing matched.
 compare_truth() {
 	local out=$1 got truth
-	got=$(grep '^GOT ' <<<"$out" | sed 's/^GOT //' | sort)
+	got=$(sed -n -E 's/^([0-9]+\.[0-9]{6} .+ [0-9]+ [0-9]+: )?GOT //p' <<<"$out" | sort)
 	truth=$(grep '^TRUTH ' <<<"$out" | sed 's/^TRUTH //' | sort)
 	[ -n "$truth" ] || { echo "no TRUTH lines"; return 1; }
 	if [ "$got" != "$truth" ]; then

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #ifdef __cplusplus
@@ -120,6 +121,124 @@ struct bpfprobe_point_info {
  */
 BPFPROBE_API int bpfprobe_object__point_info(const struct bpfprobe_object *obj, size_t i,
 					     struct bpfprobe_point_info *info);
+
+/*
+ * Output: what the loaded programs print, through every channel at once,
+ * and their maps at exit (see README "Output").
+ */
+struct bpfprobe_output;
+
+/** @brief Options for bpfprobe_output__new(). */
+struct bpfprobe_output_opts {
+	size_t sz;		/**< sizeof(struct bpfprobe_output_opts) */
+	FILE *file;		/**< where records go; NULL: stdout */
+	bool json;		/**< one JSON object per line (JSON Lines) */
+	bool quiet_meta;	/**< printk: the message alone; records: without the map name */
+	size_t perf_pages;	/**< pages per CPU of each perf buffer, a power of 2; 0: 64 */
+	/**
+	 * turn the top-level bpf_trace_printk event back off: pass true when
+	 * bpfprobe_output__global_printk() said 0 before bpfprobe_object__load()
+	 */
+	bool global_printk_off;
+};
+#define bpfprobe_output_opts__last_field global_printk_off
+
+/**
+ * @brief Whether the top-level tracefs instance has the bpf_trace_printk
+ * event on. The kernel turns it on whenever it loads a program that calls
+ * bpf_trace_printk, so readers of /sys/kernel/tracing/trace_pipe would see
+ * our lines too; ask before loading, and let bpfprobe_output__new() turn it
+ * back off (bpfprobe_output_opts.global_printk_off) when it was off.
+ * @return 1, 0, or a negative errno (no tracefs)
+ */
+BPFPROBE_API int bpfprobe_output__global_printk(void);
+
+/**
+ * @brief Sets up the output of a loaded object, before it is attached so
+ * nothing is missed: bpf_trace_printk lines (when a program calls it)
+ * through a tracefs instance of our own, read raw with libtraceevent; every
+ * ring buffer map and perf event array map (records typed by the
+ * `__bpfprobe_record_<map>` variable's BTF type, else hex; perf's
+ * `__bpf_stdout__` as text); lost-record counts.
+ * @return the output, or NULL with errno set (a message has been printed)
+ */
+BPFPROBE_API struct bpfprobe_output *
+bpfprobe_output__new(struct bpfprobe_object *obj, const struct bpfprobe_output_opts *opts);
+
+/**
+ * @brief Shows only bpf_trace_printk lines of process @p pid's threads and
+ * of processes and threads it creates later. Call it before attaching:
+ * lines printed until then are discarded.
+ * @return 0 or a negative errno
+ */
+BPFPROBE_API int bpfprobe_output__scope_pid(struct bpfprobe_output *out, pid_t pid);
+
+/** @brief An epoll fd, readable when output waits (to poll it with yours). */
+BPFPROBE_API int bpfprobe_output__fd(const struct bpfprobe_output *out);
+
+/**
+ * @brief Waits up to @p timeout_ms (-1: forever) for output, then prints
+ * everything waiting. A signal ends the wait early.
+ * @return records printed, or a negative errno
+ */
+BPFPROBE_API int bpfprobe_output__poll(struct bpfprobe_output *out, int timeout_ms);
+
+/** @brief Prints everything waiting, without waiting. Same return. */
+BPFPROBE_API int bpfprobe_output__drain(struct bpfprobe_output *out);
+
+/**
+ * @brief Prints the object's hash, array and per-CPU maps (per-CPU values
+ * summed) with their BTF types, like bpftrace at exit.
+ * @return the number of maps dumped, or a negative errno
+ */
+BPFPROBE_API int bpfprobe_output__dump_maps(struct bpfprobe_output *out);
+
+/** @brief Records the kernel reported lost so far (perf buffers and printk). */
+BPFPROBE_API uint64_t bpfprobe_output__lost(const struct bpfprobe_output *out);
+
+/** @brief Stops reading and frees everything. NULL is fine. */
+BPFPROBE_API void bpfprobe_output__free(struct bpfprobe_output *out);
+
+/** @brief Where pinned sessions live: one directory per name. */
+#define BPFPROBE_PIN_ROOT "/sys/fs/bpf/bpfprobe"
+
+/** @brief Options for bpfprobe_object__pin(). */
+struct bpfprobe_pin_opts {
+	size_t sz;	/**< sizeof(struct bpfprobe_pin_opts) */
+	bool replace;	/**< replace a session of that name instead of failing */
+};
+#define bpfprobe_pin_opts__last_field replace
+
+/**
+ * @brief Pins an attached object as session @p name: its links, program
+ * instances, standard programs and maps under BPFPROBE_PIN_ROOT/name
+ * (mounting the BPF filesystem on /sys/fs/bpf if needed), so the probes
+ * keep running after the process exits or destroys the object. The
+ * programs' metadata (what `bpfprobe list` shows) records the name.
+ * @param name 1..64 of [A-Za-z0-9_-], starting with a letter or digit
+ * @return 0; -EEXIST when the name is taken and !opts->replace; -EINVAL
+ * for a bad name or an object not loaded; -EOPNOTSUPP for an attachment
+ * that is not a bpf_link; another negative errno. On error nothing new
+ * stays pinned (with replace, the old session stays).
+ */
+BPFPROBE_API int bpfprobe_object__pin(struct bpfprobe_object *obj, const char *name,
+				      const struct bpfprobe_pin_opts *opts);
+
+/**
+ * @brief Removes pinned session @p name: once nothing else holds them its
+ * probes detach and its programs and maps are freed.
+ * @return 0, -ENOENT (no such session), -EINVAL (bad name) or a negative errno
+ */
+BPFPROBE_API int bpfprobe_pin__remove(const char *name);
+
+/** @brief 1 when session @p name is pinned, 0 when not, -EINVAL for a bad name. */
+BPFPROBE_API int bpfprobe_pin__exists(const char *name);
+
+/**
+ * @brief Calls @p cb with the name of every pinned session (it may remove
+ * it); stops at and returns the first non-zero result of @p cb.
+ */
+BPFPROBE_API int bpfprobe_pin__for_each(int (*cb)(const char *name, void *ctx), void *ctx);
 
 #ifdef __cplusplus
 }

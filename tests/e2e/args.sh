@@ -10,7 +10,7 @@ if [ -n "$why" ]; then
 fi
 
 for v in $VARIANTS; do
-	out=$(timeout 60 "$BPFPROBE" load build/bpf/args__basic-$v.o -- build/targets/args-$v 2 2>&1)
+	out=$(timeout 60 "$BPFPROBE" load --quiet-meta build/bpf/args__basic-$v.o -- build/targets/args-$v 2 2>&1)
 	rc=$?
 	if [ $rc -ne 0 ]; then
 		fail "args_basic_$v" "exit $rc: $(tail -5 <<<"$out")"
@@ -21,7 +21,7 @@ for v in $VARIANTS; do
 $diff"
 	fi
 
-	out=$(timeout 60 "$BPFPROBE" load build/bpf/args__features-$v.o -- build/targets/args-$v 2 2>&1)
+	out=$(timeout 60 "$BPFPROBE" load --quiet-meta build/bpf/args__features-$v.o -- build/targets/args-$v 2 2>&1)
 	rc=$?
 	# two rounds: the map counts the hits, the .rodata scale multiplies
 	want=$'GOT features a=-5 scaled=-15 hits=1\nGOT features a=-5 scaled=-15 hits=2'
@@ -34,7 +34,7 @@ $diff"
 done
 
 # a standard libbpf section beside an annotated one loads and attaches as usual
-out=$(timeout 60 "$BPFPROBE" load build/bpf/args__mixed-gcc-O2.o -- build/targets/args-gcc-O2 2>&1)
+out=$(timeout 60 "$BPFPROBE" load --quiet-meta build/bpf/args__mixed-gcc-O2.o -- build/targets/args-gcc-O2 2>&1)
 rc=$?
 got=$(grep '^GOT mixed' <<<"$out" | sort | tr '\n' ';')
 if [ $rc -eq 0 ] && [ "$got" = "GOT mixed annotated c=4000000000;GOT mixed standard uprobe;" ]; then

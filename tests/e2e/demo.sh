@@ -10,7 +10,8 @@ fi
 out=$(timeout 60 ./samples/demo.sh 2>&1)
 rc=$?
 app=$(sed -n 's/^app: request [0-9]* //p' <<<"$out" | sort)
-bpf=$(sed -n 's/^bpf: handle_req //p' <<<"$out" | sort)
+# bpfprobe's lines: "TIME COMM PID CPU: bpf: handle_req ..."
+bpf=$(sed -n 's/^.*: bpf: handle_req //p' <<<"$out" | sort)
 if [ $rc -eq 0 ] && [ -n "$app" ] && [ "$app" = "$bpf" ]; then
 	pass demo_fetches_app_args
 else

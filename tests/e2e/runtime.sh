@@ -23,7 +23,7 @@ else
 fi
 
 # the probes follow the workload's process through a further exec
-out=$(timeout 60 "$BPFPROBE" load $OBJ -- sh -c "exec $TGT" 2>"$tmp/err")
+out=$(timeout 60 "$BPFPROBE" load --quiet-meta $OBJ -- sh -c "exec $TGT" 2>"$tmp/err")
 if diff=$(compare_truth "$out"); then
 	pass runtime_probes_after_exec
 else
@@ -48,7 +48,7 @@ fi
 
 # a child the workload forks is not probed: the kernel refuses to fork a task
 # whose BPF-attached uprobe event would be inherited, so bpfprobe never asks
-out=$(timeout 60 "$BPFPROBE" load $OBJ -- sh -c "$TGT; exit 0" 2>"$tmp/err")
+out=$(timeout 60 "$BPFPROBE" load --quiet-meta $OBJ -- sh -c "$TGT; exit 0" 2>"$tmp/err")
 rc=$?
 if [ $rc -eq 0 ] && grep -q '^TRUTH' <<<"$out" && ! grep -q '^GOT' <<<"$out"; then
 	pass runtime_fork_not_broken
@@ -61,7 +61,7 @@ $TGT 400 25 >"$tmp/target.out" &
 tpid=$!
 $TGT 400 25 >/dev/null &
 other=$!
-"$BPFPROBE" load -p $tpid $OBJ >"$tmp/out" 2>"$tmp/err" &
+"$BPFPROBE" load --quiet-meta -p $tpid $OBJ >"$tmp/out" 2>"$tmp/err" &
 bp=$!
 for _ in $(seq 100); do
 	[ "$(grep -c '^GOT neg_args' "$tmp/out")" -ge 3 ] && break

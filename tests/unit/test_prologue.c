@@ -154,7 +154,7 @@ struct vm {
 	bool stack_init[STACK_SIZE];
 	bool stack_used;
 	uint32_t written;	/* registers written, bit per register */
-	int user_calls, kernel_calls;
+	int user_calls, kernel_calls, func_ip_calls;
 	int steps;
 	char err[200];
 };
@@ -345,13 +345,33 @@ static int vm_st(struct vm *vm, int pc, const struct bpf_insn *in)
 	return 0;
 }
 
+/* What bpf_get_func_ip() returns: the probed function's run-time entry at
+ * a uretprobe, 0 on kernels before 6.6. */
+static uint64_t fake_func_ip;
+
+static void clobber_caller_saved(struct vm *vm, uint64_t ret)
+{
+	int i;
+
+	for (i = 1; i <= 5; i++)
+		vm->r[i] = (struct vreg){ V_UNINIT, 0xbadbadbadULL };
+	vm->r[0] = (struct vreg){ V_SCALAR, ret };
+	vm->written |= 0x3f;
+}
+
 static int vm_call(struct vm *vm, int pc, const struct bpf_insn *in)
 {
 	bool user = in->imm == BPF_FUNC_probe_read_user;
 	uint64_t size = 0, src = 0, ret = 0;
 	uint8_t *dst;
-	int i;
 
+	if (!in->src_reg && in->imm == BPF_FUNC_get_func_ip) {
+		if (vm->r[1].kind != V_CTX || vm->r[1].v)
+			return vm_fail(vm, pc, "get_func_ip without ctx in r1");
+		vm->func_ip_calls++;
+		clobber_caller_saved(vm, fake_func_ip);
+		return 0;
+	}
 	if (in->src_reg || (in->imm != BPF_FUNC_probe_read_user &&
 			    in->imm != BPF_FUNC_probe_read_kernel))
 		return vm_fail(vm, pc, "unexpected call %d", in->imm);
@@ -370,10 +390,7 @@ static int vm_call(struct vm *vm, int pc, const struct bpf_insn *in)
 	else
 		vm->kernel_calls++;
 	/* caller-saved registers are gone after a call */
-	for (i = 1; i <= 5; i++)
-		vm->r[i] = (struct vreg){ V_UNINIT, 0xbadbadbadULL };
-	vm->r[0] = (struct vreg){ V_SCALAR, ret };
-	vm->written |= 0x3f;
+	clobber_caller_saved(vm, ret);
 	return 0;
 }
 
@@ -485,7 +502,7 @@ struct run {
 	int n;			/* prologue length */
 	uint64_t r[6];		/* r0..r5 at the end (r1: 0 when it is ctx) */
 	bool r1_is_ctx;
-	int user_calls, kernel_calls;
+	int user_calls, kernel_calls, func_ip_calls;
 	bool stack_used;
 	uint32_t written;
 	struct bpf_insn insns[BP_PROLOGUE_MAX_INSNS + 1];
@@ -524,6 +541,7 @@ static bool run_plan(const struct bp_plan *plan, const struct pt_regs_fake *regs
 	out->r1_is_ctx = vm.r[1].kind == V_CTX && vm.r[1].v == 0;
 	out->user_calls = vm.user_calls;
 	out->kernel_calls = vm.kernel_calls;
+	out->func_ip_calls = vm.func_ip_calls;
 	out->stack_used = vm.stack_used;
 	out->written = vm.written;
 	CHECK(out->r1_is_ctx, "r1 is not ctx at the end");
@@ -552,6 +570,16 @@ static bool ref_fetch(const struct bp_fetch *f, const struct pt_regs_fake *regs,
 	uint64_t v = f->base == BP_BASE_REG ? regs->w[pt_off[f->reg] / 8] : 0;
 	int k;
 
+	/* a link-time address moved by the load bias: anchor's run-time
+	 * address minus its link-time one */
+	if (f->base == BP_BASE_ADDR) {
+		uint64_t anchor = f->anchor_kind == BP_ANCHOR_FUNC_IP ? fake_func_ip
+				  : regs->w[pt_off[BP_REG_RIP] / 8];
+
+		if (f->anchor_kind == BP_ANCHOR_FUNC_IP && !fake_func_ip)
+			return false;
+		v = anchor - f->anchor;
+	}
 	v += (uint64_t)f->add;
 	for (k = 0; k < f->nderef; k++) {
 		uint64_t word = 0;
@@ -814,6 +842,15 @@ static void test_worst_case_fits(void)
 	}
 	n = bp_prologue__gen(&p, insns, ARRAY_SIZE(insns));
 	CHECK(n > 0 && n <= BP_PROLOGUE_MAX_INSNS, "n = %d", n);
+
+	/* globals at a return probe: a bpf_get_func_ip() call per argument */
+	for (i = 0; i < 3; i++) {
+		p.args[i].base = BP_BASE_ADDR;
+		p.args[i].anchor_kind = BP_ANCHOR_FUNC_IP;
+		p.args[i].anchor = 0x1000;
+	}
+	n = bp_prologue__gen(&p, insns, ARRAY_SIZE(insns));
+	CHECK(n > 0 && n <= BP_PROLOGUE_MAX_INSNS, "n = %d (func_ip)", n);
 }
 
 static void test_bad_plans(void)
@@ -850,9 +887,12 @@ static void test_bad_plans(void)
 	p = (struct bp_plan){ .nargs = 2, .args = { reg_arg(BP_REG_RDI, 8, 0) } };
 	CHECK_INT(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)), -EINVAL);
 
+	/* a global's address: fine with a known anchor kind */
 	p = plan1(reg_arg(BP_REG_RDI, 8, false));
 	p.args[0].base = BP_BASE_ADDR;
-	CHECK_INT(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)), -EOPNOTSUPP);
+	CHECK(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)) > 0, "address base");
+	p.args[0].anchor_kind = 7;
+	CHECK_INT(bp_prologue__gen(&p, insns, ARRAY_SIZE(insns)), -EINVAL);
 
 	/* garbage past nargs is ignored */
 	p = plan1(reg_arg(BP_REG_RDI, 8, false));
@@ -1519,7 +1559,18 @@ static struct bp_fetch rnd_fetch(void)
 	struct bp_fetch f = { 0 };
 	int k;
 
-	f.base = rndn(5) ? BP_BASE_REG : BP_BASE_CONST;
+	switch (rndn(7)) {
+	case 0:
+		f.base = BP_BASE_CONST;
+		break;
+	case 1:
+		f.base = BP_BASE_ADDR;
+		f.anchor_kind = rndn(2) ? BP_ANCHOR_FUNC_IP : BP_ANCHOR_IP;
+		f.anchor = rndn(2) ? rnd() : rndn(1 << 20);
+		break;
+	default:
+		f.base = BP_BASE_REG;
+	}
 	f.reg = rndn(BP_REG_MAX);
 	switch (rndn(4)) {
 	case 0: f.add = 0; break;
@@ -1555,6 +1606,8 @@ static void test_random_plans(void)
 		rnd_memory();
 		for (r = 0; r < PT_REGS_SIZE / 8; r++)
 			regs.w[r] = rndn(3) ? rnd_pointer() : rnd();
+		/* a kernel without a function address at uprobes, now and then */
+		fake_func_ip = rndn(8) ? rnd() : 0;
 		for (i = 0; i < p.nargs; i++)
 			p.args[i] = rnd_fetch();
 
@@ -1585,6 +1638,186 @@ static void test_random_plans(void)
 		       ok, failed, max_n);
 }
 
+/* ------------------------------------------------------------------ */
+/* Globals: link-time addresses plus the load bias (issue 3)           */
+
+/* A global at link-time 0x4010, probed at link-time 0x1139. */
+#define G_LINK		0x4010ULL
+#define G_PROBE		0x1139ULL
+#define G_RUNTIME	(USER_BASE + 0x40)	/* where it is at run time */
+
+static struct bp_fetch global_arg(enum bp_anchor_kind kind, int size, bool is_signed)
+{
+	struct bp_fetch f = { .base = BP_BASE_ADDR, .add = G_LINK, .anchor = G_PROBE,
+			      .anchor_kind = kind, .nderef = 1, .user_mask = 1,
+			      .size = size, .is_signed = is_signed };
+
+	return f;
+}
+
+static uint8_t gmem[0x80];
+
+static void setup_global(void)
+{
+	memset(gmem, 0, sizeof(gmem));
+	put_u32(gmem, 0x40, (uint32_t)-1234);
+	put_u64(gmem, 0x48, USER_BASE + 0x10);	/* a pointer... */
+	put_u32(gmem, 0x14, 77);		/* ...to a struct with 77 at +4 */
+	mem_reset();
+	mem_add(true, USER_BASE, gmem, sizeof(gmem));
+}
+
+/* At a uprobe, pt_regs ip is the probed instruction: bias = ip - G_PROBE. */
+static void test_val_global_ip(void)
+{
+	struct pt_regs_fake regs = { 0 };
+	struct bp_plan p = plan1(global_arg(BP_ANCHOR_IP, 4, true));
+	struct run run;
+
+	setup_global();
+	set_reg(&regs, BP_REG_RIP, G_PROBE + (G_RUNTIME - G_LINK));
+	fake_func_ip = 0;
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[2], 0);
+	CHECK_INT((int64_t)run.r[3], -1234);
+	CHECK_INT(run.func_ip_calls, 0);
+	CHECK_INT(run.user_calls, 1);
+
+	/* a member chain from it: ((struct *)g[1])->second */
+	p.args[0].deref_off[0] = 8;
+	p.args[0].deref_off[1] = 4;
+	p.args[0].nderef = 2;
+	p.args[0].user_mask = 3;
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[2], 0);
+	CHECK_INT(run.r[3], 77);
+
+	/* non-PIE: no bias at all */
+	p = plan1(global_arg(BP_ANCHOR_IP, 4, true));
+	p.args[0].add = G_RUNTIME;
+	p.args[0].anchor = 0x401139;
+	set_reg(&regs, BP_REG_RIP, 0x401139);
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT((int64_t)run.r[3], -1234);
+}
+
+/* At a uretprobe ip is the return address: the anchor is the function's
+ * entry from bpf_get_func_ip(), and a 0 from an old kernel is an error. */
+static void test_val_global_func_ip(void)
+{
+	struct pt_regs_fake regs = { 0 };
+	struct bp_plan p = { .nargs = 3, .args = {
+		reg_arg(BP_REG_RAX, 8, true),
+		global_arg(BP_ANCHOR_FUNC_IP, 4, true),
+		reg_arg(BP_REG_RDI, 8, false) } };
+	struct run run;
+
+	setup_global();
+	set_reg(&regs, BP_REG_RAX, (uint64_t)-21000);
+	set_reg(&regs, BP_REG_RDI, 99);
+	set_reg(&regs, BP_REG_RIP, 0xdeadbeef000ULL);	/* the caller's */
+	fake_func_ip = G_PROBE + (G_RUNTIME - G_LINK);
+	check_against_ref(&p, &regs, &run);
+	CHECK_INT(run.r[2], 0);
+	CHECK_INT((int64_t)run.r[3], -21000);
+	CHECK_INT((int64_t)run.r[4], -1234);
+	CHECK_INT(run.r[5], 99);
+	CHECK_INT(run.func_ip_calls, 1);
+
+	fake_func_ip = 0;
+	check_against_ref(&p, &regs, &run);
+	CHECK_INT(run.r[2], 1);
+	CHECK_INT(run.r[3], 0);
+	CHECK_INT(run.r[4], 0);
+
+	/* the address itself, no read: still a call, still checked */
+	p.args[1].nderef = 0;
+	p.args[1].size = 8;
+	fake_func_ip = G_PROBE + 0x1000;
+	check_against_ref(&p, &regs, &run);
+	CHECK_INT(run.r[2], 0);
+	CHECK_INT(run.r[4], G_LINK + 0x1000);
+	CHECK_INT(run.user_calls, 0);
+}
+
+static void test_seq_global_ip(void)
+{
+	struct bp_plan p = plan1(global_arg(BP_ANCHOR_IP, 8, false));
+	const struct bpf_insn want[] = {
+		MOV_REG(6, 1),
+		LDX(BPF_DW, 3, 6, 128),			/* ip */
+		ALU_IMM(BPF_ADD, 3, (int32_t)(G_LINK - G_PROBE)),
+		MOV_REG(1, 10),
+		ALU_IMM(BPF_ADD, 1, -8),
+		MOV_IMM(2, 8),
+		CALL(BPF_FUNC_probe_read_user),
+		JNE_IMM(0, 0, 3),
+		LDX(BPF_DW, 3, 10, -8),
+		MOV_IMM(2, 0),
+		JA(2),
+		MOV_IMM(2, 1),
+		MOV_IMM(3, 0),
+		MOV_IMM(4, 0),
+		MOV_IMM(5, 0),
+		MOV_REG(1, 6),
+	};
+
+	check_seq(&p, want, ARRAY_SIZE(want));
+}
+
+/* A struct member held in a register: bits of it (DW_OP_piece, by value). */
+static void test_val_register_bits(void)
+{
+	struct pt_regs_fake regs = { 0 };
+	struct bp_fetch y = reg_arg(BP_REG_RDI, 8, true);
+	struct bp_plan p;
+	struct run run;
+
+	y.bit_off = 32;
+	y.bit_size = 32;
+	p = plan1(y);
+	set_reg(&regs, BP_REG_RDI, ((uint64_t)(uint32_t)-33 << 32) | 44);
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT((int64_t)run.r[3], -33);
+	/* the low half, and a 7-bit signed field at bit 4 */
+	p.args[0].bit_off = 0;
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT(run.r[3], 44);
+	set_reg(&regs, BP_REG_RDI, (uint64_t)(0x7f & -20) << 4);
+	p.args[0].bit_off = 4;
+	p.args[0].bit_size = 7;
+	if (!run_plan(&p, &regs, &run))
+		return;
+	CHECK_INT((int64_t)run.r[3], -20);
+}
+
+static void test_global_plan_helpers(void)
+{
+	struct bp_fetch a = global_arg(BP_ANCHOR_IP, 4, true), b = a;
+
+	CHECK(bp_fetch__equal(&a, &b), "same global");
+	b.anchor += 4;
+	CHECK(!bp_fetch__equal(&a, &b), "another anchor: another instance");
+	b = a;
+	b.anchor_kind = BP_ANCHOR_FUNC_IP;
+	CHECK(!bp_fetch__equal(&a, &b), "another anchor kind");
+	/* the anchor means nothing for a register base */
+	a = reg_arg(BP_REG_RDI, 8, false);
+	b = a;
+	b.anchor = 5;
+	CHECK(bp_fetch__equal(&a, &b), "anchor of a register fetch");
+
+	a = global_arg(BP_ANCHOR_IP, 4, true);
+	CHECK_STR(ffmt(&a), "s32 *(u32 *)(@0x4010) [load bias: ip - 0x1139] [user]");
+	a.anchor_kind = BP_ANCHOR_FUNC_IP;
+	CHECK_STR(ffmt(&a), "s32 *(u32 *)(@0x4010) [load bias: func_ip - 0x1139] [user]");
+}
+
 int main(void)
 {
 	RUN(test_preamble);
@@ -1611,6 +1844,11 @@ int main(void)
 	RUN(test_val_user_kernel);
 	RUN(test_val_bitfields);
 	RUN(test_val_constants);
+	RUN(test_val_global_ip);
+	RUN(test_val_global_func_ip);
+	RUN(test_seq_global_ip);
+	RUN(test_val_register_bits);
+	RUN(test_global_plan_helpers);
 	RUN(test_random_plans);
 	return TEST_EXIT();
 }

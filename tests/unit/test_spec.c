@@ -379,20 +379,74 @@ static void test_err_empty(void)
 
 static void test_err_unknown_key(void)
 {
+	/* one typo away from a key: not taken for EVENT=POINT;PTN */
 	expect_err("exce=/usr/bin/app;f",
 		   "unknown key 'exce' in SEC(\"exce=/usr/bin/app;f\")",
-		   "(known: exec, module, inlines, force)");
-	/* an IDENT=VALUE segment is a config term, so this is an unknown key */
-	expect_err("exec=/a;func=foo;ptn", "unknown key 'func'");
+		   "(known: exec, module, inlines, force", "'exec'?");
+	expect_err("exec=/a;inline=no;f x", "unknown key 'inline'", "'inlines'?");
+	expect_err("exec=/a;forse=1;f", "unknown key 'forse'");
+	expect_err("exec=/a;moduel=m;f", "unknown key 'moduel'");
+	expect_err("exe=/a;f", "unknown key 'exe'");
+	/* a value that is no probe point: a config term after all */
+	expect_err("exec=/a;path=/usr/bin/app;f", "unknown key 'path'");
+	expect_err("exec=/a;level=1;f", "unknown key 'level'");
 }
 
 static void test_err_lazy_pattern(void)
 {
-	expect_err("do_sys_open;ptn", "'do_sys_open;ptn'", "FUNC;PTN",
-		   "not supported yet");
-	expect_err("exec=/a;foo;a = b", "'foo;a'", "FUNC;PTN", "not supported yet");
 	expect_err("exec=/a x;f", "unexpected ';'", "'x;f'");
 	expect_err("f x;force=y", "unexpected ';'", "'x;force=y'", "must come before");
+	expect_err("f;", "empty lazy pattern", "'f;'");
+	/* "ev=f;" reads as a term of an unknown key as much as a pattern */
+	expect_err("ev=f;", "unknown key 'ev'");
+	expect_err("f+4;p", "'f+4;p'", "cannot be combined with '+4'");
+	expect_err("f%return;p", "cannot be combined with '%return'");
+	expect_err("f:3;p", "cannot be combined with ':3'");
+	expect_err("lines.c:3;p", "both :LINE and ;PTN");
+	/* a pattern has no spaces: "a = b" leaves '=' as an argument */
+	expect_err("exec=/a;foo;a = b", "argument name ''", "'='");
+}
+
+/* How a ';' is told apart: config term, lazy pattern, or misplaced. */
+static void test_lazy_vs_config(void)
+{
+	struct bp_spec spec;
+
+	/* func= is not a key, so this is EVENT=FUNC;PTN */
+	if (!parse_ok("exec=/a;func=foo;ptn", &spec)) {
+		CHECK_STR(spec.exec, "/a");
+		CHECK_STR(spec.event, "func");
+		CHECK_STR(spec.func, "foo");
+		CHECK_STR(spec.lazy, "ptn");
+		CHECK_STR(spec.point, "foo;ptn");
+	}
+	bp_spec__free(&spec);
+
+	/* keys before, then a pattern holding '=', '+' and ';' */
+	if (!parse_ok("exec=/x;inlines=no;force=y;lz=lazy_fn;sink=r+1;* x", &spec)) {
+		CHECK(!spec.inlines && spec.force, "terms not applied");
+		CHECK_STR(spec.event, "lz");
+		CHECK_STR(spec.func, "lazy_fn");
+		CHECK_STR(spec.lazy, "sink=r+1;*");
+		CHECK_INT(spec.nargs, 1);
+	}
+	bp_spec__free(&spec);
+
+	/* no event: FUNC;PTN right after the terms */
+	if (!parse_ok("exec=/x ; lazy_fn;*LAZY_ONE*", &spec)) {
+		CHECK(!spec.event, "event set");
+		CHECK_STR(spec.func, "lazy_fn");
+		CHECK_STR(spec.lazy, "*LAZY_ONE*");
+		CHECK(!spec.src && !spec.has_line, "src/line set");
+	}
+	bp_spec__free(&spec);
+
+	/* a key-named piece after the definition started is pattern text */
+	if (!parse_ok("f;force=y", &spec)) {
+		CHECK(!spec.force, "force applied from the pattern");
+		CHECK_STR(spec.lazy, "force=y");
+	}
+	bp_spec__free(&spec);
 }
 
 static void test_err_duplicate_key(void)
@@ -425,24 +479,145 @@ static void test_err_bad_event(void)
 	expect_err("grp:ev=foo", "invalid event name 'grp:ev'");
 }
 
-static void test_err_point_not_supported(void)
+#define FORMS "FUNC[@SRC][+OFFS|%return|:RLN|;PTN], SRC:ALN or SRC;PTN"
+
+static void test_source_lines(void)
 {
-	static const char *const unsupported[] = {
-		"foo@file.c", "foo@file.c:12", "foo:12", "vfs_*", "*_read", "fo?",
-		"foo[ab]", "ev=foo:3",
+	static const struct {
+		const char *text, *src;
+		int line;
+	} cases[] = {
+		{ "lines.c:12", "lines.c", 12 },
+		{ "ev=lines.c:1", "lines.c", 1 },
+		{ "tests/targets/points/lines.c:99", "tests/targets/points/lines.c", 99 },
+		{ "/abs/x.cpp:7", "/abs/x.cpp", 7 },
+		{ "a.b/x.h:3", "a.b/x.h", 3 },
+		{ "entry.S:2147483647", "entry.S", 2147483647 },
 	};
+	struct bp_spec spec;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(unsupported); i++) {
-		char quoted[64];
-
-		snprintf(quoted, sizeof(quoted), "'%s'", unsupported[i]);
-		expect_err(unsupported[i], quoted, "not supported yet",
-			   "FUNC, FUNC+OFFS, FUNC%return");
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (!parse_ok(cases[i].text, &spec)) {
+			CHECK(!spec.func, "%s: func '%s' set", cases[i].text, spec.func);
+			CHECK_STR(spec.src, cases[i].src);
+			CHECK(spec.has_line, "%s: has_line not set", cases[i].text);
+			CHECK_INT(spec.line, cases[i].line);
+			CHECK(!spec.lazy && !spec.has_offset && !spec.is_return,
+			      "%s: other parts set", cases[i].text);
+		}
+		bp_spec__free(&spec);
 	}
-	expect_err("foo@a.c", "@SRC");
-	expect_err("foo:1", ":LINE");
-	expect_err("foo*", "glob");
+	if (!parse_ok("exec=/x;lines.c;*LAZY_FILE* v", &spec)) {
+		CHECK(!spec.func, "func set");
+		CHECK_STR(spec.src, "lines.c");
+		CHECK_STR(spec.lazy, "*LAZY_FILE*");
+		CHECK(!spec.has_line, "has_line set");
+		CHECK_STR(spec.point, "lines.c;*LAZY_FILE*");
+		CHECK_INT(spec.nargs, 1);
+	}
+	bp_spec__free(&spec);
+}
+
+static void test_func_lines_and_files(void)
+{
+	struct bp_spec spec;
+
+	if (!parse_ok("line_abs:5 a b", &spec)) {
+		CHECK_STR(spec.func, "line_abs");
+		CHECK(spec.has_line && spec.line == 5, "line %d", spec.line);
+		CHECK(!spec.src, "src set");
+	}
+	bp_spec__free(&spec);
+	if (!parse_ok("f:0", &spec))
+		CHECK(spec.has_line && !spec.line, "FUNC:0 not kept");
+	bp_spec__free(&spec);
+	if (!parse_ok("ev=twin@twin_b.c v", &spec)) {
+		CHECK_STR(spec.event, "ev");
+		CHECK_STR(spec.func, "twin");
+		CHECK_STR(spec.src, "twin_b.c");
+		CHECK(!spec.has_line && !spec.has_offset && !spec.is_return, "extras");
+	}
+	bp_spec__free(&spec);
+	if (!parse_ok("twin@dir/twin_b.c:3", &spec)) {
+		CHECK_STR(spec.src, "dir/twin_b.c");
+		CHECK(spec.has_line && spec.line == 3, "line");
+	}
+	bp_spec__free(&spec);
+	if (!parse_ok("twin@b.c+0x8", &spec)) {
+		CHECK_STR(spec.src, "b.c");
+		CHECK(spec.has_offset && spec.offset == 8, "offset");
+	}
+	bp_spec__free(&spec);
+	if (!parse_ok("twin@b.c%return $retval", &spec)) {
+		CHECK_STR(spec.src, "b.c");
+		CHECK(spec.is_return, "is_return");
+	}
+	bp_spec__free(&spec);
+	/* the file after '@' needs no source extension */
+	if (!parse_ok("twin@Makefile;*x*", &spec)) {
+		CHECK_STR(spec.src, "Makefile");
+		CHECK_STR(spec.lazy, "*x*");
+	}
+	bp_spec__free(&spec);
+	/* clone suffixes are function names, not file extensions */
+	if (!parse_ok("clone_me.constprop.0:2", &spec)) {
+		CHECK_STR(spec.func, "clone_me.constprop.0");
+		CHECK(!spec.src, "src set");
+	}
+	bp_spec__free(&spec);
+	if (!parse_ok("foo.cold", &spec))
+		CHECK_STR(spec.func, "foo.cold");
+	bp_spec__free(&spec);
+	/* $params is one token, expanded by the resolver at each point */
+	if (!parse_ok("lines.c:12 $params", &spec) && spec.nargs == 1)
+		CHECK_STR(spec.args[0].var, "$params");
+	bp_spec__free(&spec);
+}
+
+static void test_globs(void)
+{
+	static const char *const globs[] = {
+		"glob_*", "*_read", "fo?", "foo[ab]", "foo[!a-c]x", "[a-z]*",
+		"*", "x[]]", "f*.isra.*",
+	};
+	struct bp_spec spec;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(globs); i++) {
+		if (!parse_ok(globs[i], &spec)) {
+			CHECK_STR(spec.func, globs[i]);
+			CHECK(spec.func_glob, "%s: func_glob not set", globs[i]);
+		}
+		bp_spec__free(&spec);
+	}
+	if (!parse_ok("glob_*%return $retval", &spec)) {
+		CHECK_STR(spec.func, "glob_*");
+		CHECK(spec.func_glob && spec.is_return, "glob%%return");
+	}
+	bp_spec__free(&spec);
+	if (!parse_ok("foo.isra.0", &spec))
+		CHECK(!spec.func_glob, "func_glob set");
+	bp_spec__free(&spec);
+}
+
+static void test_err_point_forms(void)
+{
+	expect_err("lines.c", "'lines.c' is a source file", ":LINE or ;PTN");
+	expect_err("lines.c:0", "line 0", "start at 1");
+	expect_err("lines.c+4", "takes no '+'");
+	expect_err("lines.c%return", "takes no '%'");
+	expect_err("lines.c@x.c:3", "'@SRC' follows a function name");
+	expect_err("foo:", "invalid line number", "'foo:'", FORMS);
+	expect_err("foo:x", "invalid line number");
+	expect_err("foo:-1", "invalid line number");
+	expect_err("foo:3x", "invalid line number");
+	expect_err("foo:99999999999", "invalid line number");
+	expect_err("foo:3%return", "combines :LINE with %return");
+	expect_err("foo@:3", "empty source file after '@'");
+	expect_err("foo@", "empty source file after '@'");
+	expect_err("foo[ab", "unterminated '['", "'foo[ab'");
+	expect_err("foo@a.c@b.c", "unexpected '@'");
 }
 
 static void test_err_point_syntax(void)
@@ -460,11 +635,12 @@ static void test_err_point_syntax(void)
 		/* "foo+ 1" splits at the space: the culprit is 'foo+' */
 		snprintf(quoted, sizeof(quoted), "'%.*s'",
 			 (int)strcspn(bad[i], " "), bad[i]);
-		expect_err(bad[i], quoted, "FUNC, FUNC+OFFS, FUNC%return");
+		expect_err(bad[i], quoted, FORMS);
 	}
 	expect_err("foo+0x10000000000000000", "'foo+0x10000000000000000'",
 		   "64 bits");
 	expect_err("foo+18446744073709551616", "64 bits");
+	expect_err("foo-bar", "unexpected '-'");
 	/* no ';' after a config term: it reads as EVENT=POINT */
 	expect_err("exec=/usr/bin/app", "'exec=/usr/bin/app'", "must end with ';'");
 }
@@ -488,7 +664,8 @@ static void test_err_retval(void)
 
 static void test_err_special_vars(void)
 {
-	expect_err("f $params", "'$params'", "not supported yet");
+	expect_err("f%return $params", "'$params'", "FUNC%return");
+	expect_err("f $params->x", "'$params->x'", "takes no member");
 	expect_err("f $arg1", "'$arg1'", "not supported yet");
 	expect_err("f%return $stack", "'$stack'", "not supported yet");
 	expect_err("f $", "'$'", "not supported yet");
@@ -634,11 +811,15 @@ int main(void)
 	RUN(test_err_empty);
 	RUN(test_err_unknown_key);
 	RUN(test_err_lazy_pattern);
+	RUN(test_lazy_vs_config);
 	RUN(test_err_duplicate_key);
 	RUN(test_err_bad_value);
 	RUN(test_err_missing_point);
 	RUN(test_err_bad_event);
-	RUN(test_err_point_not_supported);
+	RUN(test_source_lines);
+	RUN(test_func_lines_and_files);
+	RUN(test_globs);
+	RUN(test_err_point_forms);
 	RUN(test_err_point_syntax);
 	RUN(test_err_offset_with_return);
 	RUN(test_err_retval);

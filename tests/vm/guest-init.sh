@@ -57,6 +57,11 @@ mount -t devtmpfs dev /host/dev || fail "cannot mount /dev"
 mkdir -p /host/dev/pts /host/dev/shm
 mount -t devpts -o newinstance,ptmxmode=0666 devpts /host/dev/pts
 mount -t tmpfs -o mode=1777 shm /host/dev/shm
+# devtmpfs has no /dev/fd: bash's process substitution needs it
+ln -sf /proc/self/fd /host/dev/fd
+ln -sf /proc/self/fd/0 /host/dev/stdin
+ln -sf /proc/self/fd/1 /host/dev/stdout
+ln -sf /proc/self/fd/2 /host/dev/stderr
 mount -t tracefs tracefs /host/sys/kernel/tracing || fail "cannot mount tracefs"
 mount -t debugfs debugfs /host/sys/kernel/debug
 mount -t bpf bpf /host/sys/fs/bpf || fail "cannot mount bpffs"

@@ -1,0 +1,79 @@
+# Benchmarks (included by the top Makefile): `make bench` prints a table of
+# bpfprobe vs perf (and bpftrace) ratios, measured in one run; see
+# bench/bench.sh for what is measured how. Everything is built into
+# $(BUILD)/bench/; the large generated program of the resolution benchmark
+# is cached in $(BUILD)/bench-cache/ (bench/build_scale.sh).
+
+BENCH_DIR   := $(BUILD)/bench
+BENCH_APP   := $(abspath $(BENCH_DIR)/app)
+BENCH_CUS   := $(foreach a,0 1 2 3 4 5 6 7,$(foreach b,0 1 2 3 4 5 6 7,$(a)$(b)))
+# objects for perf too: without -g (perf 6.1 cannot load line info)
+BENCH_BPF_NOG := -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell uname -m)-linux-gnu \
+		 -DAPP='"$(BENCH_APP)"'
+BENCH_HITS  := empty reg d1 d2 d3 stack
+HIT_SPEC_empty := hot_empty
+HIT_SPEC_reg   := hot_reg a
+HIT_SPEC_d1    := hot_d1 p->v@user
+HIT_SPEC_d2    := hot_d2 p->next->v@user
+HIT_SPEC_d3    := hot_d3 p->next->next->v@user
+HIT_SPEC_stack := hot_stack a7
+
+BENCH_BINS := $(BENCH_DIR)/runstat $(BENCH_DIR)/app $(BENCH_DIR)/rb_bench $(BENCH_DIR)/bpf_insns \
+	      $(BENCH_DIR)/points_one.bpf.o $(BENCH_DIR)/points_distinct.bpf.o \
+	      $(BENCH_DIR)/points_static.bpf.o $(BENCH_DIR)/rb.bpf.o $(BENCH_DIR)/rb_empty.bpf.o \
+	      $(BENCH_HITS:%=$(BENCH_DIR)/hit_%.bpf.o)
+
+.PHONY: bench bench-build bench-deps
+# bpftrace is a reference only: the table says n/a where it is missing
+bench-deps:
+	@./scripts/deps.sh bpftrace
+
+bench-build: all $(BENCH_BINS)
+
+bench: bench-deps
+	$(MAKE) bench-build
+	./bench/bench.sh $(BENCH_DIR)
+
+$(BENCH_DIR)/runstat: bench/runstat.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra -o $@ $<
+
+$(BENCH_DIR)/bpf_insns: bench/bpf_insns.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra -Wno-unused-parameter -o $@ $< -lbpf
+
+$(BENCH_DIR)/rb_bench: bench/rb_bench.c $(BUILD)/libbpfprobe.a
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wall -Wextra -Wno-unused-parameter -Iinclude -o $@ $< $(BUILD)/libbpfprobe.a $(LDLIBS)
+
+$(BENCH_DIR)/cu_%.o: bench/app_cu.c bench/app.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -I. -DCU=$* -c $< -o $@
+
+$(BENCH_DIR)/app: bench/app_main.c bench/app.h $(BENCH_CUS:%=$(BENCH_DIR)/cu_%.o)
+	$(CC) -O2 -g -Wall -I. -o $@ $< $(BENCH_CUS:%=$(BENCH_DIR)/cu_%.o)
+
+$(BENCH_DIR)/points_one.bpf.o: bench/points.bpf.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BENCH_BPF_NOG) -DPOINTS_ONE -c $< -o $@
+
+$(BENCH_DIR)/points_distinct.bpf.o: bench/points.bpf.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BENCH_BPF_NOG) -DPOINTS_DISTINCT -c $< -o $@
+
+$(BENCH_DIR)/points_static.bpf.o: bench/points.bpf.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BENCH_BPF_NOG) -DPOINTS_STATIC -c $< -o $@
+
+$(BENCH_DIR)/hit_%.bpf.o: bench/hit.bpf.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BENCH_BPF_NOG) -DNAME=h_$* -DSPEC='"h_$*=$(HIT_SPEC_$*)"' -c $< -o $@
+
+# bpfprobe only (perf cannot consume a ring buffer): with -g, BTF for the maps
+$(BENCH_DIR)/rb.bpf.o: bench/rb.bpf.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BENCH_BPF_NOG) -g -c $< -o $@
+
+$(BENCH_DIR)/rb_empty.bpf.o: bench/rb.bpf.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BENCH_BPF_NOG) -g -DEMPTY -c $< -o $@

@@ -1,0 +1,288 @@
+#!/usr/bin/env bash
+# make bench: bpfprobe against perf 6.1 (and bpftrace where comparable),
+# measured in one run, printed as one table. Judge by the ratio column
+# (bpfprobe / reference: below 1 is better); absolute numbers depend on the
+# machine and on what else runs on it. No test asserts on any of this.
+#
+# Usage: bench/bench.sh [BENCH_DIR]   (make bench builds BENCH_DIR first)
+#   BENCH_RUNS=N   runs per measurement, medians reported (default 5)
+#   BENCH_ONLY=1,3 run only those sections
+#   BENCH_SIZES="400 800" CU counts of the resolution benchmark (x150 functions)
+#   BPFPROBE=...   the tool under test (default build/bpfprobe)
+#
+# 1 load+attach  `bpfprobe load OBJ -- /bin/true` vs `perf record -e OBJ --
+#                /bin/true` on the same object built without -g: wall, CPU
+#                (user+sys of the process tree, wait4) and peak RSS, for one
+#                probe point, 64 distinct functions and one static function
+#                with 64 copies. Goal: CPU <= 0.25x perf.
+# 2 resolution   a generated program (bench/gen_scale.c, 400 CUs x 150
+#                functions, and 800 x 150 for doubled DWARF): `bpfprobe
+#                resolve` vs `perf probe -n -x BIN --add` vs `bpftrace -lv`,
+#                one probe with arguments and a glob of 100 functions.
+#                Goal: <= 1.0x perf in time and memory, at both sizes.
+# 3 per hit      each program loaded by each tool on a hot function: the
+#                prologue's instructions (xlated length minus the body) and
+#                run time per hit from bpf_stats. Goal: never more
+#                instructions than perf.
+# 4 throughput   a tight loop on a uprobe submitting 64-byte ring buffer
+#                records (bench/rb_bench.c, the bench's own libbpf consumer)
+#                vs the same loop with an empty program: records/s, lost,
+#                consumer CPU.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+B=$(realpath "${1:-build/bench}")
+BPFPROBE=$(realpath "${BPFPROBE:-build/bpfprobe}")
+RUNS=${BENCH_RUNS:-5}
+ONLY=${BENCH_ONLY:-1,2,3,4}
+APP=$B/app
+tmp=$(mktemp -d)
+stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo 0)
+trap 'sysctl -qw kernel.bpf_stats_enabled=$stats_was 2>/dev/null; rm -rf "$tmp"' EXIT
+table=$B/results.txt
+: >"$table"
+
+[ "$(id -u)" -eq 0 ] || { echo "bench: needs root (BPF, uprobes, perf)" >&2; exit 1; }
+mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
+has_bpftrace=$(command -v bpftrace || true)
+
+row() {	# row SECTION CASE METRIC BPFPROBE REF [OTHER] [NOTE]
+	printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' "$1" "$2" "$3" "$4" "$5" \
+		"$(ratio "$4" "$5")" "${6:-}" "${7:-}" | tee -a "$table"
+}
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0 && a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/) printf "%.2f", a / b; else printf "-" }'
+}
+section() {
+	case ",$ONLY," in *",$1,"*) return 0 ;; esac
+	return 1
+}
+field() {	# field NAME "k=v k=v": the value of NAME
+	sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" <<<"$2"
+}
+# measure CMD...: "wall=.. cpu=.. rss_kb=.." medians, or "fail=REASON"
+measure() {
+	local r
+	: >"$tmp/log"
+	if r=$(RUNSTAT_LOG=$tmp/log "$B/runstat" "$RUNS" "$@" 2>/dev/null); then
+		echo "$r"
+	else
+		echo "fail=$(why_failed "$tmp/log")"
+	fi
+}
+# A failed run's reason, short and without spaces: perf's "\___ REASON"
+# line, else the first line that looks like an error.
+why_failed() {
+	local r
+	r=$(sed -n 's/.*\\___ *//p' "$1" | head -1)
+	[ -n "$r" ] || r=$(grep -iE 'error|fail|cannot|not |invalid' "$1" | head -1)
+	[ -n "$r" ] || r="exit status $(tail -1 "$1")"
+	tr -s ' \t' '~~' <<<"$r" | cut -c1-70
+}
+mib() { awk -v k="$1" 'BEGIN { if (k ~ /^[0-9.]+$/) printf "%.1f", k / 1024; else print k }'; }
+ms() { awk -v s="$1" 'BEGIN { if (s ~ /^[0-9.]+$/) printf "%.1f", s * 1000; else print s }'; }
+# the three rows of one wall/cpu/rss comparison; $4 $5: measure outputs
+triple() {	# triple SECTION CASE NOTE BP REF [OTHER]
+	local bp=$4 ref=$5 other=${6:-} m
+	for m in wall cpu rss_kb; do
+		local a b c
+		a=$(field $m "$bp") b=$(field $m "$ref") c=$(field $m "$other")
+		local note=$3
+		[ -n "$a" ] || { a=failed; [ $m = wall ] && note+=" bpfprobe: $(field fail "$bp" | tr '~' ' ')"; }
+		[ -n "$b" ] || { b=failed; [ $m = wall ] && note+=" perf: $(field fail "$ref" | tr '~' ' ')"; }
+		[ -n "$c" ] || { c=$([ -n "$other" ] && echo failed); [ $m = wall ] && [ -n "$other" ] && note+=" other: $(field fail "$other" | tr '~' ' ')"; }
+		case $m in
+		wall|cpu) row "$1" "$2" "${m}_ms" "$(ms "$a")" "$(ms "$b")" "$(ms "$c")" "$note" ;;
+		rss_kb) row "$1" "$2" rss_MiB "$(mib "$a")" "$(mib "$b")" "$(mib "$c")" "$note" ;;
+		esac
+		[ "$m" = cpu ] && [ "$1" = load+attach ] && verdict_cpu "$a" "$b"
+	done
+}
+verdict_cpu() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/) exit !(a / b <= 0.25); exit 2 }'
+	case $? in
+	0) goal_met=$((goal_met + 1)) ;;
+	1) goal_missed=$((goal_missed + 1)) ;;
+	esac
+}
+
+echo "bpfprobe benchmark, $(date -u +%Y-%m-%dT%H:%MZ), $(uname -r), $(nproc) cpus, $RUNS runs per measurement (medians)"
+echo "ratio = bpfprobe / perf; below 1 is better; 'other' is bpftrace where comparable"
+echo
+printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric bpfprobe perf ratio other note | tee -a "$table"
+
+# --- 1. load + attach --------------------------------------------------------
+if section 1; then
+	goal_met=0 goal_missed=0
+	for c in one:"1 point" distinct:"64 distinct functions" static:"64 static copies"; do
+		obj=$B/points_${c%%:*}.bpf.o
+		bp=$(measure "$BPFPROBE" load "$obj" -- /bin/true)
+		pf=$(cd "$tmp" && measure perf record -q -o "$tmp/perf.data" -e "$obj" -- /bin/true)
+		triple load+attach "${c#*:}" "" "$bp" "$pf"
+	done
+	echo "  goal cpu <= 0.25x perf: met in $goal_met, missed in $goal_missed of the cases perf could run" | tee -a "$table"
+	echo "  (wall with 64 points is mostly the kernel's detach: each uprobe unregistered waits for a grace period)"
+fi
+
+# --- 2. resolution at scale --------------------------------------------------
+resolve_case() {	# resolve_case SIZE LABEL SEC PERFSPEC BPFTRACE_PROBE
+	local bin=$1 bp pf bt
+	bp=$(measure "$BPFPROBE" resolve "exec=$bin;$3")
+	pf=$(measure perf probe -q -n -x "$bin" --add "$4")
+	bt=
+	[ -n "$has_bpftrace" ] && bt=$(measure bpftrace -lv "uprobe:$bin:$5")
+	[ -n "$has_bpftrace" ] || bt="fail=bpftrace_not_installed"
+	triple resolve "$2" "" "$bp" "$pf" "$bt"
+}
+if section 2; then
+	for size in ${BENCH_SIZES:-400 800}; do
+		if ! bin=$(bench/build_scale.sh $size 150); then
+			row resolve "${size}x150" "" "" "" "" "" "cannot build the program"
+			continue
+		fi
+		di=$(( $(readelf -SW "$bin" | sed -n 's/.*\.debug_info *PROGBITS *[0-9a-f]* [0-9a-f]* \([0-9a-f]*\).*/\1/p' | sed 's/^/0x/') ))
+		echo "  ${size}x150: $(du -m "$bin" | cut -f1) MB binary, $((di / 1048576)) MB .debug_info" | tee -a "$table"
+		resolve_case "$bin" "${size}x150 1 probe+3 args" "p=target_fn r->hdr->len n v" \
+			"target_fn len=r->hdr->len n v" target_fn
+		resolve_case "$bin" "${size}x150 glob 100 funcs" "p=probe_me_* x" "probe_me_* x" 'probe_me_*'
+	done
+fi
+
+# Calls of a probed function that take about SECONDS: a uprobe trap costs
+# from about 1 us on bare metal to tens of us in some VMs.
+calls_for() {
+	local ns
+	ns=$(field ns_per_call "$("$B/rb_bench" "$B/rb_empty.bpf.o" "$APP" hot reg 2000 2>/dev/null)")
+	awk -v ns="$ns" -v s="$1" 'BEGIN { n = ns > 0 ? s * 1e9 / ns : 2000;
+		if (n < 2000) n = 2000; if (n > 5000000) n = 5000000; printf "%d", n }'
+}
+
+# --- 3. per-hit cost ---------------------------------------------------------
+# hold TOOL...: runs TOOL with `app hot CASE N` as its workload until the
+# loop is done, then prints "xlated=BYTES run_cnt=N run_time_ns=T" of the
+# busiest program named NAME and releases the app
+hit_stats() {	# hit_stats NAME CMD...
+	local name=$1 pid s
+	shift
+	rm -f "$tmp/ready"
+	(cd "$tmp" && BENCH_READY=$tmp/ready "$@" >"$tmp/hit.out" 2>&1) &
+	local tool=$!
+	for _ in $(seq 600); do
+		[ -s "$tmp/ready" ] && break
+		kill -0 $tool 2>/dev/null || break
+		sleep 0.05
+	done
+	if [ ! -s "$tmp/ready" ]; then
+		wait $tool
+		echo "fail=$(why_failed "$tmp/hit.out")"
+		return
+	fi
+	s=$(bpftool -j prog show 2>/dev/null | jq -r --arg n "$name" \
+		'[.[] | select(.name == $n)] | max_by(.run_cnt // 0) |
+		 "xlated=\(.bytes_xlated) run_cnt=\(.run_cnt // 0) run_time_ns=\(.run_time_ns // 0)"')
+	echo "$s $(grep -o 'ns_per_call=[0-9.]*' "$tmp/hit.out")"
+	kill -TERM "$(cat "$tmp/ready")" 2>/dev/null
+	wait $tool
+}
+if section 3; then
+	sysctl -qw kernel.bpf_stats_enabled=1
+	n=${BENCH_HITS:-$(calls_for 0.5)}
+	plain=$(field ns_per_call "$("$APP" hot reg "$n")")
+	for c in empty:"no argument" reg:"register arg" d1:"1 deref" d2:"2 derefs" d3:"3 derefs" stack:"stack arg (7th)"; do
+		k=${c%%:*}
+		obj=$B/hit_$k.bpf.o
+		body=$("$B/bpf_insns" "$obj" | awk '{ print $2 }')
+		bp=$(hit_stats "h_$k" "$BPFPROBE" load "$obj" -- "$APP" hot "$k" "$n")
+		pf=$(hit_stats "h_$k" perf record -q -o "$tmp/perf.data" -e "$obj" -- "$APP" hot "$k" "$n")
+		for who in bp pf; do
+			v=${!who}
+			x=$(field xlated "$v")
+			if [ -n "$x" ] && [ "$x" != null ]; then
+				eval "${who}_ins=$(( x / 8 - body ))"
+				eval "${who}_ns=$(awk -v t="$(field run_time_ns "$v")" -v c="$(field run_cnt "$v")" 'BEGIN { if (c > 0) printf "%.1f", t / c; else print "-" }')"
+				eval "${who}_call=$(field ns_per_call "$v")"
+			else
+				eval "${who}_ins=$(field fail "$v")"
+				eval "${who}_ns=-"
+				eval "${who}_call=-"
+			fi
+		done
+		row per-hit "$k: ${c#*:}" prologue "$bp_ins" "$pf_ins" "" "body $body insns"
+		row per-hit "$k: ${c#*:}" prog_ns "$bp_ns" "$pf_ns" "" "bpf_stats run_time/run_cnt"
+		row per-hit "$k: ${c#*:}" call_ns "$bp_call" "$pf_call" "" "whole probed call; unprobed: $plain ns"
+	done
+	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
+fi
+
+# tool_consume OBJ N: `bpfprobe load -p APP OBJ` while the app makes N
+# calls: "ns_per_call=.. records=.. lost=.. cpu=.." (cpu: bpfprobe's)
+tool_consume() {
+	local app rs bp
+	rm -f "$tmp/go"
+	BENCH_GO=$tmp/go "$APP" hot reg "$2" >"$tmp/app.out" &
+	app=$!
+	RUNSTAT_LOG=$tmp/tool.out "$B/runstat" 1 "$BPFPROBE" load -p $app "$1" >"$tmp/rs.out" 2>&1 &
+	rs=$!
+	for _ in $(seq 200); do
+		bp=$(pgrep -P $rs | head -1)
+		[ -n "$bp" ] && bpftool link show 2>/dev/null | grep -q "prog [0-9]*" &&
+			bpftool prog show 2>/dev/null | grep -q " name rb_hit " && break
+		sleep 0.05
+	done
+	sleep 0.2
+	touch "$tmp/go"
+	wait $app
+	sleep 0.3
+	kill -TERM "$bp" 2>/dev/null
+	wait $rs
+	echo "$(cat "$tmp/app.out") $(cat "$tmp/rs.out") records=$(grep -c '^rb: ' "$tmp/tool.out")" \
+		"lost=$(sed -n 's/^@\{0,1\}lost\[0\]: *\([0-9]*\).*/\1/p' "$tmp/tool.out" | head -1 | grep . || echo 0)"
+	: >"$tmp/tool.out"
+}
+
+# --- 4. event throughput -----------------------------------------------------
+if section 4; then
+	n=${BENCH_EVENTS:-$(calls_for 2)}
+	plain=$(field ns_per_call "$("$APP" hot reg "$n")")
+	# alternate the two, 3 times each: the trap cost drifts with the load
+	e_all= r_all= rec=0 lost=0 ccpu_all=
+	for _ in 1 2 3; do
+		e=$("$B/rb_bench" "$B/rb_empty.bpf.o" "$APP" hot reg "$n" 2>&1)
+		r=$("$B/rb_bench" "$B/rb.bpf.o" "$APP" hot reg "$n" 2>&1)
+		e_all+=" $(field ns_per_call "$e")"
+		r_all+=" $(field ns_per_call "$r")"
+		rec=$((rec + $(field records "$r")))
+		lost=$((lost + $(field lost "$r")))
+		ccpu_all+=" $(awk -v c="$(field consumer_cpu "$r")" -v w="$(field wall "$r")" 'BEGIN { if (w > 0) printf "%.1f", 100 * c / w }')"
+	done
+	med() { tr ' ' '\n' <<<"$1" | grep . | sort -g | sed -n 2p; }
+	# bpfprobe's own ring buffer output as the consumer: `load -p` on an
+	# app waiting to start; its CPU with records minus its CPU with the
+	# empty program is what consuming and printing the records cost
+	t_all= t_cpu= t_ecpu= t_rec=0 t_lost=0
+	for _ in 1 2 3; do
+		for o in rb_empty rb; do
+			v=$(tool_consume "$B/$o.bpf.o" "$n")
+			[ $o = rb ] && { t_all+=" $(field ns_per_call "$v")"; t_cpu+=" $(field cpu "$v")"
+				t_rec=$((t_rec + $(field records "$v"))); t_lost=$((t_lost + $(field lost "$v"))); }
+			[ $o = rb_empty ] && t_ecpu+=" $(field cpu "$v")"
+		done
+	done
+	t_ns=$(med "$t_all")
+	t_rate=$(awk -v ns="$t_ns" 'BEGIN { if (ns > 0) printf "%.0f", 1e9 / ns; else print "-" }')
+	[ "$t_rec" -eq $((3 * n)) ] || t_rate="$t_rate (only $t_rec of $((3 * n)))"
+	t_cons=$(awk -v c="$(med "$t_cpu")" -v e="$(med "$t_ecpu")" -v ns="$t_ns" -v n="$n" \
+		'BEGIN { w = n * ns / 1e9; if (w > 0 && c != "") printf "%.0f%%", 100 * (c - e) / w; else print "-" }')
+	e_ns=$(med "$e_all") r_ns=$(med "$r_all") ccpu="$(med "$ccpu_all")%"
+	trap_rate=$(awk -v ns="$e_ns" 'BEGIN { if (ns > 0) printf "%.0f", 1e9 / ns; else print "-" }')
+	# records delivered per second of the producing loop
+	rec_rate=$(awk -v ns="$r_ns" 'BEGIN { if (ns > 0) printf "%.0f", 1e9 / ns; else print "-" }')
+	[ "$rec" -eq $((3 * n)) ] || rec_rate="$rec_rate (only $rec of $((3 * n)))"
+	printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric value "empty prog" ratio "" note | tee -a "$table"
+	row throughput "bpfprobe load, 3x$n" "rec/s" "$t_rate" "$trap_rate" "" \
+		"lost=$t_lost, $t_rec printed; bpfprobe cpu for them $t_cons of one core"
+	row throughput "libbpf consumer, 3x$n" "rec/s" "$rec_rate" "$trap_rate" "" \
+		"lost=$lost, $rec counted; consumer cpu $ccpu of one core (bench/rb_bench.c)"
+	echo "  (64-byte ring buffer records, one per call of a uprobed function in a tight loop; an unprobed call takes $plain ns)" | tee -a "$table"
+fi
+echo
+echo "bench: table saved in $table"

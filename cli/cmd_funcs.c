@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * bpfprobe funcs BIN [GLOB] [--json]: the functions a probe can name, one
+ * per line: name, address, out-of-line or inline (and where inlined), CU.
+ * From DWARF, or from the symbol table when the binary has none.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpfprobe/bpfprobe.h>
+
+#include "cli/commands.h"
+#include "probes/resolve_list.h"
+#include "util/json.h"
+
+#define FUNCS_USAGE "usage: bpfprobe funcs [--json [--compact]] BIN [GLOB]\n"
+#define MAX_NAME_COL	40
+
+struct funcs_args {
+	const char *binary;
+	const char *glob;
+	bool json;
+	bool compact;
+};
+
+static int parse_args(int argc, char **argv, struct funcs_args *a)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "compact", no_argument, NULL, 'c' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jcvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			a->json = true;
+			break;
+		case 'c':
+			a->compact = true;
+			break;
+		case 'v':
+			bp_cli_verbose++;
+			break;
+		case 'h':
+			printf(FUNCS_USAGE);
+			exit(0);
+		default:
+			fprintf(stderr, FUNCS_USAGE);
+			return -EINVAL;
+		}
+	}
+	if (optind == argc || argc - optind > 2) {
+		fprintf(stderr, "bpfprobe funcs: %s\n" FUNCS_USAGE,
+			optind == argc ? "missing the binary" : "one binary and one glob at most");
+		return -EINVAL;
+	}
+	a->binary = argv[optind];
+	a->glob = optind + 1 < argc ? argv[optind + 1] : NULL;
+	return 0;
+}
+
+static const char *kind(const struct bp_func_entry *e)
+{
+	if (e->is_inline)
+		return "inline";
+	if (e->alias_of)
+		return "alias";
+	return e->from_symtab ? "symbol" : "out-of-line";
+}
+
+static void print_text(const struct bp_func_list *l)
+{
+	int width = 0;
+
+	for (int i = 0; i < l->n; i++) {
+		int len = strlen(l->funcs[i].name);
+
+		if (len > width)
+			width = len < MAX_NAME_COL ? len : MAX_NAME_COL;
+	}
+	for (int i = 0; i < l->n; i++) {
+		const struct bp_func_entry *e = &l->funcs[i];
+
+		printf("%-*s 0x%08" PRIx64 " %-11s %s", width, e->name, e->addr, kind(e),
+		       e->cu ? e->cu : "-");
+		if (e->is_inline)
+			printf(" (inlined in %s)", e->caller ? e->caller : "?");
+		else if (e->alias_of)
+			printf(" (alias of %s)", e->alias_of);
+		printf("\n");
+	}
+}
+
+static int print_json(const struct bp_func_list *l, const char *glob, bool compact)
+{
+	struct bp_json_opts opts = { .sz = sizeof(opts), .pretty = !compact };
+	struct bp_json *j = bp_json__new(stdout, &opts);
+
+	if (!j)
+		return -ENOMEM;
+	bp_json__begin_object(j);
+	bp_json__kv_string(j, "binary", l->binary);
+	bp_json__kv_string(j, "glob", glob);
+	bp_json__kv_bool(j, "debuginfo", l->has_dwarf);
+	bp_json__key(j, "functions");
+	bp_json__begin_array(j);
+	for (int i = 0; i < l->n; i++) {
+		const struct bp_func_entry *e = &l->funcs[i];
+
+		bp_json__begin_object(j);
+		bp_json__kv_string(j, "name", e->name);
+		bp_json__kv_uint(j, "addr", e->addr);
+		bp_json__kv_uint(j, "size", e->size);
+		bp_json__key(j, "offset");
+		if (e->has_offset)
+			bp_json__uint(j, e->offset);
+		else
+			bp_json__null(j);
+		bp_json__kv_string(j, "kind", kind(e));
+		bp_json__kv_bool(j, "inline", e->is_inline);
+		bp_json__kv_string(j, "caller", e->caller);
+		bp_json__kv_string(j, "alias_of", e->alias_of);
+		bp_json__kv_string(j, "cu", e->cu);
+		bp_json__kv_string(j, "decl_file", e->decl_file);
+		bp_json__kv_int(j, "decl_line", e->decl_line);
+		bp_json__end_object(j);
+	}
+	bp_json__end_array(j);
+	bp_json__end_object(j);
+	return bp_json__free(j);
+}
+
+int cmd_funcs(int argc, char **argv)
+{
+	struct funcs_args a = {};
+	struct bp_func_list l;
+	int err;
+
+	if (parse_args(argc, argv, &a))
+		return 2;
+	err = bp_func_list__collect(&l, a.binary, a.glob);
+	if (err) {
+		bp_func_list__free(&l);
+		return 1;
+	}
+	if (a.json) {
+		err = print_json(&l, a.glob, a.compact);
+		if (err)
+			fprintf(stderr, "bpfprobe funcs: writing JSON failed: %s\n", strerror(-err));
+	} else {
+		print_text(&l);
+	}
+	if (!err && !l.n) {
+		fprintf(stderr, "bpfprobe funcs: no function%s%s%s in %s%s\n",
+			a.glob ? " matches '" : "", a.glob ? a.glob : "", a.glob ? "'" : "",
+			l.binary, l.has_dwarf ? "" : " (it has no debug info: symbol table only)");
+		err = -ENOENT;
+	}
+	bp_func_list__free(&l);
+	return err ? 1 : 0;
+}

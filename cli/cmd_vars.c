@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * bpfprobe vars BIN POINT... [--json]: like `perf probe -V`, the parameters
+ * and locals at each probe point with their types, where they are there,
+ * and whether a program could fetch them (if not: why, and where they
+ * would be). POINT is what follows exec= in a SEC(): FUNC, FUNC+OFFS,
+ * FUNC%return, with optional key=value; before it.
+ */
+#define _GNU_SOURCE		/* asprintf */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpfprobe/bpfprobe.h>
+
+#include "cli/commands.h"
+#include "probes/plan_json.h"
+#include "probes/resolve_list.h"
+#include "probes/spec.h"
+#include "util/json.h"
+
+#define VARS_USAGE "usage: bpfprobe vars [-v] [--json [--compact]] BIN FUNC[+OFFS|%%return]...\n"
+
+struct vars_args {
+	const char *binary;
+	char **points;
+	int npoints;
+	bool json;
+	bool compact;
+};
+
+static int parse_args(int argc, char **argv, struct vars_args *a)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "compact", no_argument, NULL, 'c' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jcvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			a->json = true;
+			break;
+		case 'c':
+			a->compact = true;
+			break;
+		case 'v':
+			bp_cli_verbose++;
+			break;
+		case 'h':
+			printf(VARS_USAGE);
+			exit(0);
+		default:
+			fprintf(stderr, VARS_USAGE);
+			return -EINVAL;
+		}
+	}
+	if (argc - optind < 2) {
+		fprintf(stderr, "bpfprobe vars: %s\n" VARS_USAGE,
+			optind == argc ? "missing the binary and the probe point" :
+			"missing the probe point");
+		return -EINVAL;
+	}
+	a->binary = argv[optind];
+	a->points = argv + optind + 1;
+	a->npoints = argc - optind - 1;
+	return 0;
+}
+
+/* POINT as the spec "exec=BIN;POINT"; the binary is BIN, never POINT's. */
+static int parse_point(const char *binary, const char *point, struct bp_spec *spec)
+{
+	char *text, msg[512];
+	int err;
+
+	if (asprintf(&text, "exec=%s;%s", binary, point) < 0) {
+		memset(spec, 0, sizeof(*spec));
+		fprintf(stderr, "bpfprobe vars: out of memory\n");
+		return -ENOMEM;
+	}
+	err = bp_spec__parse(text, spec, msg, sizeof(msg));
+	free(text);
+	if (err) {
+		fprintf(stderr, "bpfprobe vars: '%s': %s\n", point, msg);
+		return err;
+	}
+	if (!spec->exec || strcmp(spec->exec, binary)) {
+		fprintf(stderr, "bpfprobe vars: '%s': give the binary as BIN, not with exec=\n",
+			point);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --- text ----------------------------------------------------------------- */
+
+static void print_var(const struct bp_var_point *vp, const struct bp_var_entry *e)
+{
+	char fetch[256];
+
+	printf("  %-6s %s: %s", bp_var_kind__name(e->kind), e->name, e->type_name);
+	if (!e->fetchable) {
+		printf(": not fetchable: %s\n", e->why ? e->why : "?");
+		return;
+	}
+	bp_fetch__format(&e->fetch, fetch, sizeof(fetch));
+	printf(", at %s: %s", e->loc_desc ? e->loc_desc : "?", fetch);
+	if (e->addr != vp->addr)
+		printf(" (read at 0x%" PRIx64 ", past the prologue)", e->addr);
+	printf("\n");
+}
+
+static void print_text(const struct bp_var_list *l)
+{
+	static int nprinted;
+
+	for (int i = 0; i < l->npoints; i++) {
+		const struct bp_var_point *vp = &l->points[i];
+
+		printf("%s%s%s in %s at 0x%" PRIx64 " (file offset 0x%" PRIx64 ", CU %s, %s):\n",
+		       nprinted++ ? "\n" : "", vp->func, vp->is_return ? "%return" : "",
+		       vp->binary, vp->addr, vp->offset, vp->cu ? vp->cu : "?",
+		       vp->is_inline ? "inline" : "out-of-line");
+		if (!vp->nvars)
+			printf("  (no parameters or locals)\n");
+		for (int j = 0; j < vp->nvars; j++)
+			print_var(vp, &vp->vars[j]);
+	}
+}
+
+/* --- JSON ----------------------------------------------------------------- */
+
+static void json_var(struct bp_json *j, const struct bp_var_entry *e)
+{
+	bp_json__begin_object(j);
+	bp_json__kv_string(j, "name", e->name);
+	bp_json__kv_string(j, "kind", bp_var_kind__name(e->kind));
+	bp_json__kv_string(j, "type", e->type_name);
+	bp_json__kv_int(j, "decl_line", e->decl_line);
+	bp_json__kv_bool(j, "fetchable", e->fetchable);
+	bp_json__kv_uint(j, "addr", e->addr);
+	bp_json__kv_string(j, "location", e->loc_desc);
+	bp_json__key(j, "fetch");
+	if (e->fetchable)
+		bp_fetch__json(&e->fetch, j);
+	else
+		bp_json__null(j);
+	bp_json__kv_string(j, "why", e->fetchable ? NULL : e->why);
+	bp_json__key(j, "available");
+	if (e->navail < 0) {
+		bp_json__null(j);
+	} else {
+		bp_json__begin_array(j);
+		for (int i = 0; i < e->navail; i++) {
+			bp_json__begin_object(j);
+			bp_json__kv_uint(j, "start", e->avail[i].start);
+			bp_json__kv_uint(j, "end", e->avail[i].end);
+			bp_json__end_object(j);
+		}
+		bp_json__end_array(j);
+	}
+	bp_json__end_object(j);
+}
+
+static void json_points(struct bp_json *j, const char *point, const struct bp_var_list *l)
+{
+	for (int i = 0; i < l->npoints; i++) {
+		const struct bp_var_point *vp = &l->points[i];
+
+		bp_json__begin_object(j);
+		bp_json__kv_string(j, "point", point);
+		bp_json__kv_string(j, "binary", vp->binary);
+		bp_json__kv_string(j, "func", vp->func);
+		bp_json__kv_string(j, "cu", vp->cu);
+		bp_json__kv_uint(j, "addr", vp->addr);
+		bp_json__kv_uint(j, "offset", vp->offset);
+		bp_json__kv_bool(j, "inline", vp->is_inline);
+		bp_json__kv_bool(j, "return", vp->is_return);
+		bp_json__key(j, "vars");
+		bp_json__begin_array(j);
+		for (int k = 0; k < vp->nvars; k++)
+			json_var(j, &vp->vars[k]);
+		bp_json__end_array(j);
+		bp_json__end_object(j);
+	}
+}
+
+/* --- the command ---------------------------------------------------------- */
+
+int cmd_vars(int argc, char **argv)
+{
+	struct bp_var_list *lists;
+	struct vars_args a = {};
+	struct bp_json *j = NULL;
+	int i, err = 0, n = 0;
+
+	if (parse_args(argc, argv, &a))
+		return 2;
+	lists = calloc(a.npoints, sizeof(*lists));
+	if (!lists) {
+		fprintf(stderr, "bpfprobe vars: out of memory\n");
+		return 1;
+	}
+	/* all first: a bad point prints nothing but its error */
+	for (i = 0; i < a.npoints && !err; i++, n++) {
+		struct bp_spec spec;
+
+		err = parse_point(a.binary, a.points[i], &spec);
+		if (!err)
+			err = bp_var_list__collect(&lists[i], &spec);
+		bp_spec__free(&spec);
+	}
+	if (!err && a.json) {
+		struct bp_json_opts opts = { .sz = sizeof(opts), .pretty = !a.compact };
+
+		j = bp_json__new(stdout, &opts);
+		if (!j) {
+			fprintf(stderr, "bpfprobe vars: out of memory\n");
+			err = -ENOMEM;
+			goto out;
+		}
+		bp_json__begin_object(j);
+		bp_json__kv_string(j, "binary", a.binary);
+		bp_json__key(j, "points");
+		bp_json__begin_array(j);
+		for (i = 0; i < n; i++)
+			json_points(j, a.points[i], &lists[i]);
+		bp_json__end_array(j);
+		bp_json__end_object(j);
+		err = bp_json__free(j);
+		if (err)
+			fprintf(stderr, "bpfprobe vars: writing JSON failed: %s\n", strerror(-err));
+	} else if (!err) {
+		for (i = 0; i < n; i++)
+			print_text(&lists[i]);
+	}
+out:
+	for (i = 0; i < n; i++)
+		bp_var_list__free(&lists[i]);
+	free(lists);
+	return err ? 1 : 0;
+}

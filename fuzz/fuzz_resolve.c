@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * libFuzzer target: the DWARF resolver on mutated ELF/DWARF files.
+ *
+ * Each input is written to a file (libdwfl opens paths) and a fixed set of
+ * specs naming the seed program's functions (fuzz/seeds/mini.c) is
+ * resolved against it with a fresh resolver, so nothing is cached between
+ * inputs. Errors are expected on garbage; crashes, leaks and hangs are not.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpfprobe/bpfprobe.h>
+#include "probes/resolve.h"
+#include "probes/spec.h"
+
+static const char *const specs[] = {
+	"p=handle_req req->hdr->len conn->fd req->inner.y",
+	"p=handle_req req->arr[2] req->u_s conn->last->hdr->flags",
+	"p=many_args a7 a8 a1",
+	"p=neg_args a b c",
+	"p=neg_args%return $retval",
+	"p=twin+4 x",
+};
+
+static char path[64];
+
+static void remove_input(void)
+{
+	unlink(path);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	/* never ask a debuginfod server about a fuzzed build id */
+	unsetenv("DEBUGINFOD_URLS");
+	snprintf(path, sizeof(path), "/tmp/bpfprobe-fuzz-resolve-%d.elf", (int)getpid());
+	atexit(remove_input);
+	/* the resolver's messages on garbage are expected: FUZZ_VERBOSE=1 shows them */
+	if (!getenv("FUZZ_VERBOSE"))
+		bpfprobe_set_print(NULL);
+	return 0;
+}
+
+static int write_input(const uint8_t *data, size_t size)
+{
+	FILE *f = fopen(path, "we");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fwrite(data, 1, size, f) == size;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct bp_resolver *r;
+	char text[256], err[256];
+
+	if (write_input(data, size))
+		return 0;
+	r = bp_resolver__new();
+	if (!r)
+		return 0;
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		struct bp_point *points = NULL;
+		struct bp_spec spec;
+		int npoints = 0;
+
+		snprintf(text, sizeof(text), "exec=%s;%s", path, specs[i]);
+		if (bp_spec__parse(text, &spec, err, sizeof(err)) == 0 &&
+		    bp_resolver__resolve(r, &spec, &points, &npoints) == 0) {
+			if (npoints < 1 || !points)
+				abort();
+			bp_points__free(points, npoints);
+		}
+		bp_spec__free(&spec);
+	}
+	bp_resolver__free(r);
+	return 0;
+}

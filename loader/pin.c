@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Pinned sessions: BPFPROBE_PIN_ROOT/NAME holds an attached object's links
+ * (link_INSTANCE_N), program instances (prog_NAME) and maps (map_NAME), so
+ * its probes keep running after bpfprobe exits; removing the directory's
+ * entries drops the last references and the kernel detaches and unloads.
+ *
+ * bpffs refuses '.' in names (reserved for itself): pins use '_' instead,
+ * and a user's NAME starts with a letter or digit, so the staging
+ * directories (_new-NAME-PID, _old-NAME-PID) never clash with one.
+ *
+ * A session is pinned into a staging directory and renamed into
+ * place, so a NAME is either complete or absent, and --replace swaps the
+ * new one in before the old one is removed: no moment without probes.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "loader/metadata.h"
+#include "loader/object.h"
+#include "util/log.h"
+
+#define BPFFS_MOUNT "/sys/fs/bpf"
+#define NAME_MAX_LEN 64
+
+static bool name_ok(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (!n || n > NAME_MAX_LEN || name[0] == '_' || name[0] == '-')
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
+			return false;
+	return true;
+}
+
+static int check_name(const char *name)
+{
+	if (name_ok(name))
+		return 0;
+	bp_err("bad pin name '%s': use 1..%d letters, digits, '_' or '-', starting with a letter or digit\n",
+	       name ? name : "", NAME_MAX_LEN);
+	return -EINVAL;
+}
+
+static int ensure_bpffs(void)
+{
+	struct statfs sfs;
+
+	if (!statfs(BPFFS_MOUNT, &sfs) && sfs.f_type == BPF_FS_MAGIC)
+		return 0;
+	if (mount("bpffs", BPFFS_MOUNT, "bpf", 0, "mode=0700")) {
+		int err = -errno;
+
+		bp_err("cannot mount the BPF filesystem on %s: %s%s\n", BPFFS_MOUNT, strerror(-err),
+		       err == -EPERM ? " (needs CAP_SYS_ADMIN)" : "");
+		return err;
+	}
+	bp_info("mounted the BPF filesystem on %s\n", BPFFS_MOUNT);
+	return 0;
+}
+
+static int make_dir(const char *path)
+{
+	if (!mkdir(path, 0700) || errno == EEXIST)
+		return 0;
+	bp_err("cannot create %s: %s\n", path, strerror(errno));
+	return -errno;
+}
+
+/* Unlinks every entry of a session directory, then the directory. */
+static int remove_dir(const char *dir)
+{
+	struct dirent *de;
+	int err = 0;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX];
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (unlink(path) && !err)
+			err = -errno;
+	}
+	closedir(d);
+	if (rmdir(dir) && !err)
+		err = -errno;
+	return err;
+}
+
+static int pin_fd(int fd, const char *dir, const char *what, const char *name, int n)
+{
+	char path[PATH_MAX], *p;
+	int len;
+
+	if (n >= 0)
+		len = snprintf(path, sizeof(path), "%s/%s_%s_%d", dir, what, name, n);
+	else
+		len = snprintf(path, sizeof(path), "%s/%s_%s", dir, what, name);
+	/* map names such as "obj.rodata": no '.' in bpffs */
+	for (p = path + len - 1; p > path && *p != '/'; p--)
+		if (*p == '.')
+			*p = '_';
+	if (!bpf_obj_pin(fd, path))
+		return 0;
+	bp_err("cannot pin %s: %s\n", path, strerror(errno));
+	return -errno;
+}
+
+static bool is_annotated(const struct bpfprobe_object *obj, const struct bpf_program *prog)
+{
+	for (int i = 0; i < obj->nprogs; i++)
+		if (obj->progs[i].prog == prog)
+			return true;
+	return false;
+}
+
+static int pin_points(struct bpfprobe_object *obj, const char *dir)
+{
+	int err = 0;
+
+	for (int i = 0; i < obj->naps && !err; i++) {
+		struct bp_attach_point *ap = &obj->aps[i];
+
+		if (ap->link_fd < 0) {
+			bp_err("program '%s': the probe on %s:%s was attached without a bpf_link (kernel before 5.15?): it cannot be pinned\n",
+			       ap->owner->name, ap->point->binary, ap->point->func);
+			return -EOPNOTSUPP;
+		}
+		err = pin_fd(ap->link_fd, dir, "link", obj->insts[ap->instance].name, i);
+	}
+	for (int i = 0; i < obj->ninsts && !err; i++)
+		err = pin_fd(obj->insts[i].fd, dir, "prog", obj->insts[i].name, -1);
+	return err;
+}
+
+static int pin_standard(struct bpfprobe_object *obj, const char *dir)
+{
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	int err = 0;
+
+	for (int i = 0; i < obj->nstd_links && !err; i++) {
+		const struct bpf_program *p = NULL;
+		struct bpf_link_info li = {};
+		__u32 len = sizeof(li);
+		int fd = bpf_link__fd(obj->std_links[i]);
+
+		/* only real bpf_links pin; a perf event attached by ioctl does not */
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &li, &len)) {
+			bp_err("a standard program's attachment is not a bpf_link: it cannot be pinned\n");
+			return -EOPNOTSUPP;
+		}
+		bpf_object__for_each_program(prog, obj->obj) {
+			struct bpf_prog_info pi = {};
+			__u32 plen = sizeof(pi);
+
+			if (bpf_program__fd(prog) >= 0 &&
+			    !bpf_obj_get_info_by_fd(bpf_program__fd(prog), &pi, &plen) &&
+			    pi.id == li.prog_id)
+				p = prog;
+		}
+		err = pin_fd(fd, dir, "link", p ? bpf_program__name(p) : "std", i);
+	}
+	bpf_object__for_each_program(prog, obj->obj)
+		if (!err && !is_annotated(obj, prog) && bpf_program__fd(prog) >= 0)
+			err = pin_fd(bpf_program__fd(prog), dir, "prog", bpf_program__name(prog), -1);
+	bpf_object__for_each_map(map, obj->obj)
+		if (!err && bpf_map__fd(map) >= 0)
+			err = pin_fd(bpf_map__fd(map), dir, "map", bpf_map__name(map), -1);
+	return err;
+}
+
+static void session_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", BPFPROBE_PIN_ROOT, name);
+}
+
+int bpfprobe_pin__exists(const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!name_ok(name))
+		return -EINVAL;
+	session_path(path, sizeof(path), name);
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* Moves the staging directory to NAME, the old NAME aside first. */
+static int install(const char *staging, const char *name, bool replace)
+{
+	char final[PATH_MAX], old[PATH_MAX];
+	bool moved_old = false;
+
+	session_path(final, sizeof(final), name);
+	snprintf(old, sizeof(old), "%s/_old-%s-%d", BPFPROBE_PIN_ROOT, name, (int)getpid());
+	if (replace && !rename(final, old))
+		moved_old = true;
+	if (rename(staging, final)) {
+		int err = errno == ENOTEMPTY || errno == EEXIST ? -EEXIST : -errno;
+
+		if (moved_old)
+			rename(old, final);
+		if (err == -EEXIST)
+			bp_err("pin name '%s' exists (%s): unload it first or use --replace\n", name, final);
+		else
+			bp_err("cannot rename %s to %s: %s\n", staging, final, strerror(-err));
+		return err;
+	}
+	if (moved_old && remove_dir(old))
+		bp_err("warning: could not remove the replaced session's pins in %s\n", old);
+	return 0;
+}
+
+int bpfprobe_object__pin(struct bpfprobe_object *obj, const char *name,
+			 const struct bpfprobe_pin_opts *opts)
+{
+	bool replace = false;
+	char staging[PATH_MAX];
+	int err;
+
+	if (!obj || !obj->loaded)
+		return -EINVAL;
+	err = check_name(name);
+	if (err)
+		return err;
+	if (opts && opts->sz > offsetof(struct bpfprobe_pin_opts, replace))
+		replace = opts->replace;
+	if (!replace && bpfprobe_pin__exists(name) == 1) {
+		bp_err("pin name '%s' exists (%s/%s): unload it first or use --replace\n",
+		       name, BPFPROBE_PIN_ROOT, name);
+		return -EEXIST;
+	}
+	err = ensure_bpffs();
+	if (!err)
+		err = make_dir(BPFPROBE_PIN_ROOT);
+	if (err)
+		return err;
+	snprintf(staging, sizeof(staging), "%s/_new-%s-%d", BPFPROBE_PIN_ROOT, name, (int)getpid());
+	err = make_dir(staging);
+	if (err)
+		return err;
+	bp_meta__update_object(obj, "pin", name, false);
+	err = pin_points(obj, staging);
+	if (!err)
+		err = pin_standard(obj, staging);
+	if (!err)
+		err = install(staging, name, replace);
+	if (err) {
+		remove_dir(staging);
+		bp_meta__update_object(obj, "pin", "", false);
+		rmdir(BPFPROBE_PIN_ROOT);	/* only if empty */
+	}
+	return err;
+}
+
+int bpfprobe_pin__remove(const char *name)
+{
+	char path[PATH_MAX];
+	int err = check_name(name);
+
+	if (err)
+		return err;
+	session_path(path, sizeof(path), name);
+	if (bpfprobe_pin__exists(name) != 1) {
+		struct stat st;
+
+		if (stat(path, &st) && errno == EACCES) {
+			bp_err("cannot look at %s: permission denied (run as root)\n", path);
+			return -EACCES;
+		}
+		bp_err("no pinned bpfprobe session '%s' (%s does not exist)\n", name, path);
+		return -ENOENT;
+	}
+	err = remove_dir(path);
+	if (err)
+		bp_err("cannot remove %s: %s\n", path, strerror(-err));
+	rmdir(BPFPROBE_PIN_ROOT);	/* the last one leaves nothing behind */
+	return err;
+}
+
+int bpfprobe_pin__for_each(int (*cb)(const char *name, void *ctx), void *ctx)
+{
+	char **names = NULL;
+	struct dirent *de;
+	int n = 0, err = 0;
+	DIR *d;
+
+	d = opendir(BPFPROBE_PIN_ROOT);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	/* names first: cb may remove entries */
+	while ((de = readdir(d))) {
+		char **nn;
+
+		if (!name_ok(de->d_name) || de->d_type != DT_DIR)
+			continue;
+		nn = realloc(names, (n + 1) * sizeof(*nn));
+		if (!nn || !(nn[n] = strdup(de->d_name))) {
+			names = nn ? nn : names;
+			err = -ENOMEM;
+			break;
+		}
+		names = nn;
+		n++;
+	}
+	closedir(d);
+	for (int i = 0; i < n; i++) {
+		if (!err)
+			err = cb(names[i], ctx);
+		free(names[i]);
+	}
+	free(names);
+	return err;
+}

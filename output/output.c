@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * bpfprobe_output: every output channel of a loaded object polled
+ * together (bpf_trace_printk through our tracefs instance, ring buffers,
+ * perf buffers) through one epoll set, and the maps dumped at exit.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include <bpfprobe/bpfprobe.h>
+#include "output/map_dump.h"
+#include "output/output.h"
+#include "output/perfbuf.h"
+#include "output/printk_filter.h"
+#include "output/printk_raw.h"
+#include "output/ringbuf.h"
+#include "util/json.h"
+#include "util/log.h"
+
+struct bpfprobe_output {
+	struct bpf_object *obj;
+	struct bp_emitter em;
+	struct bp_printk_raw *printk;
+	struct bp_printk_filter *filter;
+	struct bp_ringbufs *rbs;
+	struct bp_perfbufs *pbs;
+	int epfd;
+	__u64 printk_lost;
+};
+
+/* --- the emitter: text or JSON Lines --- */
+
+int bp_emitter__init(struct bp_emitter *em, FILE *out, bool json, bool quiet_meta)
+{
+	memset(em, 0, sizeof(*em));
+	em->out = out;
+	em->diag = stderr;
+	em->json = json;
+	em->quiet_meta = quiet_meta;
+	if (json) {
+		em->j = bp_json__new(out, NULL);
+		if (!em->j)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void bp_emitter__fini(struct bp_emitter *em)
+{
+	if (em->j && bp_json__free(em->j) == -EINVAL)
+		bp_err("bpfprobe: internal error: malformed JSON output\n");
+	em->j = NULL;
+	if (em->out)
+		fflush(em->out);
+}
+
+void bp_emit__printk(struct bp_emitter *em, const struct bp_printk_msg *m)
+{
+	if (em->json)
+		bp_jsonout__printk(em->j, m);
+	else
+		bp_text__printk(em->out, m, em->quiet_meta);
+}
+
+void bp_emit__record(struct bp_emitter *em, const struct bp_record *r)
+{
+	if (em->json)
+		bp_jsonout__record(em->j, r);
+	else
+		bp_text__record(em->out, r, em->quiet_meta);
+}
+
+void bp_emit__lost(struct bp_emitter *em, const struct bp_lost *l)
+{
+	if (em->json)
+		bp_jsonout__lost(em->j, l);
+	else
+		bp_text__lost(em->diag, l);
+}
+
+void bp_emit__map_begin(struct bp_emitter *em, const struct bp_map_head *h)
+{
+	if (em->json)
+		bp_jsonout__map_begin(em->j, h);
+}
+
+void bp_emit__map_entry(struct bp_emitter *em, const struct bp_map_head *h,
+			const struct bp_typed *key, const struct bp_typed *values, int nvalues)
+{
+	if (em->json)
+		bp_jsonout__map_entry(em->j, key, values, nvalues);
+	else
+		bp_text__map_entry(em->out, h, key, values, nvalues);
+}
+
+void bp_emit__map_end(struct bp_emitter *em, const struct bp_map_head *h, size_t nentries)
+{
+	if (em->json)
+		bp_jsonout__map_end(em->j);
+}
+
+/* --- the channels --- */
+
+static void on_printk(void *ctx, const struct bp_printk_msg *m)
+{
+	struct bpfprobe_output *out = ctx;
+
+	if (bp_printk_filter__match(out->filter, m->msg, m->len))
+		bp_emit__printk(&out->em, m);
+}
+
+static void on_printk_lost(void *ctx, int cpu, long long missed)
+{
+	struct bpfprobe_output *out = ctx;
+	struct bp_lost l = { .source = "printk", .cpu = cpu, .count = missed > 0 ? missed : 0 };
+
+	out->printk_lost += l.count;
+	bp_emit__lost(&out->em, &l);
+}
+
+/* Opens our tracefs instance only when some program calls bpf_trace_printk. */
+static int open_printk(struct bpfprobe_output *out)
+{
+	int calls;
+
+	out->filter = bp_printk_filter__new();
+	if (!out->filter)
+		return -ENOMEM;
+	calls = bp_printk_filter__from_object(out->filter, out->obj);
+	if (calls < 0)
+		return calls;
+	if (!calls)
+		return 0;
+	out->printk = bp_printk_raw__open();
+	if (!out->printk)
+		return -ENOENT;
+	return bp_printk_raw__add_to_epoll(out->printk, out->epfd);
+}
+
+static int add_fd(int epfd, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
+}
+
+struct bpfprobe_output *bpfprobe_output__new(struct bpfprobe_object *obj,
+					     const struct bpfprobe_output_opts *opts)
+{
+	struct bpfprobe_output *out;
+	FILE *file = stdout;
+	bool json = false, quiet = false;
+	size_t pages = 0;
+	bool global_off = false;
+	int err;
+
+	if (opts && opts->sz >= offsetof(struct bpfprobe_output_opts, file) + sizeof(FILE *) &&
+	    opts->file)
+		file = opts->file;
+	if (opts && opts->sz >= offsetof(struct bpfprobe_output_opts, json) + sizeof(bool))
+		json = opts->json;
+	if (opts && opts->sz >= offsetof(struct bpfprobe_output_opts, quiet_meta) + sizeof(bool))
+		quiet = opts->quiet_meta;
+	if (opts && opts->sz >= offsetof(struct bpfprobe_output_opts, perf_pages) + sizeof(size_t))
+		pages = opts->perf_pages;
+	if (opts && opts->sz >= offsetof(struct bpfprobe_output_opts, global_printk_off) + sizeof(bool))
+		global_off = opts->global_printk_off;
+	if (!bpfprobe_object__bpf_object(obj)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	out = calloc(1, sizeof(*out));
+	if (!out)
+		return NULL;
+	out->obj = bpfprobe_object__bpf_object(obj);
+	out->epfd = epoll_create1(EPOLL_CLOEXEC);
+	err = out->epfd < 0 ? -errno : bp_emitter__init(&out->em, file, json, quiet);
+	if (!err)
+		err = bp_ringbufs__open(out->obj, &out->em, &out->rbs);
+	if (!err && out->rbs)
+		err = add_fd(out->epfd, bp_ringbufs__epoll_fd(out->rbs));
+	if (!err)
+		err = bp_perfbufs__open(out->obj, &out->em, pages, &out->pbs);
+	if (!err && out->pbs)
+		err = bp_perfbufs__add_to_epoll(out->pbs, out->epfd);
+	if (!err)
+		err = open_printk(out);
+	/* our load turned the top-level event on: others' trace_pipe readers
+	 * would see our lines (a tool loading a printk program meanwhile
+	 * loses its top-level lines until its next load: a narrow window) */
+	if (!err && global_off && out->printk && bp_printk_raw__global_disable())
+		bp_debug("cannot turn the top-level bpf_trace_printk event off\n");
+	if (err) {
+		bpfprobe_output__free(out);
+		errno = -err;
+		return NULL;
+	}
+	return out;
+}
+
+int bpfprobe_output__global_printk(void)
+{
+	return bp_printk_raw__global_enabled();
+}
+
+int bpfprobe_output__scope_pid(struct bpfprobe_output *out, pid_t pid)
+{
+	if (!out || pid <= 0)
+		return -EINVAL;
+	return out->printk ? bp_printk_raw__scope_pid(out->printk, pid) : 0;
+}
+
+int bpfprobe_output__fd(const struct bpfprobe_output *out)
+{
+	return out ? out->epfd : -EINVAL;
+}
+
+int bpfprobe_output__drain(struct bpfprobe_output *out)
+{
+	int n = 0, err;
+
+	if (!out)
+		return -EINVAL;
+	if (out->rbs) {
+		err = bp_ringbufs__consume(out->rbs);
+		if (err < 0)
+			return err;
+		n += err;
+	}
+	if (out->pbs) {
+		err = bp_perfbufs__consume(out->pbs);
+		if (err < 0)
+			return err;
+	}
+	if (out->printk)
+		n += bp_printk_raw__drain(out->printk, on_printk, on_printk_lost, out);
+	fflush(out->em.out);
+	return n;
+}
+
+int bpfprobe_output__poll(struct bpfprobe_output *out, int timeout_ms)
+{
+	struct epoll_event evs[8];
+
+	if (!out)
+		return -EINVAL;
+	/* every channel is drained whichever fd woke us: draining is cheap
+	 * and a trace_pipe_raw wakeup may lag behind its data */
+	if (epoll_wait(out->epfd, evs, 8, timeout_ms) < 0 && errno != EINTR)
+		return -errno;
+	return bpfprobe_output__drain(out);
+}
+
+int bpfprobe_output__dump_maps(struct bpfprobe_output *out)
+{
+	int n;
+
+	if (!out)
+		return -EINVAL;
+	n = bp_map_dump(out->obj, &out->em);
+	fflush(out->em.out);
+	return n;
+}
+
+void bpfprobe_output__free(struct bpfprobe_output *out)
+{
+	if (!out)
+		return;
+	bp_ringbufs__free(out->rbs);
+	bp_perfbufs__free(out->pbs);
+	bp_printk_raw__close(out->printk);
+	bp_printk_filter__free(out->filter);
+	bp_emitter__fini(&out->em);
+	if (out->epfd >= 0)
+		close(out->epfd);
+	free(out);
+}
+
+uint64_t bpfprobe_output__lost(const struct bpfprobe_output *out)
+{
+	return out ? out->printk_lost + bp_perfbufs__lost(out->pbs) : 0;
+}

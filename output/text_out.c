@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Human output: printk lines as `TIME COMM PID CPU: message`, records as
+ * `MAP: { .field = value, ... }`, maps at exit as `@MAP[key]: value`
+ * (bpftrace's form). Values are C-like: strings quoted, pointers in hex.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "output/btf_record.h"
+#include "output/output.h"
+
+#define MAX_NEST 64
+
+struct text_sink {
+	struct bp_value_sink base;
+	FILE *f;
+	int depth;
+	bool after_member;
+	bool first[MAX_NEST + 1];
+};
+
+static struct text_sink *ts(struct bp_value_sink *s)
+{
+	return (struct text_sink *)s;
+}
+
+/* The separator before an array element or the top value. */
+static void pre_value(struct text_sink *t)
+{
+	if (t->after_member) {
+		t->after_member = false;
+		return;
+	}
+	if (t->depth > 0 && !t->first[t->depth])
+		fputs(", ", t->f);
+	t->first[t->depth] = false;
+}
+
+static void t_open(struct bp_value_sink *s, bool array)
+{
+	struct text_sink *t = ts(s);
+
+	pre_value(t);
+	fputs(array ? "[" : "{", t->f);
+	if (t->depth < MAX_NEST)
+		t->depth++;
+	t->first[t->depth] = true;
+}
+
+static void t_close(struct bp_value_sink *s, bool array)
+{
+	struct text_sink *t = ts(s);
+	bool empty = t->first[t->depth];
+
+	if (t->depth > 0)
+		t->depth--;
+	if (array)
+		fputs("]", t->f);
+	else
+		fputs(empty ? "}" : " }", t->f);
+}
+
+static void t_member(struct bp_value_sink *s, const char *name)
+{
+	struct text_sink *t = ts(s);
+
+	fputs(t->first[t->depth] ? " " : ", ", t->f);
+	t->first[t->depth] = false;
+	fprintf(t->f, ".%s = ", name);
+	t->after_member = true;
+}
+
+static void t_sint(struct bp_value_sink *s, long long v)
+{
+	pre_value(ts(s));
+	fprintf(ts(s)->f, "%lld", v);
+}
+
+static void t_uint(struct bp_value_sink *s, unsigned long long v)
+{
+	pre_value(ts(s));
+	fprintf(ts(s)->f, "%llu", v);
+}
+
+static void t_ptr(struct bp_value_sink *s, unsigned long long v)
+{
+	pre_value(ts(s));
+	fprintf(ts(s)->f, "0x%llx", v);
+}
+
+static void t_real(struct bp_value_sink *s, double v)
+{
+	pre_value(ts(s));
+	fprintf(ts(s)->f, "%g", v);
+}
+
+static void t_bool(struct bp_value_sink *s, bool v)
+{
+	pre_value(ts(s));
+	fputs(v ? "true" : "false", ts(s)->f);
+}
+
+static void put_quoted(FILE *f, const char *p, size_t len)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = p[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void t_str(struct bp_value_sink *s, const char *p, size_t len)
+{
+	pre_value(ts(s));
+	put_quoted(ts(s)->f, p, len);
+}
+
+static void t_enumerator(struct bp_value_sink *s, const char *name)
+{
+	pre_value(ts(s));
+	fputs(name, ts(s)->f);
+}
+
+static void put_hex(FILE *f, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		fprintf(f, i ? " %02x" : "%02x", b[i]);
+}
+
+static void t_bytes(struct bp_value_sink *s, const void *p, size_t len)
+{
+	struct text_sink *t = ts(s);
+
+	pre_value(t);
+	/* inside a value the bytes stay one item */
+	if (t->depth)
+		fputs("[", t->f);
+	put_hex(t->f, p, len);
+	if (t->depth)
+		fputs("]", t->f);
+}
+
+static const struct bp_value_sink_ops text_ops = {
+	.open = t_open, .close = t_close, .member = t_member, .sint = t_sint,
+	.uint = t_uint, .ptr = t_ptr, .real = t_real, .boolean = t_bool, .str = t_str,
+	.enumerator = t_enumerator, .bytes = t_bytes,
+};
+
+static void put_value(FILE *f, const struct bp_typed *v)
+{
+	struct text_sink t = { .base.ops = &text_ops, .f = f };
+
+	bp_btf_value__write(v, &t.base);
+}
+
+void bp_text__printk(FILE *f, const struct bp_printk_msg *m, bool quiet_meta)
+{
+	if (!quiet_meta)
+		fprintf(f, "%" PRIu64 ".%06" PRIu64 " %s %d %d: ", (uint64_t)(m->ts_ns / 1000000000),
+			(uint64_t)(m->ts_ns % 1000000000 / 1000), m->comm, m->pid, m->cpu);
+	fwrite(m->msg, 1, m->len, f);
+	fputc('\n', f);
+}
+
+void bp_text__record(FILE *f, const struct bp_record *r, bool quiet_meta)
+{
+	if (!quiet_meta)
+		fprintf(f, "%s: ", r->map);
+	if (r->text)
+		fwrite(r->val.data, 1, strnlen(r->val.data, r->val.size), f);
+	else
+		put_value(f, &r->val);
+	fputc('\n', f);
+}
+
+void bp_text__lost(FILE *f, const struct bp_lost *l)
+{
+	if (l->count)
+		fprintf(f, "bpfprobe: lost %" PRIu64 " records of %s on CPU %d\n",
+			(uint64_t)l->count, l->source, l->cpu);
+	else
+		fprintf(f, "bpfprobe: lost records of %s on CPU %d (the kernel did not say how many)\n",
+			l->source, l->cpu);
+}
+
+void bp_text__map_entry(FILE *f, const struct bp_map_head *h, const struct bp_typed *key,
+			const struct bp_typed *values, int nvalues)
+{
+	fprintf(f, "@%s[", h->name);
+	put_value(f, key);
+	fputs("]: ", f);
+	if (nvalues == 1) {
+		put_value(f, &values[0]);
+	} else {
+		/* per CPU, when the value does not add up */
+		fputs("per-CPU [", f);
+		for (int i = 0; i < nvalues; i++) {
+			if (i)
+				fputs(", ", f);
+			put_value(f, &values[i]);
+		}
+		fputs("]", f);
+	}
+	fputc('\n', f);
+}

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Fault injection for the fault tests, preloaded into bpfprobe: stops the
+ * process (SIGSTOP) at a chosen point so the test can SIGKILL it exactly
+ * there, deterministically rather than by timing; or makes one system call
+ * fail, to drive an error path that real inputs rarely reach.
+ *
+ * FAULT_STOP_AT:
+ *   resolve           after libdwfl has opened the probed binary's DWARF
+ *                     (the resolver is under way, nothing loaded yet)
+ *   load:NAME:K       after the K-th successful BPF_PROG_LOAD of a program
+ *                     whose name starts with NAME
+ *   attach:K          after the K-th successful BPF_LINK_CREATE
+ * FAULT_STOP_FILE: where to append "stopped at WHAT" before stopping.
+ *
+ * FAULT_FAIL_AT (the call fails with EMFILE, as when out of descriptors):
+ *   perf:K            the K-th perf_event_open()
+ *   link:K            the K-th BPF_LINK_CREATE
+ *   load:NAME:K       the K-th BPF_PROG_LOAD of a program named NAME...
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <linux/bpf.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <elfutils/libdwfl.h>
+
+static void stop_here(const char *what)
+{
+	const char *file = getenv("FAULT_STOP_FILE");
+	FILE *f = file ? fopen(file, "a") : NULL;
+
+	if (f) {
+		fprintf(f, "stopped at %s\n", what);
+		fclose(f);
+	}
+	raise(SIGSTOP);
+}
+
+Dwarf *dwfl_module_getdwarf(Dwfl_Module *mod, Dwarf_Addr *bias)
+{
+	static Dwarf *(*real)(Dwfl_Module *, Dwarf_Addr *);
+	const char *at = getenv("FAULT_STOP_AT");
+	Dwarf *d;
+
+	if (!real)
+		real = (Dwarf *(*)(Dwfl_Module *, Dwarf_Addr *))dlsym(RTLD_NEXT, "dwfl_module_getdwarf");
+	d = real(mod, bias);
+	if (at && !strcmp(at, "resolve"))
+		stop_here("resolve");
+	return d;
+}
+
+static void after_bpf(long cmd, const union bpf_attr *attr, long ret)
+{
+	const char *at = getenv("FAULT_STOP_AT");
+	static int loads, links;
+	char name[32];
+	int k;
+
+	if (!at || ret < 0)
+		return;
+	if (cmd == BPF_PROG_LOAD && sscanf(at, "load:%31[^:]:%d", name, &k) == 2 &&
+	    !strncmp(attr->prog_name, name, strlen(name)) && ++loads == k)
+		stop_here(at);
+	if (cmd == BPF_LINK_CREATE && sscanf(at, "attach:%d", &k) == 1 && ++links == k)
+		stop_here(at);
+}
+
+/* Whether this call is the one FAULT_FAIL_AT names. */
+static int fail_here(long nr, long cmd, const union bpf_attr *attr)
+{
+	const char *at = getenv("FAULT_FAIL_AT");
+	static int perfs, links, loads;
+	char name[32];
+	int k;
+
+	if (!at)
+		return 0;
+	if (nr == __NR_perf_event_open)
+		return sscanf(at, "perf:%d", &k) == 1 && ++perfs == k;
+	if (nr != __NR_bpf)
+		return 0;
+	if (cmd == BPF_LINK_CREATE)
+		return sscanf(at, "link:%d", &k) == 1 && ++links == k;
+	if (cmd == BPF_PROG_LOAD && sscanf(at, "load:%31[^:]:%d", name, &k) == 2 &&
+	    !strncmp(attr->prog_name, name, strlen(name)))
+		return ++loads == k;
+	return 0;
+}
+
+/* libbpf and bpfprobe make every bpf() and perf_event_open() call through
+ * libc's syscall(); forward all six argument registers unchanged */
+long syscall(long nr, ...)
+{
+	static long (*real)(long, ...);
+	long a[6], ret;
+	va_list ap;
+
+	if (!real)
+		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (fail_here(nr, a[0], (const union bpf_attr *)a[1])) {
+		errno = EMFILE;
+		return -1;
+	}
+	ret = real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (nr == __NR_bpf) {
+		int e = errno;	/* the caller reads the real call's errno */
+
+		after_bpf(a[0], (const union bpf_attr *)a[1], ret);
+		errno = e;
+	}
+	return ret;
+}

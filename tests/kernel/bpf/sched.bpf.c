@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The issue's seed example and more of do_sched_setscheduler(pid_t pid,
+ * int policy, struct sched_param __user *param): a user pointer read with
+ * @user, sign-extended register arguments, a failing fetch (err), and the
+ * return value of a kretprobe. tests/kernel/progs/kt_sched.c prints the
+ * truth in the same form.
+ */
+#include "ktest.h"
+
+SEC("func=do_sched_setscheduler param->sched_priority@user")
+int prog(void *ctx, int err, __u64 prio)
+{
+	if (from_test_helper())
+		bpf_printk("GOT seed err=%d prio=%lld", err != 0, prio);
+	return 0;
+}
+
+SEC("func=do_sched_setscheduler pid policy param->sched_priority@user")
+int sched_args(void *ctx, int err, long pid, long policy, long prio)
+{
+	if (from_test_helper())
+		bpf_printk("GOT args err=%d pid=%ld policy=%ld prio=%ld", err != 0, pid,
+			   policy, prio);
+	return 0;
+}
+
+SEC("func=do_sched_setscheduler%return $retval")
+int sched_ret(void *ctx, int err, long ret)
+{
+	if (from_test_helper())
+		bpf_printk("GOT ret err=%d ret=%ld", err != 0, ret);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
