@@ -84,10 +84,12 @@ clean:
 
 # samples/: the demo application (with DWARF) and its BPF object
 .PHONY: samples
-samples: $(BUILD)/samples/demo_app $(BUILD)/samples/demo.bpf.o \
-	 $(BUILD)/samples/lib_ringbuf.bpf.o $(BUILD)/samples/lib_example
+SAMPLE_BPF := $(patsubst samples/%.bpf.c,$(BUILD)/samples/%.bpf.o,$(wildcard samples/*.bpf.c))
+SAMPLE_APPS := $(BUILD)/samples/demo_app $(BUILD)/samples/malloc_app \
+	       $(BUILD)/samples/setscheduler_app
+samples: $(SAMPLE_BPF) $(SAMPLE_APPS) $(BUILD)/samples/lib_example
 
-$(BUILD)/samples/demo_app: samples/demo_app.c
+$(BUILD)/samples/%_app: samples/%_app.c
 	@mkdir -p $(dir $@)
 	$(CC) -g -O2 -o $@ $<
 

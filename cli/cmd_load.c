@@ -26,10 +26,12 @@ struct load_args {
 	int global_printk_was;	/* the top-level bpf_trace_printk event before our load */
 	const char *pin;	/* --pin NAME: pin, leave the probes running, exit */
 	bool replace;		/* --replace: an existing NAME is replaced */
+	const char *vmlinux;	/* --vmlinux PATH: kernel DWARF */
 };
 
 enum { OPT_JSON = 256, OPT_QUIET_META, OPT_NO_MAP_DUMP, OPT_PERF_PAGES };
 enum { OPT_PIN = 300, OPT_REPLACE };
+enum { OPT_VMLINUX = 320 };
 
 static volatile sig_atomic_t got_signal;
 
@@ -105,6 +107,7 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 		{ "perf-pages", required_argument, NULL, OPT_PERF_PAGES },
 		{ "pin", required_argument, NULL, OPT_PIN },
 		{ "replace", no_argument, NULL, OPT_REPLACE },
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 		{}
 	};
 	int c;
@@ -156,8 +159,11 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 		case OPT_REPLACE:
 			a->replace = true;
 			break;
+		case OPT_VMLINUX:
+			a->vmlinux = optarg;
+			break;
 		case 'h':
-			printf("usage: bpfprobe load [-v] [-a] [-p PID] [--json] [--quiet-meta] [--no-map-dump] [--perf-pages N] [--pin NAME [--replace]] OBJ.o [--] [CMD [ARGS...]]\n");
+			printf("usage: bpfprobe load [-v] [-a] [-p PID] [--json] [--quiet-meta] [--no-map-dump] [--perf-pages N] [--pin NAME [--replace]] [--vmlinux PATH] OBJ.o|PROG.c [--] [CMD [ARGS...]]\n");
 			exit(0);
 		default:
 			return -EINVAL;
@@ -230,6 +236,7 @@ int cmd_load(int argc, char **argv)
 	struct bpfprobe_attach_opts aopts = { .sz = sizeof(aopts), .pid = -1 };
 	struct bpfprobe_object *obj = NULL;
 	struct bpfprobe_output *out = NULL;
+	struct bpfprobe_open_opts oopts = { .sz = sizeof(oopts) };
 	struct load_args a = {};
 	char compiled[PATH_MAX];
 	int err, code = 1;
@@ -242,7 +249,8 @@ int cmd_load(int argc, char **argv)
 		a.obj_path = compiled;
 	}
 	install_signals();
-	obj = bpfprobe_object__open(a.obj_path, NULL);
+	oopts.vmlinux = a.vmlinux;
+	obj = bpfprobe_object__open(a.obj_path, &oopts);
 	if (!obj)
 		return 1;
 	/* right before our load turns it on: open_output() turns it back off

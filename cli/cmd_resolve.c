@@ -20,12 +20,13 @@
 #include "prologue/prologue.h"
 #include "util/json.h"
 
-#define RESOLVE_USAGE "usage: bpfprobe resolve [-v] [--json [--compact]] OBJ.o|'SEC text'\n"
+#define RESOLVE_USAGE "usage: bpfprobe resolve [-v] [--json [--compact]] [--vmlinux PATH] OBJ.o|'SEC text'\n"
 
 struct resolve_args {
 	const char *target;
 	bool json;
 	bool compact;
+	const char *vmlinux;	/* --vmlinux PATH: kernel DWARF */
 };
 
 static int parse_args(int argc, char **argv, struct resolve_args *a)
@@ -33,6 +34,7 @@ static int parse_args(int argc, char **argv, struct resolve_args *a)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "compact", no_argument, NULL, 'c' },
+		{ "vmlinux", required_argument, NULL, 'V' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -47,6 +49,9 @@ static int parse_args(int argc, char **argv, struct resolve_args *a)
 			break;
 		case 'c':
 			a->compact = true;
+			break;
+		case 'V':
+			a->vmlinux = optarg;
 			break;
 		case 'v':
 			bp_cli_verbose++;
@@ -83,13 +88,14 @@ static bool is_sec_text(const char *target)
 	return strpbrk(target, "=; \t") != NULL;
 }
 
-static struct bpfprobe_object *open_target(const char *target)
+static struct bpfprobe_object *open_target(const char *target, const char *vmlinux)
 {
+	struct bpfprobe_open_opts opts = { .sz = sizeof(opts), .vmlinux = vmlinux };
 	struct bpfprobe_object *obj;
 
 	if (is_sec_text(target))
-		return bp_object__resolve_sec(target, &obj) ? NULL : obj;
-	obj = bpfprobe_object__open(target, NULL);
+		return bp_object__resolve_sec(target, vmlinux, &obj) ? NULL : obj;
+	obj = bpfprobe_object__open(target, &opts);
 	if (!obj)
 		return NULL;
 	if (bp_object__resolve_only(obj)) {
@@ -429,7 +435,7 @@ int cmd_resolve(int argc, char **argv)
 
 	if (parse_args(argc, argv, &a))
 		return 2;
-	obj = open_target(a.target);
+	obj = open_target(a.target, a.vmlinux);
 	if (!obj)
 		return 1;
 	if (!obj->nprogs)

@@ -33,7 +33,9 @@ static const struct {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: bpfprobe load [-v] [-a] [-p PID] OBJ.o [--] [CMD [ARGS...]]\n"
+		"usage: bpfprobe load [-v] [-a] [-p PID] [--json] [--quiet-meta] [--no-map-dump]\n"
+		"                     [--perf-pages N] [--pin NAME [--replace]] [--vmlinux PATH]\n"
+		"                     OBJ.o|PROG.c [--] [CMD [ARGS...]]\n"
 		"       bpfprobe resolve [-v] [--json [--compact]] OBJ.o|'SEC text'\n"
 		"       bpfprobe vars [--json [--compact]] BIN FUNC[+OFFS|%%return]...\n"
 		"       bpfprobe funcs [--json [--compact]] BIN [GLOB]\n"

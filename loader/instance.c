@@ -40,6 +40,8 @@ static int find_or_add_instance(struct bpfprobe_object *obj, struct bp_program *
 	n->owner = p;
 	n->plan = *plan;
 	n->fd = -1;
+	for (int k = 0; k < plan->nargs; k++)
+		bp_fetch__format(&plan->args[k], n->plan_text[k], sizeof(n->plan_text[k]));
 	/* Instances of one program are told apart by a suffix: prog, prog_1, ... */
 	if (count)
 		snprintf(n->name, sizeof(n->name), "%.*s_%d", 10, p->name, count % 10000);

@@ -71,6 +71,8 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 		return NULL;
 	}
 	obj->path = strdup(path);
+	if (OPTS_HAS(opts, vmlinux) && opts->vmlinux)
+		obj->vmlinux = strdup(opts->vmlinux);
 	err = bp_elf__check_bpf(path, &obj->license);
 	if (!err)
 		err = bp_handler__register();
@@ -93,18 +95,55 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 	return obj;
 }
 
-static int resolve_all(struct bpfprobe_object *obj)
+/* -v: where each probe point is and how each argument is fetched */
+static void log_points(const struct bp_program *p)
+{
+	char desc[160];
+
+	for (int j = 0; j < p->npoints; j++) {
+		const struct bp_point *pt = &p->points[j];
+
+		if (pt->kernel)
+			bp_info("program '%s': probe point kernel %s%s%s+0x%llx%s at 0x%llx (arguments from %s)\n",
+				p->name, pt->module ? pt->module : "", pt->module ? ":" : "",
+				pt->func, (unsigned long long)pt->offset,
+				pt->is_return ? "%return" : "", (unsigned long long)pt->addr,
+				pt->source ? pt->source : "?");
+		else
+			/* "inlined into main", "symbol clone_me.constprop.0" and
+			 * the line say which copy and line a point is */
+			bp_info("program '%s': probe point %s:%s%s%s%s%s%s at 0x%llx (file offset 0x%llx, CU %s, line %s:%d)\n",
+				p->name, pt->binary, pt->func, pt->is_return ? "%return" : "",
+				pt->caller ? " inlined into " : "", pt->caller ? pt->caller : "",
+				pt->symbol ? " symbol " : "", pt->symbol ? pt->symbol : "",
+				(unsigned long long)pt->addr, (unsigned long long)pt->offset,
+				pt->cu ? pt->cu : "?", pt->src_file ? pt->src_file : "?",
+				pt->src_line);
+		for (int k = 0; k < pt->plan.nargs; k++) {
+			bp_fetch__format(&pt->plan.args[k], desc, sizeof(desc));
+			bp_info("  arg%d %s (%s, at %s): %s\n", k + 1,
+				pt->arg_name[k] ? pt->arg_name[k] : "?",
+				pt->type_name[k] ? pt->type_name[k] : "?",
+				pt->loc_desc[k] ? pt->loc_desc[k] : "?", desc);
+		}
+	}
+}
+
+int bp_object__resolve_programs(struct bpfprobe_object *obj)
 {
 	struct bp_resolver *r = bp_resolver__new();
-	char desc[160];
 	int err = 0;
 
-	if (!r)
+	if (!r || bp_resolver__set_vmlinux(r, obj->vmlinux)) {
+		bp_resolver__free(r);
 		return -ENOMEM;
+	}
 	for (int i = 0; i < obj->nprogs && !err; i++) {
 		struct bp_program *p = &obj->progs[i];
 
-		err = bp_btf__check_prototype(obj->obj, p);
+		/* a bare SEC text (bpfprobe resolve 'SEC') has no object */
+		if (obj->obj)
+			err = bp_btf__check_prototype(obj->obj, p);
 		if (err)
 			break;
 		err = bp_resolver__resolve(r, &p->spec, &p->points, &p->npoints);
@@ -112,38 +151,20 @@ static int resolve_all(struct bpfprobe_object *obj)
 			bp_err("program '%s': cannot resolve SEC(\"%s\")\n", p->name, p->sec);
 			break;
 		}
-		for (int j = 0; j < p->npoints; j++) {
-			struct bp_point *pt = &p->points[j];
-
-			if (pt->kernel)
-				bp_info("program '%s': probe point kernel %s%s%s+0x%llx%s at 0x%llx (arguments from %s)\n",
-					p->name, pt->module ? pt->module : "", pt->module ? ":" : "",
-					pt->func, (unsigned long long)pt->offset,
-					pt->is_return ? "%return" : "", (unsigned long long)pt->addr,
-					pt->source ? pt->source : "?");
-			else
-				/* "inlined into main", "symbol clone_me.constprop.0" and
-				 * the line say which copy and line a point is */
-				bp_info("program '%s': probe point %s:%s%s%s%s%s%s at 0x%llx (file offset 0x%llx, CU %s, line %s:%d)\n",
-					p->name, pt->binary, pt->func, pt->is_return ? "%return" : "",
-					pt->caller ? " inlined into " : "", pt->caller ? pt->caller : "",
-					pt->symbol ? " symbol " : "", pt->symbol ? pt->symbol : "",
-					(unsigned long long)pt->addr, (unsigned long long)pt->offset,
-					pt->cu ? pt->cu : "?", pt->src_file ? pt->src_file : "?",
-					pt->src_line);
-			for (int k = 0; k < pt->plan.nargs; k++) {
-				bp_fetch__format(&pt->plan.args[k], desc, sizeof(desc));
-				bp_info("  arg%d %s (%s, at %s): %s\n", k + 1,
-					pt->arg_name[k] ? pt->arg_name[k] : "?",
-					pt->type_name[k] ? pt->type_name[k] : "?",
-					pt->loc_desc[k] ? pt->loc_desc[k] : "?", desc);
-			}
-		}
-		/* resolving needs no kprobes; loading for one does */
-		if (!p->spec.exec)
-			err = bp_kprobe__check_available(p->spec.func);
+		log_points(p);
 	}
 	bp_resolver__free(r);
+	return err;
+}
+
+static int resolve_all(struct bpfprobe_object *obj)
+{
+	int err = bp_object__resolve_programs(obj);
+
+	/* resolving needs no kprobes; loading for one does */
+	for (int i = 0; i < obj->nprogs && !err; i++)
+		if (!obj->progs[i].spec.exec)
+			err = bp_kprobe__check_available(obj->progs[i].spec.func);
 	return err;
 }
 
@@ -250,7 +271,7 @@ int bpfprobe_object__attach(struct bpfprobe_object *obj, const struct bpfprobe_a
 
 	if (!obj || !obj->loaded)
 		return -EINVAL;
-	if (opts && opts->sz >= offsetof(struct bpfprobe_attach_opts, pid) + sizeof(pid_t))
+	if (OPTS_HAS(opts, pid))
 		pid = opts->pid;
 	for (int i = 0; i < obj->naps && !err; i++) {
 		struct bp_attach_point *ap = &obj->aps[i];
@@ -321,51 +342,8 @@ void bpfprobe_object__destroy(struct bpfprobe_object *obj)
 	free(obj->insts);
 	free(obj->aps);
 	free(obj->license);
+	free(obj->vmlinux);
 	free(obj->path);
 	free(obj);
 }
 
-struct bpf_object *bpfprobe_object__bpf_object(const struct bpfprobe_object *obj)
-{
-	return obj ? obj->obj : NULL;
-}
-
-size_t bpfprobe_object__program_cnt(const struct bpfprobe_object *obj)
-{
-	return obj ? obj->nprogs : 0;
-}
-
-size_t bpfprobe_object__point_cnt(const struct bpfprobe_object *obj)
-{
-	return obj ? obj->naps : 0;
-}
-
-size_t bpfprobe_object__instance_cnt(const struct bpfprobe_object *obj)
-{
-	return obj ? obj->ninsts : 0;
-}
-
-int bpfprobe_object__point_info(const struct bpfprobe_object *obj, size_t i,
-				struct bpfprobe_point_info *info)
-{
-	const struct bp_attach_point *ap;
-
-	if (!obj || !info || i >= (size_t)obj->naps)
-		return -ENOENT;
-	ap = &obj->aps[i];
-	/* fill only what the caller's struct has room for */
-	struct bpfprobe_point_info full = {
-		.sz = info->sz,
-		.program = ap->owner->name,
-		.sec = ap->owner->sec,
-		.binary = ap->point->binary,
-		.func = ap->point->func,
-		.addr = ap->point->addr,
-		.offset = ap->point->offset,
-		.is_return = ap->point->is_return,
-		.instance = ap->instance,
-		.prog_fd = obj->insts[ap->instance].fd,
-	};
-	memcpy(info, &full, info->sz < sizeof(full) ? info->sz : sizeof(full));
-	return 0;
-}

@@ -41,6 +41,8 @@ struct bp_instance {
 	int fd;
 	int prologue_len;
 	char name[BPF_OBJ_NAME_LEN];
+	/* the plan, readable, for the library's instance info */
+	char plan_text[BP_MAX_ARGS][160];
 };
 
 /* One probe point of one program, flattened. */
@@ -56,6 +58,7 @@ struct bpfprobe_object {
 	char *path;
 	struct bpf_object *obj;
 	char *license;
+	char *vmlinux;		/* open opts: kernel DWARF to use */
 	struct bp_program *progs;
 	int nprogs;
 	struct bp_instance *insts;
@@ -66,6 +69,15 @@ struct bpfprobe_object {
 	int nstd_links;
 	bool loaded;
 };
+
+/* Options structs from callers built against an older header are shorter:
+ * a field is there when sz covers it. */
+#define OPTS_HAS(opts, field) \
+	((opts) && (opts)->sz >= offsetof(typeof(*(opts)), field) + sizeof((opts)->field))
+
+/* loader/object.c: resolves every program (prototype check, probe points,
+ * plans), logging them at -v; shared by load and `bpfprobe resolve`. */
+int bp_object__resolve_programs(struct bpfprobe_object *obj);
 
 /* loader/prog_handler.c */
 int bp_handler__register(void);

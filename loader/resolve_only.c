@@ -13,28 +13,6 @@
 #include "loader/resolve_only.h"
 #include "util/log.h"
 
-static int resolve_programs(struct bpfprobe_object *obj)
-{
-	struct bp_resolver *r = bp_resolver__new();
-	int err = 0;
-
-	if (!r)
-		return -ENOMEM;
-	for (int i = 0; i < obj->nprogs && !err; i++) {
-		struct bp_program *p = &obj->progs[i];
-
-		if (obj->obj)
-			err = bp_btf__check_prototype(obj->obj, p);
-		if (err)
-			break;
-		err = bp_resolver__resolve(r, &p->spec, &p->points, &p->npoints);
-		if (err)
-			bp_err("program '%s': cannot resolve SEC(\"%s\")\n", p->name, p->sec);
-	}
-	bp_resolver__free(r);
-	return err;
-}
-
 int bp_object__resolve_only(struct bpfprobe_object *obj)
 {
 	int err;
@@ -43,7 +21,7 @@ int bp_object__resolve_only(struct bpfprobe_object *obj)
 		return -EINVAL;
 	if (obj->loaded || obj->aps)
 		return -EBUSY;
-	err = resolve_programs(obj);
+	err = bp_object__resolve_programs(obj);
 	if (!err)
 		err = bp_instances__build(obj);
 	if (err == -ENOMEM)
@@ -51,7 +29,8 @@ int bp_object__resolve_only(struct bpfprobe_object *obj)
 	return err;
 }
 
-int bp_object__resolve_sec(const char *text, struct bpfprobe_object **out)
+int bp_object__resolve_sec(const char *text, const char *vmlinux,
+			   struct bpfprobe_object **out)
 {
 	struct bpfprobe_object *obj;
 	struct bp_program *p;
@@ -65,7 +44,9 @@ int bp_object__resolve_sec(const char *text, struct bpfprobe_object **out)
 	/* path holds the text: the program's sec points into it */
 	if (obj && obj->progs)
 		obj->path = strdup(text);
-	if (!obj || !obj->progs || !obj->path) {
+	if (obj && vmlinux)
+		obj->vmlinux = strdup(vmlinux);
+	if (!obj || !obj->progs || !obj->path || (vmlinux && !obj->vmlinux)) {
 		bp_err("out of memory resolving SEC(\"%s\")\n", text);
 		bpfprobe_object__destroy(obj);
 		return -ENOMEM;

@@ -24,6 +24,7 @@ int bp_object__resolve_only(struct bpfprobe_object *obj);
  * named after its EVENT= (else its function). *out is destroyed with
  * bpfprobe_object__destroy(); NULL on error (a message was printed).
  */
-int bp_object__resolve_sec(const char *text, struct bpfprobe_object **out);
+int bp_object__resolve_sec(const char *text, const char *vmlinux,
+			   struct bpfprobe_object **out);
 
 #endif /* BPFPROBE_RESOLVE_ONLY_H */

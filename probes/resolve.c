@@ -21,6 +21,8 @@ struct bp_resolver {
 	struct bp_debuginfo *cache;
 	/* kallsyms and kernel BTF, loaded by the first kernel spec */
 	struct bp_kernel *kernel;
+	/* --vmlinux: kernel DWARF to use instead of the usual places */
+	char *vmlinux;
 };
 
 struct bp_resolver *bp_resolver__new(void)
@@ -39,7 +41,15 @@ void bp_resolver__free(struct bp_resolver *r)
 		bp_debuginfo__free(di);
 	}
 	bp_kernel__free(r->kernel);
+	free(r->vmlinux);
 	free(r);
+}
+
+int bp_resolver__set_vmlinux(struct bp_resolver *r, const char *path)
+{
+	free(r->vmlinux);
+	r->vmlinux = path ? strdup(path) : NULL;
+	return path && !r->vmlinux ? -ENOMEM : 0;
 }
 
 static int get_debuginfo(struct bp_resolver *r, const char *path,
@@ -181,6 +191,29 @@ static int retval_value(struct point_ctx *p, const struct bp_arg_ctx *c,
 	return 0;
 }
 
+/*
+ * $retval of a function known only from the symbol table (bash's readline,
+ * say): rax as an untyped 64-bit value, unless :TYPE says otherwise. This
+ * is what bpftrace's retval gives, and enough to read a returned pointer.
+ */
+static int retval_untyped(const struct point_ctx *p, const struct bp_arg_spec *arg,
+			  struct bp_fetch *f, char **type_name, char **loc_desc)
+{
+	if (!p->spec->is_return) {
+		bp_err("%s: argument '%s': $retval is only known in a return probe (%s%%return)\n",
+		       p->where, arg_text(arg), p->spec->func);
+		return -EINVAL;
+	}
+	memset(f, 0, sizeof(*f));
+	f->base = BP_BASE_REG;
+	f->reg = BP_REG_RAX;
+	f->size = arg->has_type ? arg->type_size : 8;
+	f->is_signed = arg->has_type && arg->type_signed;
+	*type_name = strdup("u64 (no debug info: raw rax)");
+	*loc_desc = strdup("reg rax (return value)");
+	return *type_name && *loc_desc ? 0 : -ENOMEM;
+}
+
 static int resolve_arg(struct point_ctx *p, uint64_t addr, int i, struct bp_point *pt)
 {
 	const struct bp_arg_spec *arg = &p->args[i];
@@ -194,6 +227,9 @@ static int resolve_arg(struct point_ctx *p, uint64_t addr, int i, struct bp_poin
 	pt->arg_name[i] = strdup(arg->name ? arg->name : arg_text(arg));
 	if (!pt->arg_name[i])
 		return -ENOMEM;
+	if (is_retval(arg) && !p->fn->has_die)
+		return retval_untyped(p, arg, &pt->plan.args[i], &pt->type_name[i],
+				      &pt->loc_desc[i]);
 	if (is_retval(arg)) {
 		err = retval_value(p, &c, &tmem, &type, &val, desc, sizeof(desc));
 		if (err)
@@ -360,7 +396,7 @@ static int open_binary(struct bp_resolver *r, const struct bp_spec *spec,
 	free(path);
 	if (err)
 		return err;
-	if (spec->nargs && !(*di)->dwarf) {
+	if (spec->nargs && !(*di)->dwarf && !bp_spec__only_plain_retval(spec)) {
 		bp_err("%s: binary %s has no debug info (DWARF), needed to find argument '%s': rebuild it with -g, or install its debug info (the -dbg/-dbgsym package, or set DEBUGINFOD_URLS for debuginfod)\n",
 		       point_name(spec), (*di)->path, arg_text(&spec->args[0]));
 		return -ENODATA;
@@ -375,8 +411,13 @@ int bp_resolver__resolve(struct bp_resolver *r, const struct bp_spec *spec,
 	int err;
 
 	if (!spec->exec) {
-		if (!r->kernel)
+		if (!r->kernel) {
+			struct bp_kernel_paths paths = { .vmlinux = r->vmlinux };
+
 			r->kernel = bp_kernel__new();
+			if (r->kernel)
+				bp_kernel__set_paths(r->kernel, &paths);
+		}
 		if (!r->kernel)
 			return -ENOMEM;
 		return bp_kernel__resolve(r->kernel, r, spec, points, npoints);

@@ -67,6 +67,10 @@ int bp_resolver__resolve(struct bp_resolver *r, const struct bp_spec *spec,
 
 void bp_points__free(struct bp_point *points, int npoints);
 
+/* Kernel DWARF from this file (a vmlinux with debug info) instead of the
+ * usual places; must be set before the first kernel spec. */
+int bp_resolver__set_vmlinux(struct bp_resolver *r, const char *path);
+
 /* Finds an executable like execvp would (PATH search when no '/').
  * Returns a malloc'ed absolute path or NULL. */
 char *bp_find_binary(const char *name);

@@ -647,8 +647,8 @@ int bp_sites__find(const struct bp_debuginfo *di, const struct bp_spec *spec,
 		err = bp_lines__in_file(di, spec, &l);
 	} else {
 		/* lines need DWARF; so do arguments */
-		err = find_copies(di, spec, spec->nargs > 0 || spec->has_line ||
-				  spec->lazy, &funcs, &n);
+		err = find_copies(di, spec, (spec->nargs > 0 && !bp_spec__only_plain_retval(spec)) ||
+				  spec->has_line || spec->lazy, &funcs, &n);
 		for (i = 0; !err && i < n; i++)
 			err = copy_sites(di, spec, funcs, n, i, &l);
 	}

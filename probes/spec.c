@@ -1033,3 +1033,13 @@ void bp_spec__free(struct bp_spec *spec)
 	/* so a second free, or a free after a failed parse, is harmless */
 	memset(spec, 0, sizeof(*spec));
 }
+
+bool bp_spec__only_plain_retval(const struct bp_spec *spec)
+{
+	if (!spec->is_return)
+		return false;
+	for (int i = 0; i < spec->nargs; i++)
+		if (strcmp(spec->args[i].var, "$retval") || spec->args[i].nsteps)
+			return false;
+	return true;
+}

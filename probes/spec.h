@@ -90,4 +90,8 @@ struct bp_spec {
 int bp_spec__parse(const char *text, struct bp_spec *spec, char *err, size_t errlen);
 void bp_spec__free(struct bp_spec *spec);
 
+/* A return probe whose arguments are all a bare $retval: it needs no DWARF
+ * (rax is read as an untyped 64-bit value when the function has none). */
+bool bp_spec__only_plain_retval(const struct bp_spec *spec);
+
 #endif /* BPFPROBE_SPEC_H */

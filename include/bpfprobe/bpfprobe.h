@@ -47,8 +47,14 @@ struct bpf_object;
 /** @brief Options for bpfprobe_object__open(). */
 struct bpfprobe_open_opts {
 	size_t sz;	/**< sizeof(struct bpfprobe_open_opts) */
+	/**
+	 * A vmlinux with DWARF for kernel probes; NULL: look in the usual
+	 * places (/usr/lib/debug/boot/vmlinux-RELEASE, /boot/vmlinux-RELEASE,
+	 * ...), else use kernel BTF.
+	 */
+	const char *vmlinux;
 };
-#define bpfprobe_open_opts__last_field sz
+#define bpfprobe_open_opts__last_field vmlinux
 
 /**
  * @brief Opens a BPF ELF object and parses the SEC() annotation of every
@@ -121,6 +127,42 @@ struct bpfprobe_point_info {
  */
 BPFPROBE_API int bpfprobe_object__point_info(const struct bpfprobe_object *obj, size_t i,
 					     struct bpfprobe_point_info *info);
+
+/** @brief An annotated program. */
+struct bpfprobe_program_info {
+	size_t sz;		/**< set by caller: sizeof(struct bpfprobe_program_info) */
+	const char *name;	/**< BPF program name */
+	const char *sec;	/**< SEC() text */
+	bool kernel;		/**< probes kernel functions (no exec=) */
+	size_t arg_cnt;		/**< arguments fetched into R3.. */
+	size_t point_cnt;	/**< its probe points (after load) */
+};
+
+/**
+ * @brief Describes annotated program i (0 <= i < program_cnt).
+ * @return 0 or -ENOENT
+ */
+BPFPROBE_API int bpfprobe_object__program_info(const struct bpfprobe_object *obj, size_t i,
+					       struct bpfprobe_program_info *info);
+
+/** @brief A loaded program instance: one per distinct fetch plan of a program. */
+struct bpfprobe_instance_info {
+	size_t sz;		/**< set by caller: sizeof(struct bpfprobe_instance_info) */
+	const char *name;	/**< kernel-visible name: prog, prog_1, ... */
+	const char *program;	/**< the annotated program it was made from */
+	int prog_fd;		/**< its fd (-1 before load) */
+	size_t prologue_len;	/**< instructions the prologue adds */
+	size_t arg_cnt;		/**< fetched arguments */
+	/** per argument, the fetch plan, e.g. "s32 *(u32 *)(%rdi + 8) [user]" */
+	const char *arg_plan[3];
+};
+
+/**
+ * @brief Describes instance i (0 <= i < instance_cnt).
+ * @return 0 or -ENOENT
+ */
+BPFPROBE_API int bpfprobe_object__instance_info(const struct bpfprobe_object *obj, size_t i,
+						struct bpfprobe_instance_info *info);
 
 /*
  * Output: what the loaded programs print, through every channel at once,

@@ -90,4 +90,19 @@ bad retval_entry '$retval'
 bad param_return "a return probe can only fetch"
 bad offset_args "only at the function's entry"
 bad toomany "at most 3"
+
+# --vmlinux PATH names the kernel DWARF to use: a missing file, or one
+# without the function, is an error naming it (no BTF fallback then)
+err=$("$BPFPROBE" resolve --vmlinux /nonexistent/vmlinux 'func=do_sys_openat2 dfd' 2>&1 >/dev/null)
+if [ $? -ne 0 ] && grep -q "/nonexistent/vmlinux" <<<"$err"; then
+	pass kernel_host_vmlinux_missing
+else
+	fail kernel_host_vmlinux_missing "$err"
+fi
+err=$("$BPFPROBE" resolve --vmlinux build/targets/args-gcc-O2 'func=do_sys_openat2 dfd' 2>&1 >/dev/null)
+if [ $? -ne 0 ] && grep -q "do_sys_openat2.*build/targets/args-gcc-O2" <<<"$err"; then
+	pass kernel_host_vmlinux_used
+else
+	fail kernel_host_vmlinux_used "$err"
+fi
 exit 0

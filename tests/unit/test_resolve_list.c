@@ -511,7 +511,7 @@ static void test_resolve_sec_text(void)
 
 	cur = &variants[1];
 	snprintf(text, sizeof(text), "exec=%s;ev=twin x", target("args"));
-	CHECK_INT(bp_object__resolve_sec(text, &obj), 0);
+	CHECK_INT(bp_object__resolve_sec(text, NULL, &obj), 0);
 	if (obj) {
 		CHECK_INT(obj->nprogs, 1);
 		CHECK_STR(obj->progs[0].name, "ev");
@@ -523,7 +523,7 @@ static void test_resolve_sec_text(void)
 	msgs[0] = '\0';
 	bpfprobe_set_print(capture);
 	snprintf(text, sizeof(text), "exec=%s;handle_req req->lenn", target("args"));
-	CHECK_INT(bp_object__resolve_sec(text, &obj), -ENOENT);
+	CHECK_INT(bp_object__resolve_sec(text, NULL, &obj), -ENOENT);
 	CHECK(!obj, "an object on error");
 	CHECK(strstr(msgs, "lenn") && strstr(msgs, "struct req"), "message: %s", msgs);
 }

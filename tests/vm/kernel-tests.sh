@@ -186,6 +186,29 @@ if load kernel_sched "$K/sched.bpf.o" "$K/kt_sched"; then
 	kprobe_gone kernel_sched_detached do_sched_setscheduler
 fi
 
+# --- samples/setscheduler.bpf.c: the seed as a user writes it ---------------
+
+S=$top/build/samples
+if [ -e "$S/setscheduler.bpf.o" ] && [ -e "$S/setscheduler_app" ]; then
+	"$BPFPROBE" load --quiet-meta "$S/setscheduler.bpf.o" -- "$S/setscheduler_app" \
+		>"$tmp/sample" 2>"$tmp/sample.err"
+	rc=$?
+	sample=$(slurp "$tmp/sample")
+	# every priority the app asked for, in order, as the program printed it
+	want=$'prio: 10\nprio: 20\nprio: 30\nprio: 0'
+	gotp=
+	while IFS= read -r line; do
+		[[ $line == "prio: "* ]] && gotp+=${gotp:+$'\n'}$line
+	done <<<"$sample"
+	if [ $rc -eq 0 ] && [ "$gotp" = "$want" ]; then
+		pass sample_setscheduler
+	else
+		fail sample_setscheduler "exit $rc, printed: $gotp; $(slurp "$tmp/sample.err")"
+	fi
+else
+	fail sample_setscheduler "build/samples/setscheduler* missing: run make samples"
+fi
+
 # --- perf's prologue test: func=null_lseek file->f_mode offset orig ----------
 
 if load kernel_prologue "$K/prologue.bpf.o" "$K/kt_lseek"; then

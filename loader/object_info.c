@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * What the library tells its users about an object: counts, programs,
+ * probe points and instances. Each info struct is filled only as far as the
+ * caller's sz reaches, so older callers keep working.
+ */
+#include <errno.h>
+#include <string.h>
+#include <bpfprobe/bpfprobe.h>
+#include "loader/object.h"
+
+#define FILL(info, full) \
+	memcpy((info), &(full), (info)->sz < sizeof(full) ? (info)->sz : sizeof(full))
+
+struct bpf_object *bpfprobe_object__bpf_object(const struct bpfprobe_object *obj)
+{
+	return obj ? obj->obj : NULL;
+}
+
+size_t bpfprobe_object__program_cnt(const struct bpfprobe_object *obj)
+{
+	return obj ? obj->nprogs : 0;
+}
+
+size_t bpfprobe_object__point_cnt(const struct bpfprobe_object *obj)
+{
+	return obj ? obj->naps : 0;
+}
+
+size_t bpfprobe_object__instance_cnt(const struct bpfprobe_object *obj)
+{
+	return obj ? obj->ninsts : 0;
+}
+
+int bpfprobe_object__point_info(const struct bpfprobe_object *obj, size_t i,
+				struct bpfprobe_point_info *info)
+{
+	const struct bp_attach_point *ap;
+
+	if (!obj || !info || i >= (size_t)obj->naps)
+		return -ENOENT;
+	ap = &obj->aps[i];
+	struct bpfprobe_point_info full = {
+		.sz = info->sz,
+		.program = ap->owner->name,
+		.sec = ap->owner->sec,
+		.binary = ap->point->binary,
+		.func = ap->point->func,
+		.addr = ap->point->addr,
+		.offset = ap->point->offset,
+		.is_return = ap->point->is_return,
+		.instance = ap->instance,
+		.prog_fd = obj->insts[ap->instance].fd,
+	};
+	FILL(info, full);
+	return 0;
+}
+
+int bpfprobe_object__program_info(const struct bpfprobe_object *obj, size_t i,
+				  struct bpfprobe_program_info *info)
+{
+	const struct bp_program *p;
+
+	if (!obj || !info || i >= (size_t)obj->nprogs)
+		return -ENOENT;
+	p = &obj->progs[i];
+	struct bpfprobe_program_info full = {
+		.sz = info->sz,
+		.name = p->name,
+		.sec = p->sec,
+		.kernel = !p->spec.exec,
+		.arg_cnt = p->npoints ? p->points[0].plan.nargs : p->spec.nargs,
+		.point_cnt = p->npoints,
+	};
+	FILL(info, full);
+	return 0;
+}
+
+int bpfprobe_object__instance_info(const struct bpfprobe_object *obj, size_t i,
+				   struct bpfprobe_instance_info *info)
+{
+	const struct bp_instance *inst;
+
+	if (!obj || !info || i >= (size_t)obj->ninsts)
+		return -ENOENT;
+	inst = &obj->insts[i];
+	struct bpfprobe_instance_info full = {
+		.sz = info->sz,
+		.name = inst->name,
+		.program = inst->owner->name,
+		.prog_fd = inst->fd,
+		.prologue_len = inst->prologue_len,
+		.arg_cnt = inst->plan.nargs,
+	};
+	for (int k = 0; k < inst->plan.nargs && k < 3; k++)
+		full.arg_plan[k] = inst->plan_text[k];
+	FILL(info, full);
+	return 0;
+}
