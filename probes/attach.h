@@ -48,4 +48,15 @@ int bp_kprobe__check_available(const char *what);
 int bp_kprobe__attach(int prog_fd, const struct bp_kprobe_target *t,
 		      int *perf_fd, int *link_fd);
 
+/* probes/attach_perf.c: what both PMUs share */
+
+/* The PMU's type for perf_event_attr (pmu: "uprobe", "kprobe"), or -errno. */
+int bp_pmu__type(const char *pmu);
+/* The bit of config that makes a return probe. */
+int bp_pmu__retprobe_bit(const char *pmu);
+/* Runs prog_fd on the opened probe event perf_fd: through a bpf_link (*link_fd)
+ * or, on kernels without perf links, PERF_EVENT_IOC_SET_BPF (*link_fd = -1).
+ * Returns 0 or -errno; perf_fd stays the caller's. */
+int bp_perf_event__run_prog(int perf_fd, int prog_fd, int *link_fd);
+
 #endif /* BPFPROBE_ATTACH_H */

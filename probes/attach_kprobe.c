@@ -21,18 +21,6 @@
 
 #define PMU_DIR "/sys/bus/event_source/devices/kprobe"
 
-static int read_int(const char *path, const char *fmt, int *v)
-{
-	FILE *f = fopen(path, "re");
-	int ret;
-
-	if (!f)
-		return -errno;
-	ret = fscanf(f, fmt, v) == 1 ? 0 : -EINVAL;
-	fclose(f);
-	return ret;
-}
-
 /* What the kernel lacks, from its configuration when it can be read. */
 static const char *missing_config(void)
 {
@@ -105,12 +93,10 @@ static int open_kprobe_event(const struct bp_kprobe_target *t)
 	struct perf_event_attr attr = {};
 	int type, bit = 0, fd, err;
 
-	err = read_int(PMU_DIR "/type", "%d", &type);
-	if (err)
+	type = bp_pmu__type("kprobe");
+	if (type < 0)
 		return bp_kprobe__check_available(t->func ? t->func : "kprobe");
-	/* the retprobe flag's bit in config, as the PMU's format file says */
-	if (t->retprobe && read_int(PMU_DIR "/format/retprobe", "config:%d", &bit))
-		bit = 0;
+	bit = t->retprobe ? bp_pmu__retprobe_bit("kprobe") : 0;
 	attr.size = sizeof(attr);
 	attr.type = type;
 	attr.config = t->retprobe ? 1ull << bit : 0;
@@ -134,22 +120,14 @@ int bp_kprobe__attach(int prog_fd, const struct bp_kprobe_target *t,
 		      int *perf_fd, int *link_fd)
 {
 	char where[300];
-	int pfd, lfd, err;
+	int pfd, err;
 
 	*perf_fd = *link_fd = -1;
 	pfd = open_kprobe_event(t);
 	if (pfd < 0)
 		return pfd;
-	lfd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, NULL);
-	if (lfd >= 0) {
-		*perf_fd = pfd;
-		*link_fd = lfd;
-		return 0;
-	}
-	/* kernels before 5.15 have no perf bpf_link: attach the old way */
-	if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd) < 0 ||
-	    ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
-		err = -errno;
+	err = bp_perf_event__run_prog(pfd, prog_fd, link_fd);
+	if (err) {
 		describe(t, where, sizeof(where));
 		bp_err("cannot attach the program to the kprobe on %s: %s\n", where,
 		       strerror(-err));

@@ -4,46 +4,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <bpf/bpf.h>
 #include "probes/attach.h"
 #include "util/log.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices/uprobe"
 
-static int read_pmu_type(void)
-{
-	FILE *f = fopen(PMU_DIR "/type", "re");
-	int type = -1;
-
-	if (!f)
-		return -errno;
-	if (fscanf(f, "%d", &type) != 1)
-		type = -EINVAL;
-	fclose(f);
-	return type;
-}
-
-/* The retprobe flag's bit in config, as the PMU's format file says ("config:0"). */
-static int read_retprobe_bit(void)
-{
-	FILE *f = fopen(PMU_DIR "/format/retprobe", "re");
-	int bit = 0;
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "config:%d", &bit) != 1)
-		bit = 0;
-	fclose(f);
-	return bit;
-}
-
 static int open_uprobe_event(const struct bp_uprobe_target *t)
 {
 	struct perf_event_attr attr = {};
-	int type = read_pmu_type();
+	int type = bp_pmu__type("uprobe");
 	int fd;
 
 	if (type < 0) {
@@ -53,7 +24,7 @@ static int open_uprobe_event(const struct bp_uprobe_target *t)
 	}
 	attr.size = sizeof(attr);
 	attr.type = type;
-	attr.config = t->retprobe ? 1ull << read_retprobe_bit() : 0;
+	attr.config = t->retprobe ? 1ull << bp_pmu__retprobe_bit("uprobe") : 0;
 	attr.config1 = (uint64_t)(uintptr_t)t->path;
 	attr.config2 = t->offset;
 	/* a system-wide tracing event is opened on one cpu; it fires on all */
@@ -67,7 +38,7 @@ static int open_uprobe_event(const struct bp_uprobe_target *t)
 int bp_uprobe__attach(int prog_fd, const struct bp_uprobe_target *t,
 		      int *perf_fd, int *link_fd)
 {
-	int pfd, lfd, err;
+	int pfd, err;
 
 	*perf_fd = *link_fd = -1;
 	pfd = open_uprobe_event(t);
@@ -81,16 +52,8 @@ int bp_uprobe__attach(int prog_fd, const struct bp_uprobe_target *t,
 			       (unsigned long long)t->offset, strerror(-err));
 		return err;
 	}
-	lfd = bpf_link_create(prog_fd, pfd, BPF_PERF_EVENT, NULL);
-	if (lfd >= 0) {
-		*perf_fd = pfd;
-		*link_fd = lfd;
-		return 0;
-	}
-	/* kernels before 5.15 have no perf bpf_link: attach the old way */
-	if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd) < 0 ||
-	    ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
-		err = -errno;
+	err = bp_perf_event__run_prog(pfd, prog_fd, link_fd);
+	if (err) {
 		bp_err("cannot attach the program to the uprobe on %s+0x%llx: %s\n",
 		       t->path, (unsigned long long)t->offset, strerror(-err));
 		close(pfd);
