@@ -11,7 +11,7 @@
 #include "loader/object.h"
 #include "util/log.h"
 
-int bp_btf__check_prototype(const struct bpf_object *obj, const struct bp_program *p)
+int bp_btf__check_prototype(const struct bpf_object *obj, struct bp_program *p)
 {
 	struct btf *btf = bpf_object__btf(obj);
 	const struct btf_type *fn, *proto;
@@ -33,8 +33,11 @@ int bp_btf__check_prototype(const struct bpf_object *obj, const struct bp_progra
 	if (!proto || !btf_is_func_proto(proto))
 		return 0;
 	have = btf_vlen(proto);
-	if (have <= max)
+	if (have <= max) {
+		/* the prologue then sets only what the program reads */
+		p->nparams = have;
 		return 0;
+	}
 	bp_err("program '%s' takes %d parameters, but SEC(\"%s\") provides only %d: ctx, err%s (%d fetched argument%s); the ABI is int %s(void *ctx, int err, u64 arg1, u64 arg2, u64 arg3)\n",
 	       p->name, have, p->sec, max, p->spec.nargs ? " and the arguments" : "",
 	       p->spec.nargs, p->spec.nargs == 1 ? "" : "s", p->name);

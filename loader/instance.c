@@ -65,7 +65,10 @@ int bp_instances__build(struct bpfprobe_object *obj)
 
 		for (int j = 0; j < p->npoints; j++) {
 			struct bp_attach_point *ap = &obj->aps[obj->naps++];
-			int idx = find_or_add_instance(obj, p, &p->points[j].plan);
+			int idx;
+
+			p->points[j].plan.nparams = p->nparams;
+			idx = find_or_add_instance(obj, p, &p->points[j].plan);
 
 			if (idx < 0)
 				return idx;

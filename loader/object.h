@@ -33,6 +33,7 @@ struct bp_program {
 	struct bp_point *points;
 	int npoints;
 	struct bp_load_info info;
+	int nparams;		/* its BTF prototype's parameters; 0: unknown */
 };
 
 struct bp_instance {
@@ -89,7 +90,7 @@ void bp_handler__set_loading(struct bpfprobe_object *obj);
 int bp_elf__check_bpf(const char *path, char **license);
 
 /* loader/btf_proto.c */
-int bp_btf__check_prototype(const struct bpf_object *obj, const struct bp_program *p);
+int bp_btf__check_prototype(const struct bpf_object *obj, struct bp_program *p);
 
 /* loader/instance.c */
 int bp_instances__build(struct bpfprobe_object *obj);

@@ -61,6 +61,12 @@ struct bp_fetch {
 struct bp_plan {
 	int nargs;
 	struct bp_fetch args[BP_MAX_ARGS];
+	/*
+	 * How many parameters the program declares (its BTF prototype):
+	 * it reads r1..r<nparams> only, so the prologue need not set the
+	 * others. 0: unknown (no BTF), r2..r5 are all set.
+	 */
+	uint8_t nparams;
 };
 
 bool bp_fetch__equal(const struct bp_fetch *a, const struct bp_fetch *b);

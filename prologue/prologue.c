@@ -316,15 +316,30 @@ static void patch_jump(struct gen *g, size_t at, size_t to)
 		g->insns[at].off = (int16_t)(to - at - 1);
 }
 
+/* Does the program read register reg (r1..r5)? Its prototype says so. */
+static bool reads(const struct bp_plan *plan, int reg)
+{
+	return !plan->nparams || reg <= plan->nparams;
+}
+
+/* Zeroes what the program reads of r(3+from)..r5. */
+static void zero_args_from(struct gen *g, const struct bp_plan *plan, int from)
+{
+	for (int i = from; i < BP_MAX_ARGS; i++)
+		if (reads(plan, BPF_REG_3 + i))
+			emit(g, MOV64_IMM(BPF_REG_3 + i, 0));
+}
+
 static void gen_fast(struct gen *g, const struct bp_plan *plan)
 {
 	int i;
 
 	for (i = 0; i < plan->nargs; i++)
-		emit_direct_arg(g, BPF_REG_3 + i, BPF_REG_1, &plan->args[i]);
-	emit(g, MOV64_IMM(BPF_REG_2, 0));
-	for (; i < BP_MAX_ARGS; i++)
-		emit(g, MOV64_IMM(BPF_REG_3 + i, 0));
+		if (reads(plan, BPF_REG_3 + i))
+			emit_direct_arg(g, BPF_REG_3 + i, BPF_REG_1, &plan->args[i]);
+	if (reads(plan, BPF_REG_2))
+		emit(g, MOV64_IMM(BPF_REG_2, 0));
+	zero_args_from(g, plan, plan->nargs);
 }
 
 static void gen_slow(struct gen *g, const struct bp_plan *plan)
@@ -359,11 +374,11 @@ static void gen_slow(struct gen *g, const struct bp_plan *plan)
 	err = g->n;
 	emit(g, MOV64_IMM(BPF_REG_2, 1));
 	for (i = 0; i < plan->nargs; i++)
-		emit(g, MOV64_IMM(BPF_REG_3 + i, 0));
+		if (reads(plan, BPF_REG_3 + i))
+			emit(g, MOV64_IMM(BPF_REG_3 + i, 0));
 
 	unused = g->n;
-	for (; i < BP_MAX_ARGS; i++)
-		emit(g, MOV64_IMM(BPF_REG_3 + i, 0));
+	zero_args_from(g, plan, plan->nargs);
 	emit(g, MOV64_REG(BPF_REG_1, CTX_SAVE_REG));
 
 	patch_jump(g, goto_unused, unused);

@@ -772,6 +772,54 @@ static void test_seq_one_deref(void)
 	check_seq(&p, want, ARRAY_SIZE(want));
 }
 
+/*
+ * With the program's prototype known (nparams), registers it never reads
+ * are left alone: int prog(void *ctx, int err, u64 a) gets no r4/r5 zeroing,
+ * int prog(void *ctx) no prologue at all.
+ */
+static void test_seq_only_what_the_program_reads(void)
+{
+	struct bp_plan p = plan1(reg_arg(BP_REG_RDI, 8, false));
+	const struct bpf_insn want_reg[] = {
+		LDX(BPF_DW, 3, 1, 112),
+		MOV_IMM(2, 0),
+	};
+	struct bp_fetch f = reg_arg(BP_REG_RDI, 4, true);
+	const struct bpf_insn want_deref[] = {
+		MOV_REG(6, 1),
+		LDX(BPF_DW, 3, 6, 112),
+		MOV_REG(1, 10),
+		ALU_IMM(BPF_ADD, 1, -8),
+		MOV_IMM(2, 4),
+		CALL(BPF_FUNC_probe_read_user),
+		JNE_IMM(0, 0, 5),
+		LDX(BPF_W, 3, 10, -8),
+		ALU_IMM(BPF_LSH, 3, 32),
+		ALU_IMM(BPF_ARSH, 3, 32),
+		MOV_IMM(2, 0),
+		JA(2),
+		MOV_IMM(2, 1),
+		MOV_IMM(3, 0),
+		MOV_REG(1, 6),
+	};
+	struct bp_plan none = { .nparams = 1 };
+	struct bpf_insn buf[8];
+
+	p.nparams = 3;
+	check_seq(&p, want_reg, ARRAY_SIZE(want_reg));
+	f.nderef = 1;
+	f.user_mask = 1;
+	p = plan1(f);
+	p.nparams = 3;
+	check_seq(&p, want_deref, ARRAY_SIZE(want_deref));
+	CHECK_INT(bp_prologue__gen(&none, buf, ARRAY_SIZE(buf)), 0);
+	/* the prototype is part of the plan: it decides the code */
+	p.nparams = 0;
+	none = p;
+	none.nparams = 3;
+	CHECK(!bp_plan__equal(&p, &none), "plans for other prototypes compare equal");
+}
+
 static int gen_count(const struct bp_plan *p)
 {
 	struct bpf_insn insns[BP_PROLOGUE_MAX_INSNS];
@@ -1825,6 +1873,7 @@ int main(void)
 	RUN(test_seq_reg_unsigned_int);
 	RUN(test_seq_reg_u64_three_args);
 	RUN(test_seq_one_deref);
+	RUN(test_seq_only_what_the_program_reads);
 	RUN(test_insn_counts);
 	RUN(test_worst_case_fits);
 	RUN(test_bad_plans);
