@@ -120,6 +120,38 @@ static int func_cb(Dwarf_Die *die, void *arg)
 	return w->err ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
+/*
+ * Walking every function body of every CU is most of the time a resolve
+ * takes, and nearly always finds nothing: an inlined copy's abstract
+ * origin is emitted in the CU it was inlined in, as a subprogram whose
+ * DW_AT_inline says it was inlined. Only such CUs are walked, and those
+ * importing other units (DWZ, LTO), whose origins may live elsewhere.
+ */
+static bool cu_may_hold_copies(const struct inline_walk *w, Dwarf_Die *unit)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word inl;
+	Dwarf_Die child;
+
+	if (dwarf_child(unit, &child))
+		return false;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_imported_unit:
+			return true;
+		case DW_TAG_subprogram:
+			if (!dwarf_attr(&child, DW_AT_inline, &attr) ||
+			    dwarf_formudata(&attr, &inl))
+				break;
+			if ((inl == DW_INL_inlined || inl == DW_INL_declared_inlined) &&
+			    name_matches(w, dwarf_diename(&child)))
+				return true;
+			break;
+		}
+	} while (!dwarf_siblingof(&child, &child));
+	return false;
+}
+
 int bp_inlines__find(const struct bp_debuginfo *di, const char *name, bool glob,
 		     int (*cb)(const struct bp_func *fn, void *ctx), void *ctx)
 {
@@ -136,6 +168,8 @@ int bp_inlines__find(const struct bp_debuginfo *di, const char *name, bool glob,
 			continue;
 		unit = unit_type == DW_UT_skeleton ? &subdie : &cudie;
 		if (!dwarf_tag(unit))
+			continue;
+		if (!cu_may_hold_copies(&w, unit))
 			continue;
 		w.cu_name = dwarf_diename(unit);
 		dwarf_getfuncs(unit, func_cb, &w, 0);
