@@ -581,11 +581,32 @@ static int entry_site(const struct bp_spec *spec, struct bp_site *s)
 	return 0;
 }
 
+/* The DIE's own DW_AT_name (not its origin's) is name. */
+static bool own_name_is(const Dwarf_Die *die, const char *name)
+{
+	Dwarf_Attribute attr;
+	const char *own;
+
+	if (!dwarf_attr((Dwarf_Die *)die, DW_AT_name, &attr))
+		return false;
+	own = dwarf_formstring(&attr);
+	return own && !strcmp(own, name);
+}
+
 static const char *symbol_of(const struct bp_debuginfo *di, const struct bp_func *fn)
 {
 	const char *sym;
 
 	if (fn->is_inline)
+		return NULL;
+	/*
+	 * A clone's DIE has no name of its own (it names its abstract
+	 * origin), and an alias found through the symbol table has a name
+	 * other than its DIE's: a function named by its own DW_AT_name is
+	 * its symbol. The look-up is a linear scan of the symbol table in
+	 * libdwfl, so skipping it keeps a glob over a large binary fast.
+	 */
+	if (fn->has_die && fn->name && own_name_is(&fn->die, fn->name))
 		return NULL;
 	sym = bp_debuginfo__symbol_at(di, fn->entry);
 	return sym && fn->name && strcmp(sym, fn->name) ? sym : NULL;
