@@ -13,6 +13,7 @@
 #include <bpfprobe/bpfprobe.h>
 
 #include "cli/commands.h"
+#include "cli/json_opts.h"
 #include "probes/resolve_list.h"
 #include "util/json.h"
 
@@ -22,44 +23,17 @@
 struct funcs_args {
 	const char *binary;
 	const char *glob;
-	bool json;
-	bool compact;
+	struct bp_cli_format fmt;
 };
 
 static int parse_args(int argc, char **argv, struct funcs_args *a)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "compact", no_argument, NULL, 'c' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
-	int c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jcvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			a->json = true;
-			break;
-		case 'c':
-			a->compact = true;
-			break;
-		case 'v':
-			bp_cli_verbose++;
-			break;
-		case 'h':
-			printf(FUNCS_USAGE);
-			exit(0);
-		default:
-			fprintf(stderr, FUNCS_USAGE);
-			return -EINVAL;
-		}
-	}
+	if (bp_cli_format__parse_args(&a->fmt, argc, argv, FUNCS_USAGE, NULL))
+		return -EINVAL;
 	if (optind == argc || argc - optind > 2) {
-		fprintf(stderr, "bpfprobe funcs: %s\n" FUNCS_USAGE,
-			optind == argc ? "missing the binary" : "one binary and one glob at most");
+		fprintf(stderr, "bpfprobe funcs: %s\n%s",
+			optind == argc ? "missing the binary" : "one binary and one glob at most",
+			FUNCS_USAGE);
 		return -EINVAL;
 	}
 	a->binary = argv[optind];
@@ -151,8 +125,8 @@ int cmd_funcs(int argc, char **argv)
 		bp_func_list__free(&l);
 		return 1;
 	}
-	if (a.json) {
-		err = print_json(&l, a.glob, a.compact);
+	if (a.fmt.json) {
+		err = print_json(&l, a.glob, a.fmt.compact);
 		if (err)
 			fprintf(stderr, "bpfprobe funcs: writing JSON failed: %s\n", strerror(-err));
 	} else {

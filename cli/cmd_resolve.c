@@ -15,6 +15,7 @@
 #include <bpfprobe/bpfprobe.h>
 
 #include "cli/commands.h"
+#include "cli/json_opts.h"
 #include "loader/resolve_only.h"
 #include "probes/plan_json.h"
 #include "prologue/prologue.h"
@@ -24,50 +25,33 @@
 
 struct resolve_args {
 	const char *target;
-	bool json;
-	bool compact;
+	struct bp_cli_format fmt;
 	const char *vmlinux;	/* --vmlinux PATH: kernel DWARF */
 };
 
+/* --vmlinux PATH */
+static int parse_vmlinux(int val, const char *arg, void *ctx)
+{
+	struct resolve_args *a = ctx;
+
+	a->vmlinux = arg;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct resolve_args *a)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "compact", no_argument, NULL, 'c' },
+	static const struct option own[] = {
 		{ "vmlinux", required_argument, NULL, 'V' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	int c;
+	const struct bp_cli_extra_opts extra = { .extra = own, .on_extra = parse_vmlinux, .ctx = a };
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jcvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			a->json = true;
-			break;
-		case 'c':
-			a->compact = true;
-			break;
-		case 'V':
-			a->vmlinux = optarg;
-			break;
-		case 'v':
-			bp_cli_verbose++;
-			break;
-		case 'h':
-			printf(RESOLVE_USAGE);
-			exit(0);
-		default:
-			fprintf(stderr, RESOLVE_USAGE);
-			return -EINVAL;
-		}
-	}
+	if (bp_cli_format__parse_args(&a->fmt, argc, argv, RESOLVE_USAGE, &extra))
+		return -EINVAL;
 	if (optind + 1 != argc) {
-		fprintf(stderr, "bpfprobe resolve: %s\n" RESOLVE_USAGE,
+		fprintf(stderr, "bpfprobe resolve: %s\n%s",
 			optind == argc ? "missing the BPF object or SEC text" :
-			"one BPF object or SEC text at a time");
+			"one BPF object or SEC text at a time", RESOLVE_USAGE);
 		return -EINVAL;
 	}
 	a->target = argv[optind];
@@ -440,7 +424,7 @@ int cmd_resolve(int argc, char **argv)
 		return 1;
 	if (!obj->nprogs)
 		fprintf(stderr, "'%s' has no annotated program: nothing to resolve\n", a.target);
-	err = a.json ? print_json(obj, a.target, a.compact) : print_text(obj);
+	err = a.fmt.json ? print_json(obj, a.target, a.fmt.compact) : print_text(obj);
 	bpfprobe_object__destroy(obj);
 	return err ? 1 : 0;
 }

@@ -16,56 +16,29 @@
 #include <bpfprobe/bpfprobe.h>
 
 #include "cli/commands.h"
+#include "cli/json_opts.h"
 #include "probes/plan_json.h"
 #include "probes/resolve_list.h"
 #include "probes/spec.h"
 #include "util/json.h"
 
-#define VARS_USAGE "usage: bpfprobe vars [-v] [--json [--compact]] BIN FUNC[+OFFS|%%return]...\n"
+#define VARS_USAGE "usage: bpfprobe vars [-v] [--json [--compact]] BIN FUNC[+OFFS|%return]...\n"
 
 struct vars_args {
 	const char *binary;
 	char **points;
 	int npoints;
-	bool json;
-	bool compact;
+	struct bp_cli_format fmt;
 };
 
 static int parse_args(int argc, char **argv, struct vars_args *a)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "compact", no_argument, NULL, 'c' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
-	int c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jcvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			a->json = true;
-			break;
-		case 'c':
-			a->compact = true;
-			break;
-		case 'v':
-			bp_cli_verbose++;
-			break;
-		case 'h':
-			printf(VARS_USAGE);
-			exit(0);
-		default:
-			fprintf(stderr, VARS_USAGE);
-			return -EINVAL;
-		}
-	}
+	if (bp_cli_format__parse_args(&a->fmt, argc, argv, VARS_USAGE, NULL))
+		return -EINVAL;
 	if (argc - optind < 2) {
-		fprintf(stderr, "bpfprobe vars: %s\n" VARS_USAGE,
+		fprintf(stderr, "bpfprobe vars: %s\n%s",
 			optind == argc ? "missing the binary and the probe point" :
-			"missing the probe point");
+			"missing the probe point", VARS_USAGE);
 		return -EINVAL;
 	}
 	a->binary = argv[optind];
@@ -217,8 +190,8 @@ int cmd_vars(int argc, char **argv)
 			err = bp_var_list__collect(&lists[i], &spec);
 		bp_spec__free(&spec);
 	}
-	if (!err && a.json) {
-		struct bp_json_opts opts = { .sz = sizeof(opts), .pretty = !a.compact };
+	if (!err && a.fmt.json) {
+		struct bp_json_opts opts = { .sz = sizeof(opts), .pretty = !a.fmt.compact };
 
 		j = bp_json__new(stdout, &opts);
 		if (!j) {

@@ -7,7 +7,9 @@
  *   resolve_line.c    source lines (SRC:ALN, FUNC:RLN) and lazy patterns
  *   resolve_var.c     the parameter or variable an argument names
  *   resolve_loc.c     DWARF location expressions -> a value being built
- *   resolve_member.c  member chains and types -> the final fetch
+ *   resolve_member.c  member chains over DWARF types
+ *   resolve_chain.c   member chains, whatever the types -> the final fetch
+ *   resolve_retval.c  $retval
  */
 #ifndef BPFPROBE_DWARF_RESOLVE_H
 #define BPFPROBE_DWARF_RESOLVE_H
@@ -287,28 +289,105 @@ void bp_args__free(struct bp_arg_spec *args, int nargs);
 /*
  * Shared with the kernel's BTF walker (resolve_kernel_btf.c), which builds
  * the same bp_val from BTF types.
- *
- * Where a bitfield of bit_size bits at bit_pos (from the record start) is
- * read: *byte_off from the record start, *bit_read bytes (unit: its
- * declared type's size), the field at *bit_off in that read.
  */
-int bp_bitfield__place(const struct bp_arg_ctx *c, const char *path, long unit,
-		       int64_t bit_pos, int bit_size, int64_t *byte_off,
-		       int *bit_off, int *bit_read);
 
-/* The end of a member chain: what its type says about the final read. */
-struct bp_final {
-	const char *path;	/* the expression, for messages */
-	uint8_t size;		/* 1, 2, 4 or 8 (ignored for bitfields) */
-	bool is_signed;
-	int bit_size;		/* 0: not a bitfield */
-	int bit_off;
-	int bit_read;		/* bitfields: bytes read */
+/* What a function returns, as far as $retval is concerned. */
+enum bp_ret_kind {
+	BP_RET_VALUE,		/* a value in rax (or a type nobody knows) */
+	BP_RET_VOID,
+	BP_RET_FLOAT,		/* in xmm0 */
+	BP_RET_RECORD,		/* a struct or union by value: refused */
 };
 
-/* Applies arg's :TYPE and compiles v's final read into *out. */
-int bp_val__finish(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
-		   struct bp_val *v, const struct bp_final *k, struct bp_fetch *out);
+/*
+ * $retval (resolve_retval.c): rax at a return probe, into val and desc.
+ * An error after a message naming spec->func when spec is no return probe
+ * or the function returns kind void, floating-point or record.
+ */
+int bp_retval__value(const struct bp_arg_ctx *c, const struct bp_spec *spec,
+		     enum bp_ret_kind kind, struct bp_val *val, char *desc,
+		     size_t desclen);
+
+/*
+ * A member chain (->f .f [N]) walked from an argument's value, over DWARF
+ * types (resolve_member.c) or BTF types: resolve_chain.c holds what does
+ * not depend on where the types come from (the walk, its messages, the
+ * final read), the ops what does. Each op returns 0 or a negative errno
+ * after a message.
+ */
+struct bp_chain;
+
+struct bp_chain_ops {
+	/* steps: each moves ch->val and the walker's current type */
+	int (*arrow)(struct bp_chain *ch, const char *field);
+	int (*dot)(struct bp_chain *ch, const char *field);
+	int (*index)(struct bp_chain *ch, long index);
+	/* the pointer the current value holds becomes the current rvalue */
+	int (*load_pointer)(struct bp_chain *ch);
+	/* the final value's size in bytes and signedness; refuses what is no
+	 * scalar */
+	int (*scalar)(struct bp_chain *ch, long *bytes, bool *is_signed);
+	/* the C name of the current type */
+	void (*type_name)(struct bp_chain *ch, char *buf, size_t len);
+};
+
+/* Embedded in the walker, which holds the current type. */
+struct bp_chain {
+	const struct bp_chain_ops *ops;
+	const struct bp_arg_ctx *c;
+	struct bp_val *val;
+	char path[256];		/* the expression so far, for messages */
+	/* the last member was a bitfield: bits [bit_off, bit_off + bit_size)
+	 * of the bit_read bytes at val->off */
+	int bit_size;
+	int bit_off;
+	int bit_read;
+};
+
+/*
+ * Walks arg's steps from ch->val (ops, c and val set, the walker at the
+ * argument's type) and compiles the final read into *out; *type_name
+ * (malloc'ed) is the C name of the final type.
+ */
+int bp_chain__compile(struct bp_chain *ch, const struct bp_arg_spec *arg,
+		      struct bp_fetch *out, char **type_name);
+
+/* "WHAT 'PATH' (type T)HINT", T the current type; -EINVAL. */
+int bp_chain__bad_step(struct bp_chain *ch, const char *what, const char *hint);
+/* "'PATH' is WHY (type T)"; -EINVAL. */
+int bp_chain__cannot_fetch(struct bp_chain *ch, const char *why);
+
+/* Member names for a message: "a, b, ..." (at most 8, then ", ..."). */
+struct bp_names {
+	char buf[256];
+	size_t pos;
+	int count;
+};
+
+/* False once l takes no more names. */
+bool bp_names__room(const struct bp_names *l);
+void bp_names__add(struct bp_names *l, const char *name);
+
+/* "REC has no member 'FIELD' (members: ...)"; -ENOENT. */
+int bp_chain__no_member(struct bp_chain *ch, const char *rec, const char *field,
+			const struct bp_names *members);
+
+/* ch->val->off += index * size, refusing what no offset could hold. */
+int bp_chain__add_index(struct bp_chain *ch, long index, long size);
+
+/* Follows the pointer the current value holds: the pointee becomes the
+ * lvalue. */
+int bp_chain__follow(struct bp_chain *ch);
+
+/* '[index]' on the current value, a pointer to elements of size bytes
+ * (<= 0: unknown, an error): follows it to the element. */
+int bp_chain__index_pointer(struct bp_chain *ch, long index, long size);
+
+/*
+ * Enters a bitfield of bit_size bits at bit_pos from the start of the
+ * record at ch->val->off, read as its declared type of unit bytes.
+ */
+int bp_chain__bitfield(struct bp_chain *ch, long unit, int64_t bit_pos, int bit_size);
 
 /* Resolves spec against an opened binary's DWARF (the driver, resolve.c):
  * a kernel spec (no exec=) gets kernel points (func + offset). */

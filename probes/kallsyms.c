@@ -230,7 +230,8 @@ int bp_kallsyms__find(struct bp_kallsyms *ks, const char *name,
 		if (h->module)
 			h->module = ks->names + (uintptr_t)h->module;
 	}
-	qsort(ks->hits, ks->nhits, sizeof(*ks->hits), ksym_cmp);
+	if (ks->nhits)	/* qsort(NULL, 0) is undefined */
+		qsort(ks->hits, ks->nhits, sizeof(*ks->hits), ksym_cmp);
 	*syms = ks->nhits ? ks->hits : NULL;
 	return ks->nhits;
 }

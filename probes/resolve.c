@@ -155,40 +155,22 @@ static void arg_ctx(struct point_ctx *p, const struct bp_arg_spec *arg,
 	c->kernel = !p->spec->exec;
 }
 
-/* $retval: rax at the return, typed by the function's return type. */
-static int retval_value(struct point_ctx *p, const struct bp_arg_ctx *c,
-			Dwarf_Die *tmem, Dwarf_Die **type, struct bp_val *val,
-			char *desc, size_t desclen)
+/* What the function of DWARF return type (NULL: void) returns, for
+ * $retval: only a float is told apart (a struct is refused later). */
+static enum bp_ret_kind ret_kind(Dwarf_Die *type)
 {
 	Dwarf_Die pmem, *t;
+	Dwarf_Attribute attr;
+	Dwarf_Word enc;
 
-	if (!p->spec->is_return) {
-		bp_arg_err(c, "$retval is only known in a return probe (%s%%return)",
-			   p->spec->func);
-		return -EINVAL;
-	}
-	*type = bp_die_type(&p->fn->die, tmem);
-	if (!*type) {
-		bp_arg_err(c, "%s returns void: there is no $retval", p->spec->func);
-		return -EINVAL;
-	}
-	t = bp_type_peel(*type, &pmem);
-	if (t && dwarf_tag(t) == DW_TAG_base_type) {
-		Dwarf_Attribute attr;
-		Dwarf_Word enc;
-
-		if (dwarf_attr_integrate(t, DW_AT_encoding, &attr) &&
-		    !dwarf_formudata(&attr, &enc) && enc == DW_ATE_float) {
-			bp_arg_err(c, "%s returns a floating-point value (in xmm0): floating-point registers are not readable from a probe",
-				   p->spec->func);
-			return -EOPNOTSUPP;
-		}
-	}
-	memset(val, 0, sizeof(*val));
-	val->f.base = BP_BASE_REG;
-	val->f.reg = BP_REG_RAX;
-	snprintf(desc, desclen, "reg rax (return value)");
-	return 0;
+	if (!type)
+		return BP_RET_VOID;
+	t = bp_type_peel(type, &pmem);
+	if (t && dwarf_tag(t) == DW_TAG_base_type &&
+	    dwarf_attr_integrate(t, DW_AT_encoding, &attr) &&
+	    !dwarf_formudata(&attr, &enc) && enc == DW_ATE_float)
+		return BP_RET_FLOAT;
+	return BP_RET_VALUE;
 }
 
 /*
@@ -196,21 +178,22 @@ static int retval_value(struct point_ctx *p, const struct bp_arg_ctx *c,
  * say): rax as an untyped 64-bit value, unless :TYPE says otherwise. This
  * is what bpftrace's retval gives, and enough to read a returned pointer.
  */
-static int retval_untyped(const struct point_ctx *p, const struct bp_arg_spec *arg,
-			  struct bp_fetch *f, char **type_name, char **loc_desc)
+static int retval_untyped(const struct point_ctx *p, const struct bp_arg_ctx *c,
+			  const struct bp_arg_spec *arg, struct bp_fetch *f,
+			  char **type_name, char **loc_desc)
 {
-	if (!p->spec->is_return) {
-		bp_err("%s: argument '%s': $retval is only known in a return probe (%s%%return)\n",
-		       p->where, arg_text(arg), p->spec->func);
-		return -EINVAL;
-	}
-	memset(f, 0, sizeof(*f));
-	f->base = BP_BASE_REG;
-	f->reg = BP_REG_RAX;
+	struct bp_val val;
+	char desc[128];
+	int err;
+
+	err = bp_retval__value(c, p->spec, BP_RET_VALUE, &val, desc, sizeof(desc));
+	if (err)
+		return err;
+	*f = val.f;
 	f->size = arg->has_type ? arg->type_size : 8;
 	f->is_signed = arg->has_type && arg->type_signed;
 	*type_name = strdup("u64 (no debug info: raw rax)");
-	*loc_desc = strdup("reg rax (return value)");
+	*loc_desc = strdup(desc);
 	return *type_name && *loc_desc ? 0 : -ENOMEM;
 }
 
@@ -228,10 +211,11 @@ static int resolve_arg(struct point_ctx *p, uint64_t addr, int i, struct bp_poin
 	if (!pt->arg_name[i])
 		return -ENOMEM;
 	if (is_retval(arg) && !p->fn->has_die)
-		return retval_untyped(p, arg, &pt->plan.args[i], &pt->type_name[i],
+		return retval_untyped(p, &c, arg, &pt->plan.args[i], &pt->type_name[i],
 				      &pt->loc_desc[i]);
 	if (is_retval(arg)) {
-		err = retval_value(p, &c, &tmem, &type, &val, desc, sizeof(desc));
+		type = bp_die_type(&p->fn->die, &tmem);
+		err = bp_retval__value(&c, p->spec, ret_kind(type), &val, desc, sizeof(desc));
 		if (err)
 			return err;
 		c.user = c.user || arg->user;

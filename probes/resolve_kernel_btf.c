@@ -4,10 +4,12 @@
  * are found where the x86-64 calling convention puts them at the function's
  * entry (rdi, rsi, rdx, rcx, r8, r9); member chains, array indexes and the
  * final type come from BTF types. The value is built as the DWARF walker
- * builds it (struct bp_val, resolve_member.c), so both compile alike.
+ * builds it (struct bp_val, resolve_member.c), through the same walk and
+ * final read (resolve_chain.c), so both compile alike.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +21,6 @@
 
 #define MAX_TYPE_DEPTH	32
 #define MAX_ANON_DEPTH	8
-#define MAX_LISTED	8
 #define NR_ARG_REGS	6
 
 /* x86-64 integer argument registers, as DWARF numbers */
@@ -172,34 +173,14 @@ void bp_kbtf__type_name(const struct btf *btf, __u32 id, char *buf, size_t len)
 /* --- the walk -------------------------------------------------------------- */
 
 struct bwalk {
-	const struct bp_arg_ctx *c;
+	struct bp_chain ch;	/* the value, the path, the last bitfield */
 	const struct btf *btf;
-	struct bp_val *val;
 	__u32 type;		/* current type as declared; 0 is void */
-	char path[256];		/* the expression so far, for messages */
-	int bit_size;		/* the last member was a bitfield (see resolve_member.c) */
-	int bit_off;
-	int bit_read;
 };
 
-static void path_append(struct bwalk *w, const struct bp_arg_step *s)
+static struct bwalk *bwalk_of(struct bp_chain *ch)
 {
-	size_t n = strlen(w->path), room = sizeof(w->path) - n;
-
-	if (s->kind == BP_STEP_INDEX)
-		snprintf(w->path + n, room, "[%ld]", s->index);
-	else
-		snprintf(w->path + n, room, "%s%s", s->kind == BP_STEP_ARROW ? "->" : ".",
-			 s->field);
-}
-
-static int bad_step(struct bwalk *w, const char *what, const char *hint)
-{
-	char tname[128];
-
-	bp_kbtf__type_name(w->btf, w->type, tname, sizeof(tname));
-	bp_arg_err(w->c, "%s '%s' (type %s)%s", what, w->path, tname, hint);
-	return -EINVAL;
+	return (struct bwalk *)((char *)ch - offsetof(struct bwalk, ch));
 }
 
 struct member {
@@ -257,13 +238,8 @@ static int find_member(const struct btf *btf, __u32 rec, const char *name,
 	return -ENOENT;
 }
 
-struct name_list {
-	char *buf;
-	size_t len, pos;
-	int count;
-};
-
-static void list_members(const struct btf *btf, __u32 rec, struct name_list *l, int depth)
+/* Member names, flattening anonymous members. */
+static void list_members(const struct btf *btf, __u32 rec, struct bp_names *l, int depth)
 {
 	const struct btf_type *t = btf__type_by_id(btf, rec);
 	const struct btf_member *m;
@@ -272,7 +248,7 @@ static void list_members(const struct btf *btf, __u32 rec, struct name_list *l, 
 	if (!t || depth > MAX_ANON_DEPTH)
 		return;
 	m = btf_members(t);
-	for (i = 0; i < btf_vlen(t) && l->pos < l->len; i++, m++) {
+	for (i = 0; i < btf_vlen(t) && bp_names__room(l); i++, m++) {
 		const char *n = btf__name_by_offset(btf, m->name_off);
 
 		if (!n || !*n) {
@@ -282,56 +258,39 @@ static void list_members(const struct btf *btf, __u32 rec, struct name_list *l, 
 				list_members(btf, mt, l, depth + 1);
 			continue;
 		}
-		if (l->count++ == MAX_LISTED) {
-			snprintf(l->buf + l->pos, l->len - l->pos, ", ...");
-			l->pos = l->len;	/* stop */
-			continue;
-		}
-		l->pos += snprintf(l->buf + l->pos, l->len - l->pos, "%s%s",
-				   l->count > 1 ? ", " : "", n);
+		bp_names__add(l, n);
 	}
 }
 
 static int no_member(struct bwalk *w, __u32 rec, const char *field)
 {
-	char tname[128], members[256] = "";
-	struct name_list l = { .buf = members, .len = sizeof(members) };
+	struct bp_names l = {};
+	char tname[128];
 
 	bp_kbtf__type_name(w->btf, rec, tname, sizeof(tname));
 	list_members(w->btf, rec, &l, 0);
-	bp_arg_err(w->c, "%s has no member '%s' (members: %s)", tname, field,
-		   members[0] ? members : "none");
-	return -ENOENT;
+	return bp_chain__no_member(&w->ch, tname, field, &l);
 }
 
 /* Moves w to member field of record rec (the lvalue is already set up). */
 static int enter_member(struct bwalk *w, __u32 rec, const char *field)
 {
 	struct member m = {};
-	int64_t start;
-	int err;
 
 	if (find_member(w->btf, rec, field, 0, &m, 0))
 		return no_member(w, rec, field);
 	w->type = m.type;
-	if (m.bit_size) {
-		err = bp_bitfield__place(w->c, w->path, btf__resolve_size(w->btf, m.type),
-					 m.bit_pos, m.bit_size, &start, &w->bit_off,
-					 &w->bit_read);
-		if (err)
-			return err;
-		w->val->off += start;
-		w->bit_size = m.bit_size;
-		return 0;
-	}
-	w->val->off += m.bit_pos / 8;
+	if (m.bit_size)
+		return bp_chain__bitfield(&w->ch, btf__resolve_size(w->btf, m.type),
+					  m.bit_pos, m.bit_size);
+	w->ch.val->off += m.bit_pos / 8;
 	return 0;
 }
 
 /* The pointer the current value holds becomes the current rvalue. */
-static int load_pointer(struct bwalk *w)
+static int load_pointer(struct bp_chain *ch)
 {
-	return w->val->lvalue ? bp_val__deref(w->c, w->val) : 0;
+	return ch->val->lvalue ? bp_val__deref(ch->c, ch->val) : 0;
 }
 
 static int incomplete(struct bwalk *w, __u32 rec)
@@ -339,61 +298,50 @@ static int incomplete(struct bwalk *w, __u32 rec)
 	char tname[128];
 
 	bp_kbtf__type_name(w->btf, rec, tname, sizeof(tname));
-	bp_arg_err(w->c, "%s is only declared in BTF (no members known)", tname);
+	bp_arg_err(w->ch.c, "%s is only declared in BTF (no members known)", tname);
 	return -ENOENT;
 }
 
-static int step_arrow(struct bwalk *w, const char *field)
+static int step_arrow(struct bp_chain *ch, const char *field)
 {
+	struct bwalk *w = bwalk_of(ch);
 	const struct btf_type *t;
 	__u32 p = peel(w->btf, w->type), rec;
 	int err;
 
 	if (kind_of(w->btf, p) != BTF_KIND_PTR)
-		return bad_step(w, "'->' on non-pointer", "");
+		return bp_chain__bad_step(ch, "'->' on non-pointer", "");
 	t = btf__type_by_id(w->btf, p);
 	rec = peel(w->btf, t->type);
 	if (kind_of(w->btf, rec) == BTF_KIND_FWD)
 		return incomplete(w, rec);
 	if (!is_record_kind(kind_of(w->btf, rec)))
-		return bad_step(w, "'->' on", ", which does not point to a struct or union");
-	err = load_pointer(w);
+		return bp_chain__bad_step(ch, "'->' on",
+					  ", which does not point to a struct or union");
+	err = bp_chain__follow(ch);
 	if (err)
 		return err;
-	w->val->lvalue = true;
 	return enter_member(w, rec, field);
 }
 
-static int step_dot(struct bwalk *w, const char *field)
+static int step_dot(struct bp_chain *ch, const char *field)
 {
+	struct bwalk *w = bwalk_of(ch);
 	__u32 rec = peel(w->btf, w->type);
 	int kind = kind_of(w->btf, rec);
 
 	if (kind == BTF_KIND_PTR)
-		return bad_step(w, "'.' on pointer", ": use '->'");
+		return bp_chain__bad_step(ch, "'.' on pointer", ": use '->'");
 	if (kind == BTF_KIND_FWD)
 		return incomplete(w, rec);
 	if (!is_record_kind(kind))
-		return bad_step(w, "'.' on non-struct", "");
-	if (!w->val->lvalue) {
-		bp_arg_err(w->c, "'%s' is a struct held in registers: reading its members is not supported yet",
-			   w->path);
+		return bp_chain__bad_step(ch, "'.' on non-struct", "");
+	if (!ch->val->lvalue) {
+		bp_arg_err(ch->c, "'%s' is a struct held in registers: reading its members is not supported yet",
+			   ch->path);
 		return -EOPNOTSUPP;
 	}
 	return enter_member(w, rec, field);
-}
-
-/* off += index * size, refusing what no 32-bit offset could reach */
-static int add_index(struct bwalk *w, long index, long size)
-{
-	int64_t delta;
-
-	if (__builtin_mul_overflow((int64_t)index, (int64_t)size, &delta) ||
-	    __builtin_add_overflow(w->val->off, delta, &w->val->off)) {
-		bp_arg_err(w->c, "index %ld of '%s' is out of range", index, w->path);
-		return -ERANGE;
-	}
-	return 0;
 }
 
 static int index_array(struct bwalk *w, const struct btf_type *t, long index)
@@ -401,21 +349,22 @@ static int index_array(struct bwalk *w, const struct btf_type *t, long index)
 	const struct btf_array *a = btf_array(t);
 	__s64 size = btf__resolve_size(w->btf, a->type);
 
-	if (!w->val->lvalue) {
-		bp_arg_err(w->c, "'%s' is an array held in registers: not supported", w->path);
+	if (!w->ch.val->lvalue) {
+		bp_arg_err(w->ch.c, "'%s' is an array held in registers: not supported",
+			   w->ch.path);
 		return -EOPNOTSUPP;
 	}
 	if (size <= 0) {
-		bp_arg_err(w->c, "cannot index '%s': unknown element size", w->path);
+		bp_arg_err(w->ch.c, "cannot index '%s': unknown element size", w->ch.path);
 		return -EINVAL;
 	}
 	/* a known bound is checked; [] and [0] trailing arrays are not */
 	if (a->nelems && (index < 0 || index >= (long)a->nelems)) {
-		bp_arg_err(w->c, "index %ld is out of bounds of '%s' (%u elements)",
-			   index, w->path, a->nelems);
+		bp_arg_err(w->ch.c, "index %ld is out of bounds of '%s' (%u elements)",
+			   index, w->ch.path, a->nelems);
 		return -ERANGE;
 	}
-	if (add_index(w, index, size))
+	if (bp_chain__add_index(&w->ch, index, size))
 		return -ERANGE;
 	w->type = a->type;
 	return 0;
@@ -424,27 +373,18 @@ static int index_array(struct bwalk *w, const struct btf_type *t, long index)
 static int index_pointer(struct bwalk *w, const struct btf_type *t, long index)
 {
 	__s64 size = t->type ? btf__resolve_size(w->btf, t->type) : -1;
-	char tname[128];
 	int err;
 
-	if (size <= 0) {
-		bp_kbtf__type_name(w->btf, w->type, tname, sizeof(tname));
-		bp_arg_err(w->c, "cannot index '%s' (type %s): unknown element size",
-			   w->path, tname);
-		return -EINVAL;
-	}
-	err = load_pointer(w);
+	err = bp_chain__index_pointer(&w->ch, index, size);
 	if (err)
 		return err;
-	w->val->lvalue = true;
-	if (add_index(w, index, size))
-		return -ERANGE;
 	w->type = t->type;
 	return 0;
 }
 
-static int step_index(struct bwalk *w, long index)
+static int step_index(struct bp_chain *ch, long index)
 {
+	struct bwalk *w = bwalk_of(ch);
 	__u32 id = peel(w->btf, w->type);
 	const struct btf_type *t = id ? btf__type_by_id(w->btf, id) : NULL;
 
@@ -452,28 +392,19 @@ static int step_index(struct bwalk *w, long index)
 		return index_array(w, t, index);
 	if (t && btf_is_ptr(t))
 		return index_pointer(w, t, index);
-	return bad_step(w, "'[]' on", ", which is neither an array nor a pointer");
-}
-
-static int cannot_fetch(struct bwalk *w, const char *why)
-{
-	char tname[128];
-
-	bp_kbtf__type_name(w->btf, w->type, tname, sizeof(tname));
-	bp_arg_err(w->c, "'%s' is %s (type %s)", w->path, why, tname);
-	return -EINVAL;
+	return bp_chain__bad_step(ch, "'[]' on", ", which is neither an array nor a pointer");
 }
 
 /* Size and signedness of the final value from its BTF type. */
-static int final_kind(struct bwalk *w, bool any_size, uint8_t *size, bool *is_signed)
+static int scalar(struct bp_chain *ch, long *bytes, bool *is_signed)
 {
+	struct bwalk *w = bwalk_of(ch);
 	__u32 id = peel(w->btf, w->type);
 	const struct btf_type *t = id ? btf__type_by_id(w->btf, id) : NULL;
-	long bytes;
 
 	if (!t)
-		return cannot_fetch(w, "void");
-	bytes = t->size;
+		return bp_chain__cannot_fetch(ch, "void");
+	*bytes = t->size;
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
 		*is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
@@ -485,85 +416,43 @@ static int final_kind(struct bwalk *w, bool any_size, uint8_t *size, bool *is_si
 		break;
 	case BTF_KIND_PTR:
 		*is_signed = false;
-		bytes = 8;
+		*bytes = 8;
 		break;
 	case BTF_KIND_FLOAT:
 		/* in memory its raw bits are readable, not in a register */
-		if (!w->val->lvalue)
-			return cannot_fetch(w, "a floating-point value in a register, which is not readable from a probe");
+		if (!ch->val->lvalue)
+			return bp_chain__cannot_fetch(ch, "a floating-point value in a register, which is not readable from a probe");
 		*is_signed = false;
 		break;
 	case BTF_KIND_STRUCT:
-		return cannot_fetch(w, "a struct; name a member");
+		return bp_chain__cannot_fetch(ch, "a struct; name a member");
 	case BTF_KIND_UNION:
-		return cannot_fetch(w, "a union; name a member");
+		return bp_chain__cannot_fetch(ch, "a union; name a member");
 	case BTF_KIND_ARRAY:
-		return cannot_fetch(w, "an array; index it ([N])");
+		return bp_chain__cannot_fetch(ch, "an array; index it ([N])");
 	case BTF_KIND_FWD:
-		return cannot_fetch(w, "an incomplete type");
+		return bp_chain__cannot_fetch(ch, "an incomplete type");
 	default:
-		return cannot_fetch(w, "not a scalar");
+		return bp_chain__cannot_fetch(ch, "not a scalar");
 	}
-	if (any_size)
-		return 0;
-	if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) {
-		char tname[128];
-
-		bp_kbtf__type_name(w->btf, w->type, tname, sizeof(tname));
-		bp_arg_err(w->c, "'%s' has size %ld (type %s); only 1, 2, 4 or 8 bytes can be fetched (a :u64-style cast reads part of it)",
-			   w->path, bytes, tname);
-		return -EINVAL;
-	}
-	*size = (uint8_t)bytes;
 	return 0;
 }
 
-static int compile_chain(struct bwalk *w, const struct bp_arg_spec *arg,
-			 struct bp_fetch *out, char **type_name_out)
+static void current_type_name(struct bp_chain *ch, char *buf, size_t len)
 {
-	struct bp_final k = { .path = w->path };
-	char tname[256];
-	int i, err = 0;
+	struct bwalk *w = bwalk_of(ch);
 
-	snprintf(w->path, sizeof(w->path), "%s", arg->var);
-	for (i = 0; i < arg->nsteps && !err; i++) {
-		const struct bp_arg_step *s = &arg->steps[i];
-
-		if (w->bit_size) {
-			bp_arg_err(w->c, "'%s' is a bitfield: nothing can follow it", w->path);
-			return -EINVAL;
-		}
-		switch (s->kind) {
-		case BP_STEP_ARROW:
-			err = step_arrow(w, s->field);
-			break;
-		case BP_STEP_DOT:
-			err = step_dot(w, s->field);
-			break;
-		case BP_STEP_INDEX:
-			err = step_index(w, s->index);
-			break;
-		default:
-			bp_arg_err(w->c, "unknown step kind %d", s->kind);
-			err = -EINVAL;
-		}
-		path_append(w, s);
-	}
-	if (err)
-		return err;
-	err = final_kind(w, arg->has_type, &k.size, &k.is_signed);
-	if (err)
-		return err;
-	k.bit_size = w->bit_size;
-	k.bit_off = w->bit_off;
-	k.bit_read = w->bit_read;
-	err = bp_val__finish(w->c, arg, w->val, &k, out);
-	if (err)
-		return err;
-	bp_kbtf__type_name(w->btf, w->type, tname, sizeof(tname));
-	*type_name_out = strdup(tname);
-	return *type_name_out ? 0 : -ENOMEM;
+	bp_kbtf__type_name(w->btf, w->type, buf, len);
 }
+
+static const struct bp_chain_ops btf_ops = {
+	.arrow = step_arrow,
+	.dot = step_dot,
+	.index = step_index,
+	.load_pointer = load_pointer,
+	.scalar = scalar,
+	.type_name = current_type_name,
+};
 
 /* --- functions and parameters --------------------------------------------- */
 
@@ -696,35 +585,16 @@ static int param_value(const struct btf *btf, const struct btf_type *proto,
 	return 0;
 }
 
-static int retval_value(const struct btf *btf, const struct btf_type *proto,
-			const struct bp_spec *spec, const struct bp_arg_ctx *c,
-			__u32 *type, struct bp_val *val, char *desc, size_t desclen)
+/* What proto returns, for $retval. */
+static enum bp_ret_kind ret_kind(const struct btf *btf, const struct btf_type *proto)
 {
 	int kind = kind_of(btf, peel(btf, proto->type));
 
-	if (!spec->is_return) {
-		bp_arg_err(c, "$retval is only known in a return probe (%s%%return)", spec->func);
-		return -EINVAL;
-	}
-	if (!proto->type) {
-		bp_arg_err(c, "%s returns void: there is no $retval", spec->func);
-		return -EINVAL;
-	}
-	if (kind == BTF_KIND_FLOAT) {
-		bp_arg_err(c, "%s returns a floating-point value (in xmm0): floating-point registers are not readable from a probe",
-			   spec->func);
-		return -EOPNOTSUPP;
-	}
-	if (is_record_kind(kind)) {
-		bp_arg_err(c, "%s returns a struct by value: not supported", spec->func);
-		return -EOPNOTSUPP;
-	}
-	memset(val, 0, sizeof(*val));
-	val->f.base = BP_BASE_REG;
-	val->f.reg = BP_REG_RAX;
-	*type = proto->type;
-	snprintf(desc, desclen, "reg rax (return value)");
-	return 0;
+	if (!proto->type)
+		return BP_RET_VOID;
+	if (kind == BTF_KIND_FLOAT)
+		return BP_RET_FLOAT;
+	return is_record_kind(kind) ? BP_RET_RECORD : BP_RET_VALUE;
 }
 
 static int resolve_arg(const struct btf *btf, const struct btf_type *proto,
@@ -735,17 +605,17 @@ static int resolve_arg(const struct btf *btf, const struct btf_type *proto,
 		.where = where,
 		.arg = arg->text ? arg->text : arg->name ? arg->name : arg->var,
 	};
-	struct bwalk w = { .c = &c, .btf = btf };
 	struct bp_val val;
+	struct bwalk w = { .ch = { .ops = &btf_ops, .c = &c, .val = &val }, .btf = btf };
 	char desc[128];
 	int err;
 
-	w.val = &val;
 	pt->arg_name[i] = strdup(arg->name ? arg->name : c.arg);
 	if (!pt->arg_name[i])
 		return -ENOMEM;
 	if (!strcmp(arg->var, "$retval")) {
-		err = retval_value(btf, proto, spec, &c, &w.type, &val, desc, sizeof(desc));
+		w.type = proto->type;
+		err = bp_retval__value(&c, spec, ret_kind(btf, proto), &val, desc, sizeof(desc));
 	} else if (spec->is_return) {
 		/* its registers are reused by then */
 		bp_arg_err(&c, "a return probe can only fetch $retval");
@@ -761,7 +631,7 @@ static int resolve_arg(const struct btf *btf, const struct btf_type *proto,
 		return err;
 	/* from here on, the member chain: user memory with @user */
 	c.user = arg->user;
-	err = compile_chain(&w, arg, &pt->plan.args[i], &pt->type_name[i]);
+	err = bp_chain__compile(&w.ch, arg, &pt->plan.args[i], &pt->type_name[i]);
 	if (err)
 		return err;
 	pt->loc_desc[i] = strdup(desc);

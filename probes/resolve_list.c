@@ -14,6 +14,7 @@
 #include <gelf.h>
 
 #include "probes/debuginfo.h"
+#include "probes/dwarf_resolve.h"
 #include "probes/dwarf_types.h"
 #include "probes/resolve.h"
 #include "probes/resolve_list.h"
@@ -91,41 +92,10 @@ static void set_addr(struct collect *c, struct bp_func_entry *e, uint64_t entry,
 	e->has_offset = !bp_debuginfo__file_offset(c->di, entry, &e->offset);
 }
 
-/* Linkers leave DWARF of discarded code at 0 or at -1/-2 (lld tombstones). */
-static bool is_tombstone(Dwarf_Addr a)
-{
-	return a == 0 || a >= (Dwarf_Addr)-2;
-}
-
-/* Compilers list the part with the entry first when a function is split
- * in hot and cold parts: without an entry pc, the first range holds it. */
+/* bp_func__code for any DIE: a declaration has no code. */
 bool bp_list__code_range(Dwarf_Die *die, uint64_t *entry, uint64_t *end)
 {
-	Dwarf_Addr base, lo, hi, e = 0, first_lo = 0, first_hi = 0;
-	bool have_entry = !dwarf_entrypc(die, &e);
-	ptrdiff_t off = 0;
-	int n = 0;
-
-	if (dwarf_hasattr(die, DW_AT_declaration))
-		return false;
-	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
-		if (lo >= hi)
-			continue;
-		if (!n++) {
-			first_lo = lo;
-			first_hi = hi;
-		}
-		if (have_entry && e >= lo && e < hi) {
-			*entry = e;
-			*end = hi;
-			return !is_tombstone(e);
-		}
-	}
-	if (!n)
-		return false;
-	*entry = first_lo;
-	*end = first_hi;
-	return !is_tombstone(first_lo);
+	return !dwarf_hasattr(die, DW_AT_declaration) && bp_func__code(die, entry, end);
 }
 
 static void index_add(struct collect *c, Dwarf_Die *die, const char *name)
@@ -369,7 +339,8 @@ int bp_func_list__collect(struct bp_func_list *l, const char *binary, const char
 		bp_err("%s: out of memory listing functions\n", l->binary);
 		return err;
 	}
-	qsort(l->funcs, l->n, sizeof(*l->funcs), by_name_addr);
+	if (l->n)	/* qsort(NULL, 0) is undefined */
+		qsort(l->funcs, l->n, sizeof(*l->funcs), by_name_addr);
 	dedup(l);
 	return 0;
 }

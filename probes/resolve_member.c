@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Member chains (->f .f [N]) over DWARF types, compiled into the fetch.
+ * Member chains (->f .f [N]) over DWARF types, compiled into the fetch:
+ * the steps and the final type here, the walk and the final read in
+ * resolve_chain.c.
  *
  * The value being built is either an rvalue (e.g. a pointer in a register)
  * or an lvalue (an object in memory at eval + off), or split into pieces
@@ -12,6 +14,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,32 +26,17 @@
 
 #define MAX_ANON_DEPTH	8
 #define MAX_DIMS	8
-#define MAX_LISTED	8
 
 struct walk {
-	const struct bp_arg_ctx *c;
-	struct bp_val *val;
+	struct bp_chain ch;	/* the value, the path, the last bitfield */
 	Dwarf_Die tmem;
 	Dwarf_Die *type;	/* current type as declared; NULL is void */
 	int dims_done;		/* leading dimensions of an array already indexed */
-	char path[256];		/* the expression so far, for messages */
-	/* the last member was a bitfield: bits [bit_off, bit_off + bit_size)
-	 * of the bit_read bytes at val->off */
-	int bit_size;
-	int bit_off;
-	int bit_read;
 };
 
-/* Extends the expression text used in messages: "req" -> "req->hdr". */
-static void path_append(struct walk *w, const struct bp_arg_step *s)
+static struct walk *walk_of(struct bp_chain *ch)
 {
-	size_t n = strlen(w->path), room = sizeof(w->path) - n;
-
-	if (s->kind == BP_STEP_INDEX)
-		snprintf(w->path + n, room, "[%ld]", s->index);
-	else
-		snprintf(w->path + n, room, "%s%s", s->kind == BP_STEP_ARROW ? "->" : ".",
-			 s->field);
+	return (struct walk *)((char *)ch - offsetof(struct walk, ch));
 }
 
 static void set_type(struct walk *w, Dwarf_Die *type)
@@ -160,14 +148,8 @@ static int find_member(Dwarf_Die *rec, const char *name, int64_t base,
 	return -ENOENT;
 }
 
-struct name_list {
-	char *buf;
-	size_t len, pos;
-	int count;
-};
-
-/* Member names, flattening anonymous members, up to MAX_LISTED. */
-static void list_members(Dwarf_Die *rec, struct name_list *l, int depth)
+/* Member names, flattening anonymous members. */
+static void list_members(Dwarf_Die *rec, struct bp_names *l, int depth)
 {
 	Dwarf_Die child, tmem, pmem, *t;
 	const char *n;
@@ -175,7 +157,7 @@ static void list_members(Dwarf_Die *rec, struct name_list *l, int depth)
 	if (depth > MAX_ANON_DEPTH || dwarf_child(rec, &child))
 		return;
 	do {
-		if (dwarf_tag(&child) != DW_TAG_member || l->pos >= l->len)
+		if (dwarf_tag(&child) != DW_TAG_member || !bp_names__room(l))
 			continue;
 		n = bp_die_name(&child);
 		if (!n) {
@@ -184,73 +166,27 @@ static void list_members(Dwarf_Die *rec, struct name_list *l, int depth)
 				list_members(t, l, depth + 1);
 			continue;
 		}
-		if (l->count++ == MAX_LISTED) {
-			l->pos += snprintf(l->buf + l->pos, l->len - l->pos, ", ...");
-			l->pos = l->len;	/* stop */
-			continue;
-		}
-		l->pos += snprintf(l->buf + l->pos, l->len - l->pos, "%s%s",
-				   l->count > 1 ? ", " : "", n);
+		bp_names__add(l, n);
 	} while (!dwarf_siblingof(&child, &child));
 }
 
 static int no_member(struct walk *w, Dwarf_Die *rec, const char *field)
 {
-	char tname[128], members[256] = "";
-	struct name_list l = { .buf = members, .len = sizeof(members) };
+	struct bp_names l = {};
+	char tname[128];
 
 	bp_type_name(rec, tname, sizeof(tname));
 	list_members(rec, &l, 0);
-	bp_arg_err(w->c, "%s has no member '%s' (members: %s)", tname, field,
-		   members[0] ? members : "none");
-	return -ENOENT;
+	return bp_chain__no_member(&w->ch, tname, field, &l);
 }
 
-/*
- * A bitfield is read like the compiler does, with a load of its declared
- * type's size aligned to that size (so a read never leaves the struct);
- * packed bitfields that straddle such a unit get the smallest load of
- * 1/2/4/8 bytes from the byte holding their first bit.
- */
-int bp_bitfield__place(const struct bp_arg_ctx *c, const char *path, long unit,
-		       int64_t bit_pos, int bit_size, int64_t *byte_off,
-		       int *bit_off, int *bit_read)
-{
-	int64_t start, need;
-
-	if ((unit == 1 || unit == 2 || unit == 4 || unit == 8) &&
-	    bit_pos % (unit * 8) + bit_size <= unit * 8) {
-		start = bit_pos - bit_pos % (unit * 8);
-		*bit_read = unit;
-	} else {
-		start = bit_pos - bit_pos % 8;
-		need = (bit_pos - start + bit_size + 7) / 8;
-		if (need > 8) {
-			bp_arg_err(c, "bitfield '%s' spans more than 8 bytes: not supported",
-				   path);
-			return -EOPNOTSUPP;
-		}
-		*bit_read = need <= 1 ? 1 : need <= 2 ? 2 : need <= 4 ? 4 : 8;
-	}
-	*byte_off = start / 8;
-	*bit_off = bit_pos - start;
-	return 0;
-}
-
+/* A bitfield is read as its declared type. */
 static int enter_bitfield(struct walk *w, const struct member *m)
 {
 	Dwarf_Die pmem;
 	long unit = bp_type_size(bp_type_peel(w->type, &pmem));
-	int64_t start;
-	int err;
 
-	err = bp_bitfield__place(w->c, w->path, unit, m->bit_pos, m->bit_size,
-				 &start, &w->bit_off, &w->bit_read);
-	if (err)
-		return err;
-	w->val->off += start;
-	w->bit_size = m->bit_size;
-	return 0;
+	return bp_chain__bitfield(&w->ch, unit, m->bit_pos, m->bit_size);
 }
 
 /* Moves w to member field of record rec (the lvalue is already set up). */
@@ -263,7 +199,7 @@ static int enter_member(struct walk *w, Dwarf_Die *rec, const char *field)
 
 	if (dwarf_hasattr(rec, DW_AT_declaration)) {
 		bp_type_name(rec, tname, sizeof(tname));
-		bp_arg_err(w->c, "%s is incomplete here (declared, not defined, in this compilation unit)",
+		bp_arg_err(w->ch.c, "%s is incomplete here (declared, not defined, in this compilation unit)",
 			   tname);
 		return -ENOENT;
 	}
@@ -272,54 +208,31 @@ static int enter_member(struct walk *w, Dwarf_Die *rec, const char *field)
 		return no_member(w, rec, field);
 	if (err) {
 		bp_type_name(rec, tname, sizeof(tname));
-		bp_arg_err(w->c, "the offset of member '%s' of %s is not a constant: not supported",
+		bp_arg_err(w->ch.c, "the offset of member '%s' of %s is not a constant: not supported",
 			   field, tname);
 		return err;
 	}
 	set_type(w, bp_die_type(&m.die, &tmem));
 	if (m.bit_size)
 		return enter_bitfield(w, &m);
-	w->val->off += m.off;
+	w->ch.val->off += m.off;
 	return 0;
 }
 
 /* --- steps --------------------------------------------------------------- */
 
-/* "'->' on non-pointer 'req->id' (type long int)" + hint */
-static int bad_step(struct walk *w, const char *what, const char *hint)
-{
-	char tname[128];
-
-	bp_type_name(w->type, tname, sizeof(tname));
-	bp_arg_err(w->c, "%s '%s' (type %s)%s", what, w->path, tname, hint);
-	return -EINVAL;
-}
-
-/* off += index * size, refusing what no 32-bit offset could reach */
-static int add_index(struct walk *w, long index, long size)
-{
-	int64_t delta;
-
-	if (__builtin_mul_overflow((int64_t)index, (int64_t)size, &delta) ||
-	    __builtin_add_overflow(w->val->off, delta, &w->val->off)) {
-		bp_arg_err(w->c, "index %ld of '%s' is out of range", index, w->path);
-		return -ERANGE;
-	}
-	return 0;
-}
-
 /* The pointer the current value holds becomes the current rvalue. */
-static int load_pointer(struct walk *w)
+static int load_pointer(struct bp_chain *ch)
 {
-	int err = bp_val__select(w->c, w->val, 8, w->path);
+	int err = bp_val__select(ch->c, ch->val, 8, ch->path);
 
 	if (err)
 		return err;
-	if (w->val->lvalue)
-		return bp_val__deref(w->c, w->val);
-	if (w->val->shift || w->val->width) {
-		bp_arg_err(w->c, "pointer '%s' is only part of a register: not supported",
-			   w->path);
+	if (ch->val->lvalue)
+		return bp_val__deref(ch->c, ch->val);
+	if (ch->val->shift || ch->val->width) {
+		bp_arg_err(ch->c, "pointer '%s' is only part of a register: not supported",
+			   ch->path);
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -328,40 +241,42 @@ static int load_pointer(struct walk *w)
 /* A struct or array held in a register: its members are bits of it. */
 static int split_rvalue(struct walk *w, Dwarf_Die *type)
 {
-	if (w->val->lvalue || w->val->npieces)
+	if (w->ch.val->lvalue || w->ch.val->npieces)
 		return 0;
-	return bp_val__split(w->c, w->val, bp_type_size(type), w->path);
+	return bp_val__split(w->ch.c, w->ch.val, bp_type_size(type), w->ch.path);
 }
 
-static int step_arrow(struct walk *w, const char *field)
+static int step_arrow(struct bp_chain *ch, const char *field)
 {
 	Dwarf_Die pmem, tmem, rmem, *t, *target, *rec;
+	struct walk *w = walk_of(ch);
 	int err;
 
 	t = bp_type_peel(w->type, &pmem);
 	if (w->dims_done || !t || !bp_tag_is_pointer(dwarf_tag(t)))
-		return bad_step(w, "'->' on non-pointer", "");
+		return bp_chain__bad_step(ch, "'->' on non-pointer", "");
 	target = bp_die_type(t, &tmem);
 	rec = bp_type_peel(target, &rmem);
 	if (!rec || !bp_tag_is_record(dwarf_tag(rec)))
-		return bad_step(w, "'->' on", ", which does not point to a struct or union");
-	err = load_pointer(w);
+		return bp_chain__bad_step(ch, "'->' on",
+					  ", which does not point to a struct or union");
+	err = bp_chain__follow(ch);
 	if (err)
 		return err;
-	w->val->lvalue = true;
 	return enter_member(w, rec, field);
 }
 
-static int step_dot(struct walk *w, const char *field)
+static int step_dot(struct bp_chain *ch, const char *field)
 {
+	struct walk *w = walk_of(ch);
 	Dwarf_Die pmem, *t;
 	int err;
 
 	t = bp_type_peel(w->type, &pmem);
 	if (!w->dims_done && t && bp_tag_is_pointer(dwarf_tag(t)))
-		return bad_step(w, "'.' on pointer", ": use '->'");
+		return bp_chain__bad_step(ch, "'.' on pointer", ": use '->'");
 	if (w->dims_done || !t || !bp_tag_is_record(dwarf_tag(t)))
-		return bad_step(w, "'.' on non-struct", "");
+		return bp_chain__bad_step(ch, "'.' on non-struct", "");
 	err = split_rvalue(w, t);
 	if (err)
 		return err;
@@ -409,24 +324,25 @@ static int index_array(struct walk *w, Dwarf_Die *arr, long index)
 	elem_type = bp_die_type(arr, &emem);
 	elem = bp_type_size(elem_type);
 	if (n <= w->dims_done || elem <= 0) {
-		bp_arg_err(w->c, "cannot index '%s': unknown element size", w->path);
+		bp_arg_err(w->ch.c, "cannot index '%s': unknown element size", w->ch.path);
 		return -EINVAL;
 	}
 	stride = elem;
 	for (i = w->dims_done + 1; i < n; i++) {
 		if (dims[i] < 0) {
-			bp_arg_err(w->c, "cannot index '%s': unknown inner dimension", w->path);
+			bp_arg_err(w->ch.c, "cannot index '%s': unknown inner dimension",
+				   w->ch.path);
 			return -EINVAL;
 		}
 		stride *= dims[i];
 	}
 	/* a known bound is checked; [] and [0] trailing arrays are not */
 	if (dims[w->dims_done] > 0 && (index < 0 || index >= dims[w->dims_done])) {
-		bp_arg_err(w->c, "index %ld is out of bounds of '%s' (%ld elements)",
-			   index, w->path, dims[w->dims_done]);
+		bp_arg_err(w->ch.c, "index %ld is out of bounds of '%s' (%ld elements)",
+			   index, w->ch.path, dims[w->dims_done]);
 		return -ERANGE;
 	}
-	if (add_index(w, index, stride))
+	if (bp_chain__add_index(&w->ch, index, stride))
 		return -ERANGE;
 	if (++w->dims_done == n)
 		set_type(w, elem_type);
@@ -435,32 +351,19 @@ static int index_array(struct walk *w, Dwarf_Die *arr, long index)
 
 static int index_pointer(struct walk *w, Dwarf_Die *ptr, long index)
 {
-	Dwarf_Die tmem, *target;
-	long size;
+	Dwarf_Die tmem, *target = bp_die_type(ptr, &tmem);
 	int err;
 
-	target = bp_die_type(ptr, &tmem);
-	size = bp_type_size(target);
-	if (size <= 0) {
-		char tname[128];
-
-		bp_type_name(w->type, tname, sizeof(tname));
-		bp_arg_err(w->c, "cannot index '%s' (type %s): unknown element size",
-			   w->path, tname);
-		return -EINVAL;
-	}
-	err = load_pointer(w);
+	err = bp_chain__index_pointer(&w->ch, index, bp_type_size(target));
 	if (err)
 		return err;
-	w->val->lvalue = true;
-	if (add_index(w, index, size))
-		return -ERANGE;
 	set_type(w, target);
 	return 0;
 }
 
-static int step_index(struct walk *w, long index)
+static int step_index(struct bp_chain *ch, long index)
 {
+	struct walk *w = walk_of(ch);
 	Dwarf_Die pmem, *t;
 
 	if (w->dims_done)
@@ -473,7 +376,7 @@ static int step_index(struct walk *w, long index)
 	}
 	if (t && dwarf_tag(t) == DW_TAG_pointer_type)
 		return index_pointer(w, t, index);
-	return bad_step(w, "'[]' on", ", which is neither an array nor a pointer");
+	return bp_chain__bad_step(ch, "'[]' on", ", which is neither an array nor a pointer");
 }
 
 /* --- the final value ----------------------------------------------------- */
@@ -511,31 +414,21 @@ static bool enum_signed(Dwarf_Die *en)
 	       encoding_signed(base_encoding(u));
 }
 
-static int cannot_fetch(struct walk *w, const char *why)
+/* Size and signedness of the final value from its DWARF type. */
+static int scalar(struct bp_chain *ch, long *bytes, bool *is_signed)
 {
-	char tname[128];
-
-	bp_type_name(w->type, tname, sizeof(tname));
-	bp_arg_err(w->c, "'%s' is %s (type %s)", w->path, why, tname);
-	return -EINVAL;
-}
-
-/* Size and signedness of the final value from its type. With a :TYPE
- * cast (any_size), sizes other than 1/2/4/8 are the cast's problem. */
-static int final_kind(struct walk *w, bool any_size, uint8_t *size, bool *is_signed)
-{
+	struct walk *w = walk_of(ch);
 	Dwarf_Die pmem, *t;
-	long bytes;
 	int tag, enc;
 
 	if (w->dims_done)
-		return cannot_fetch(w, "an array; index it ([N])");
+		return bp_chain__cannot_fetch(ch, "an array; index it ([N])");
 	t = bp_type_peel(w->type, &pmem);
 	tag = bp_type_tag(t);
-	bytes = bp_type_size(t);
+	*bytes = bp_type_size(t);
 	switch (tag) {
 	case 0:
-		return cannot_fetch(w, "void");
+		return bp_chain__cannot_fetch(ch, "void");
 	case DW_TAG_base_type:
 		enc = base_encoding(t);
 		*is_signed = encoding_signed(enc);
@@ -551,173 +444,41 @@ static int final_kind(struct walk *w, bool any_size, uint8_t *size, bool *is_sig
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type:
 		*is_signed = false;
-		bytes = 8;
+		*bytes = 8;
 		break;
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
-		return cannot_fetch(w, "a struct; name a member");
+		return bp_chain__cannot_fetch(ch, "a struct; name a member");
 	case DW_TAG_union_type:
-		return cannot_fetch(w, "a union; name a member");
+		return bp_chain__cannot_fetch(ch, "a union; name a member");
 	case DW_TAG_array_type:
-		return cannot_fetch(w, "an array; index it ([N])");
+		return bp_chain__cannot_fetch(ch, "an array; index it ([N])");
 	default:
-		return cannot_fetch(w, "not a scalar");
+		return bp_chain__cannot_fetch(ch, "not a scalar");
 	}
-	if (any_size)
-		return 0;
-	if (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) {
-		char tname[128];
-
-		bp_type_name(w->type, tname, sizeof(tname));
-		bp_arg_err(w->c, "'%s' has size %ld (type %s); only 1, 2, 4 or 8 bytes can be fetched (a :u64-style cast reads part of it)",
-			   w->path, bytes, tname);
-		return -EINVAL;
-	}
-	*size = (uint8_t)bytes;
 	return 0;
 }
 
-/*
- * An rvalue's bits: a member of a struct held in a register starts
- * v->shift bits up, a bitfield k->bit_off bits further. Expressed as a
- * plan bitfield over the whole 64-bit value.
- */
-static int finish_bits(const struct bp_arg_ctx *c, const struct bp_val *v,
-		       const struct bp_final *k, uint8_t size, struct bp_fetch *out)
+static void current_type_name(struct bp_chain *ch, char *buf, size_t len)
 {
-	int lo = k->bit_size ? k->bit_off : 0;
-	int bits = k->bit_size ? k->bit_size : size * 8;
-
-	/* a narrower value (DW_OP_convert, a mask) extends as it says */
-	if (v->width && !k->bit_size && bits > v->width) {
-		bits = v->width;
-		out->is_signed = v->wsigned;
-	}
-	if (v->width && lo + bits > v->width) {
-		bp_arg_err(c, "'%s' needs bits %d..%d, but its location defines only the low %u",
-			   k->path, lo, lo + bits - 1, v->width);
-		return -EOPNOTSUPP;
-	}
-	lo += v->shift;
-	if (lo + bits > 64) {
-		bp_arg_err(c, "'%s' lies past the 64 bits of the register holding it",
-			   k->path);
-		return -EOPNOTSUPP;
-	}
-	if (!lo && !k->bit_size && (bits == 8 || bits == 16 || bits == 32 || bits == 64)) {
-		/* the low bytes: a read or truncation of that size */
-		out->size = bits / 8;
-		return 0;
-	}
-	out->size = 8;		/* a memory read in the location read 8 bytes */
-	out->bit_off = lo;
-	out->bit_size = bits;
-	return 0;
+	bp_type_name(walk_of(ch)->type, buf, len);
 }
 
-int bp_val__finish(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
-		   struct bp_val *v, const struct bp_final *k, struct bp_fetch *out)
-{
-	uint8_t size = k->bit_size ? k->bit_read : k->size;
-	bool is_signed = k->is_signed, in_memory;
-	int err;
-
-	if (arg->has_type) {
-		size = arg->type_size;
-		is_signed = arg->type_signed;
-		if (k->bit_size && size * 8 < k->bit_off + k->bit_size) {
-			bp_arg_err(c, "type :%c%d is narrower than bitfield '%s'",
-				   is_signed ? 's' : 'u', size * 8, k->path);
-			return -EINVAL;
-		}
-	}
-	/* a member of a split value: the piece holding it */
-	err = bp_val__select(c, v, size, k->path);
-	if (err)
-		return err;
-	in_memory = v->lvalue;
-
-	if (v->lvalue) {
-		/* the last read is 'size' bytes wide (see plan.h) */
-		err = bp_val__deref(c, v);
-		if (err)
-			return err;
-	} else if (v->off) {
-		if (v->f.nderef) {
-			bp_arg_err(c, "needs an addition after a memory read: not supported");
-			return -EOPNOTSUPP;
-		}
-		v->f.add += v->off;
-		v->off = 0;
-	}
-	*out = v->f;
-	out->size = size;
-	out->is_signed = is_signed;
-	out->bit_off = k->bit_size ? k->bit_off : 0;
-	out->bit_size = k->bit_size;
-	/* a register, or a value computed by the location: maybe only
-	 * some of its bits (a member of a struct held in a register) */
-	if (!in_memory)
-		return finish_bits(c, v, k, size, out);
-	return 0;
-}
-
-static int finish(struct walk *w, const struct bp_arg_spec *arg, struct bp_fetch *out)
-{
-	struct bp_final k = {
-		.path = w->path,
-		.bit_size = w->bit_size,
-		.bit_off = w->bit_off,
-		.bit_read = w->bit_read,
-	};
-	int err;
-
-	err = final_kind(w, arg->has_type, &k.size, &k.is_signed);
-	if (err)
-		return err;
-	return bp_val__finish(w->c, arg, w->val, &k, out);
-}
+static const struct bp_chain_ops dwarf_ops = {
+	.arrow = step_arrow,
+	.dot = step_dot,
+	.index = step_index,
+	.load_pointer = load_pointer,
+	.scalar = scalar,
+	.type_name = current_type_name,
+};
 
 int bp_member__compile(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
 		       Dwarf_Die *type, struct bp_val *val, struct bp_fetch *out,
 		       char **type_name)
 {
-	struct walk w = { .c = c, .val = val };
-	char tname[256];
-	int i, err = 0;
+	struct walk w = { .ch = { .ops = &dwarf_ops, .c = c, .val = val } };
 
 	set_type(&w, type);
-	snprintf(w.path, sizeof(w.path), "%s", arg->var);
-	for (i = 0; i < arg->nsteps && !err; i++) {
-		const struct bp_arg_step *s = &arg->steps[i];
-
-		/* nothing but the end may follow a bitfield: it is no record */
-		if (w.bit_size) {
-			bp_arg_err(c, "'%s' is a bitfield: nothing can follow it", w.path);
-			return -EINVAL;
-		}
-		switch (s->kind) {
-		case BP_STEP_ARROW:
-			err = step_arrow(&w, s->field);
-			break;
-		case BP_STEP_DOT:
-			err = step_dot(&w, s->field);
-			break;
-		case BP_STEP_INDEX:
-			err = step_index(&w, s->index);
-			break;
-		default:
-			bp_arg_err(c, "unknown step kind %d", s->kind);
-			err = -EINVAL;
-		}
-		path_append(&w, s);
-	}
-	if (err)
-		return err;
-	err = finish(&w, arg, out);
-	if (err)
-		return err;
-	bp_type_name(w.type, tname, sizeof(tname));
-	*type_name = strdup(tname);
-	return *type_name ? 0 : -ENOMEM;
+	return bp_chain__compile(&w.ch, arg, out, type_name);
 }

@@ -38,15 +38,18 @@ static int test_total_failed;
 
 static const char *test_cur_name;
 
-#define RUN(fn) do {								\
-	test_cur_name = #fn;							\
+/* Runs fn as the test called name (a string that outlives the run). */
+#define RUN_AS(fn, name) do {							\
+	test_cur_name = (name);							\
 	test_cur_failed = 0;							\
 	fn();									\
 	if (!test_cur_failed)							\
-		printf("PASS %s\n", #fn);					\
+		printf("PASS %s\n", (name));					\
 	test_total_failed += test_cur_failed;					\
 	fflush(stdout);								\
 } while (0)
+
+#define RUN(fn) RUN_AS(fn, #fn)
 
 #define SKIP(fn, why) printf("SKIP %s: %s\n", #fn, why)
 

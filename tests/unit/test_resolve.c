@@ -20,113 +20,16 @@
 #include "probes/spec.h"
 #include "util/log.h"
 #include "tests/unit/test.h"
-
-struct variant {
-	const char *name;	/* "gcc-O2" */
-	bool clang;
-	bool O0;
-};
-
-static const struct variant variants[] = {
-	{ "gcc-O0", false, true },
-	{ "gcc-O2", false, false },
-	{ "clang-O0", true, true },
-	{ "clang-O2", true, false },
-};
-
-static const struct variant *cur;
-static struct bp_resolver *resolver;
+#include "tests/unit/resolve_fixture.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
-/* Every WARN message since the last resolve(): what a user would see. */
-static char msgs[4096];
-
-static int capture(enum bpfprobe_print_level level, const char *fmt, va_list ap)
-{
-	size_t n = strlen(msgs);
-
-	if (getenv("TEST_VERBOSE")) {
-		va_list aq;
-
-		va_copy(aq, ap);
-		vfprintf(stderr, fmt, aq);
-		va_end(aq);
-	}
-	if (level != BPFPROBE_WARN || n >= sizeof(msgs) - 1)
-		return 0;
-	return vsnprintf(msgs + n, sizeof(msgs) - n, fmt, ap);
-}
-
-/* A few calls' results stay valid at once. */
-static char *target(const char *name)
-{
-	static char paths[4][256];
-	static int next;
-	char *path = paths[next++ % 4];
-
-	snprintf(path, sizeof(paths[0]), "build/targets/%s-%s", name, cur->name);
-	return path;
-}
-
-/* Resolves SEC text "exec=PATH;REST"; returns the resolver's result. */
-static int resolve_in(const char *path, const char *rest, struct bp_point **pts, int *n)
-{
-	char text[512], err[256] = "";
-	struct bp_spec spec;
-	int ret;
-
-	snprintf(text, sizeof(text), "exec=%s;%s", path, rest);
-	msgs[0] = '\0';
-	*pts = NULL;
-	*n = 0;
-	ret = bp_spec__parse(text, &spec, err, sizeof(err));
-	CHECK(ret == 0, "parse(\"%s\"): %s", text, err);
-	if (!ret)
-		ret = bp_resolver__resolve(resolver, &spec, pts, n);
-	bp_spec__free(&spec);
-	return ret;
-}
-
-/* Must resolve to npoints points; the caller frees them. */
+/* Target name's cur build must resolve to npoints points; the caller
+ * frees them. */
 static struct bp_point *resolve_ok(const char *name, const char *rest, int npoints)
 {
-	struct bp_point *pts;
-	int n, ret;
-
-	ret = resolve_in(target(name), rest, &pts, &n);
-	CHECK(ret == 0, "'%s' in %s: %d: %s", rest, target(name), ret, msgs);
-	if (ret)
-		return NULL;
-	CHECK_INT(n, npoints);
-	if (n != npoints) {
-		bp_points__free(pts, n);
-		return NULL;
-	}
-	return pts;
+	return resolve_ok_in(target(name), rest, npoints);
 }
-
-/* Must fail with err and a message holding every string in want. */
-static void expect_err_v(const char *path, const char *rest, int err,
-			 const char *const *want)
-{
-	struct bp_point *pts;
-	int n, ret;
-
-	ret = resolve_in(path, rest, &pts, &n);
-	CHECK(ret == err, "'%s' in %s: got %d, want %d (%s)", rest, path, ret, err, msgs);
-	if (!ret)
-		bp_points__free(pts, n);
-	CHECK(msgs[0], "'%s': no message", rest);
-	/* one line, naming the culprit */
-	CHECK(strchr(msgs, '\n') == msgs + strlen(msgs) - 1, "'%s': not one line: '%s'",
-	      rest, msgs);
-	for (; *want; want++)
-		CHECK(strstr(msgs, *want), "'%s': message '%s' lacks '%s'", rest, msgs, *want);
-}
-
-#define expect_err(path, rest, err, ...) \
-	expect_err_v(path, rest, err, (const char *const[]){ __VA_ARGS__, NULL })
 
 /* The function's entry: a spec without arguments probes exactly there. */
 static uint64_t entry_of(const char *name, const char *func)
@@ -759,16 +662,8 @@ static void test_alias(void)
 }
 
 #define RUN_VARIANT(fn, v) do {							\
-	static char name_[96];							\
-	snprintf(name_, sizeof(name_), "%s[%s]", #fn, (v)->name);		\
 	cur = (v);								\
-	test_cur_name = name_;							\
-	test_cur_failed = 0;							\
-	fn();									\
-	if (!test_cur_failed)							\
-		printf("PASS %s\n", name_);					\
-	test_total_failed += test_cur_failed;					\
-	fflush(stdout);								\
+	RUN_IN_VARIANT(fn, (v)->name);						\
 } while (0)
 
 /* A test that SKIPs sets test_cur_failed to -1: neither PASS nor FAIL. */

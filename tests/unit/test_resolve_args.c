@@ -24,105 +24,13 @@
 #include "probes/spec.h"
 #include "util/log.h"
 #include "tests/unit/test.h"
+#include "tests/unit/resolve_fixture.h"
 
-struct variant {
-	const char *name;
-	bool clang;
-	bool O0;
-};
-
-static const struct variant variants[] = {
-	{ "gcc-O0", false, true },
-	{ "gcc-O2", false, false },
-	{ "clang-O0", true, true },
-	{ "clang-O2", true, false },
-};
-
-static const struct variant *cur;
-static struct bp_resolver *resolver;
-static char msgs[4096];
-
-static int capture(enum bpfprobe_print_level level, const char *fmt, va_list ap)
-{
-	size_t n = strlen(msgs);
-
-	if (getenv("TEST_VERBOSE")) {
-		va_list aq;
-
-		va_copy(aq, ap);
-		vfprintf(stderr, fmt, aq);
-		va_end(aq);
-	}
-	if (level != BPFPROBE_WARN || n >= sizeof(msgs) - 1)
-		return 0;
-	return vsnprintf(msgs + n, sizeof(msgs) - n, fmt, ap);
-}
-
-/* "build/targets/NAME-VARIANT[SUFFIX]" (a few stay valid at once) */
-static const char *target(const char *name, const char *suffix)
-{
-	static char paths[4][256];
-	static int next;
-	char *path = paths[next++ % 4];
-
-	snprintf(path, sizeof(paths[0]), "build/targets/%s-%s%s", name, cur->name, suffix);
-	return path;
-}
-
-static int resolve_in(const char *path, const char *rest, struct bp_point **pts, int *n)
-{
-	char text[512], err[256] = "";
-	struct bp_spec spec;
-	int ret;
-
-	snprintf(text, sizeof(text), "exec=%s;%s", path, rest);
-	msgs[0] = '\0';
-	*pts = NULL;
-	*n = 0;
-	ret = bp_spec__parse(text, &spec, err, sizeof(err));
-	CHECK(ret == 0, "parse(\"%s\"): %s", text, err);
-	if (!ret)
-		ret = bp_resolver__resolve(resolver, &spec, pts, n);
-	bp_spec__free(&spec);
-	return ret;
-}
-
-/* One point, or NULL after a CHECK failure. */
+/* One point of SEC text "exec=PATH;REST", or NULL after a CHECK failure. */
 static struct bp_point *one(const char *path, const char *rest)
 {
-	struct bp_point *pts;
-	int n, ret;
-
-	ret = resolve_in(path, rest, &pts, &n);
-	CHECK(ret == 0, "'%s' in %s: %d: %s", rest, path, ret, msgs);
-	if (ret)
-		return NULL;
-	CHECK_INT(n, 1);
-	if (n != 1) {
-		bp_points__free(pts, n);
-		return NULL;
-	}
-	return pts;
+	return resolve_ok_in(path, rest, 1);
 }
-
-static void expect_err_v(const char *path, const char *rest, int err,
-			 const char *const *want)
-{
-	struct bp_point *pts;
-	int n, ret;
-
-	ret = resolve_in(path, rest, &pts, &n);
-	CHECK(ret == err, "'%s' in %s: got %d, want %d (%s)", rest, path, ret, err, msgs);
-	if (!ret)
-		bp_points__free(pts, n);
-	CHECK(strchr(msgs, '\n') == msgs + strlen(msgs) - 1, "'%s': not one line: '%s'",
-	      rest, msgs);
-	for (; *want; want++)
-		CHECK(strstr(msgs, *want), "'%s': message '%s' lacks '%s'", rest, msgs, *want);
-}
-
-#define expect_err(path, rest, err, ...) \
-	expect_err_v(path, rest, err, (const char *const[]){ __VA_ARGS__, NULL })
 
 /* The value of symbol name (the first whose name is name, or ends in
  * .name / starts with name. for function statics) in path's .symtab. */
@@ -259,7 +167,7 @@ static void test_parse(void)
 
 static void test_params(void)
 {
-	const char *argx = target("argx", "");
+	const char *argx = target("argx");
 	struct bp_point *p;
 
 	p = one(argx, "func=three $params");
@@ -345,10 +253,10 @@ static void check_globals_in(const char *path)
 
 static void test_globals(void)
 {
-	const char *argx = target("argx", "");
+	const char *argx = target("argx");
 
 	check_globals_in(argx);
-	check_globals_in(target("argx", "-nopie"));
+	check_globals_in(target_sfx("argx", "-nopie"));
 	/* a local or parameter is gone at the return */
 	expect_err(argx, "func=use_globals%return n", -EINVAL, "argument 'n'",
 		   "only fetch $retval and variables at fixed addresses");
@@ -362,7 +270,7 @@ static void test_globals(void)
 
 static void test_globals_lib(void)
 {
-	const char *lib = target("argx_lib", ".so");
+	const char *lib = target_sfx("argx_lib", ".so");
 	struct bp_point *p;
 
 	p = one(lib, "func=lib_bump n @lib_counter lib_obj.b");
@@ -383,7 +291,7 @@ static void test_globals_lib(void)
 
 static void test_by_value(void)
 {
-	const char *argx = target("argx", "");
+	const char *argx = target("argx");
 	struct bp_point *p;
 
 	if (cur->O0) {
@@ -458,7 +366,7 @@ static void test_by_value(void)
 
 static void test_dw(void)
 {
-	const char *dw = target("argx_dw", "");
+	const char *dw = target("argx_dw");
 	struct bp_point *p;
 
 	/* entry values at the entry are the registers */
@@ -583,7 +491,6 @@ static void test_dw(void)
 
 int main(void)
 {
-	char name[64];
 	size_t i;
 
 	bpfprobe_set_print(capture);
@@ -591,16 +498,7 @@ int main(void)
 	RUN(test_parse);
 	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
 		cur = &variants[i];
-#define RUN_V(fn) do {							\
-		snprintf(name, sizeof(name), #fn "[%s]", cur->name);	\
-		test_cur_name = name;					\
-		test_cur_failed = 0;					\
-		fn();							\
-		if (!test_cur_failed)					\
-			printf("PASS %s\n", name);			\
-		test_total_failed += test_cur_failed;			\
-		fflush(stdout);						\
-	} while (0)
+#define RUN_V(fn) RUN_IN_VARIANT(fn, cur->name)
 		RUN_V(test_params);
 		RUN_V(test_globals);
 		RUN_V(test_globals_lib);

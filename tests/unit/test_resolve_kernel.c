@@ -20,26 +20,9 @@
 #include "probes/spec.h"
 #include "util/log.h"
 #include "tests/unit/test.h"
+#include "tests/unit/resolve_fixture.h"
 
-/* ---- message capture ------------------------------------------------------ */
-
-static char msgs[4096];
-
-static int capture(enum bpfprobe_print_level level, const char *fmt, va_list ap)
-{
-	size_t n = strlen(msgs);
-
-	if (getenv("TEST_VERBOSE")) {
-		va_list aq;
-
-		va_copy(aq, ap);
-		vfprintf(stderr, fmt, aq);
-		va_end(aq);
-	}
-	if (level != BPFPROBE_WARN || n >= sizeof(msgs) - 1)
-		return 0;
-	return vsnprintf(msgs + n, sizeof(msgs) - n, fmt, ap);
-}
+/* ---- message capture (msgs: resolve_fixture.h) ----------------------------- */
 
 #define CHECK_MSG(sub) CHECK(strstr(msgs, sub), "message lacks '%s': %s", sub, msgs)
 
@@ -249,9 +232,8 @@ static void teardown(void)
 		fprintf(stderr, "cannot remove %s\n", dir);
 }
 
-/* ---- resolving ------------------------------------------------------------ */
+/* ---- resolving (with the fixture's resolver) ------------------------------ */
 
-static struct bp_resolver *resolver;
 static struct bp_kernel *kernel;
 static struct bp_point *pts;
 static int npts;

@@ -18,42 +18,7 @@
 #include "probes/resolve_list.h"
 #include "probes/spec.h"
 #include "tests/unit/test.h"
-
-struct variant {
-	const char *name;
-	bool clang;
-	bool O0;
-};
-
-static const struct variant variants[] = {
-	{ "gcc-O0", false, true },
-	{ "gcc-O2", false, false },
-	{ "clang-O0", true, true },
-	{ "clang-O2", true, false },
-};
-
-static const struct variant *cur;
-
-static char msgs[4096];
-
-static int capture(enum bpfprobe_print_level level, const char *fmt, va_list ap)
-{
-	size_t n = strlen(msgs);
-
-	if (level != BPFPROBE_WARN || n >= sizeof(msgs) - 1)
-		return 0;
-	return vsnprintf(msgs + n, sizeof(msgs) - n, fmt, ap);
-}
-
-static char *target(const char *name)
-{
-	static char paths[4][256];
-	static int next;
-	char *path = paths[next++ % 4];
-
-	snprintf(path, sizeof(paths[0]), "build/targets/%s-%s", name, cur->name);
-	return path;
-}
+#include "tests/unit/resolve_fixture.h"
 
 /* The entry address the resolver gives FUNC (first point). */
 static uint64_t resolver_entry(const char *bin, const char *func)

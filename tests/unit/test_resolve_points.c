@@ -23,65 +23,32 @@
 #include "probes/spec.h"
 #include "util/log.h"
 #include "tests/unit/test.h"
+#define FIXTURE_MSGS_SIZE	8192
+#include "tests/unit/resolve_fixture.h"
 
-static const char *const variants[] = {
-	"gcc-O0", "gcc-O2", "gcc-O3", "clang-O0", "clang-O2", "gcc-Os-nopie",
+/* points is built with more levels than the other targets */
+static const struct variant points_variants[] = {
+	{ "gcc-O0", false, true },
+	{ "gcc-O2", false, false },
+	{ "gcc-O3", false, false },
+	{ "clang-O0", true, true },
+	{ "clang-O2", true, false },
+	{ "gcc-Os-nopie", false, false },
 };
-
-static const char *cur;
-static struct bp_resolver *resolver;
-static char msgs[8192];
-
-static int capture(enum bpfprobe_print_level level, const char *fmt, va_list ap)
-{
-	size_t n = strlen(msgs);
-
-	if (getenv("TEST_VERBOSE")) {
-		va_list aq;
-
-		va_copy(aq, ap);
-		vfprintf(stderr, fmt, aq);
-		va_end(aq);
-	}
-	if (level != BPFPROBE_WARN || n >= sizeof(msgs) - 1)
-		return 0;
-	return vsnprintf(msgs + n, sizeof(msgs) - n, fmt, ap);
-}
-
-static const char *target(void)
-{
-	static char path[256];
-
-	snprintf(path, sizeof(path), "build/targets/points-%s", cur);
-	return path;
-}
 
 static bool is_O0(void)
 {
-	return strstr(cur, "-O0") != NULL;
+	return cur->O0;
 }
 
 static bool is_gcc(void)
 {
-	return !strncmp(cur, "gcc", 3);
+	return !cur->clang;
 }
 
 static int resolve(const char *rest, struct bp_point **pts, int *n)
 {
-	char text[512], err[256] = "";
-	struct bp_spec spec;
-	int ret;
-
-	snprintf(text, sizeof(text), "exec=%s;%s", target(), rest);
-	msgs[0] = '\0';
-	*pts = NULL;
-	*n = 0;
-	ret = bp_spec__parse(text, &spec, err, sizeof(err));
-	CHECK(ret == 0, "parse(\"%s\"): %s", text, err);
-	if (!ret)
-		ret = bp_resolver__resolve(resolver, &spec, pts, n);
-	bp_spec__free(&spec);
-	return ret;
+	return resolve_in(target("points"), rest, pts, n);
 }
 
 /* Must resolve to npoints points (-1: any number); the caller frees them. */
@@ -91,34 +58,34 @@ static struct bp_point *resolve_ok(const char *rest, int npoints, int *n)
 	int ret;
 
 	ret = resolve(rest, &pts, n);
-	CHECK(ret == 0, "[%s] '%s': %d: %s", cur, rest, ret, msgs);
+	CHECK(ret == 0, "[%s] '%s': %d: %s", cur->name, rest, ret, msgs);
 	if (ret)
 		return NULL;
 	if (npoints >= 0 && *n != npoints) {
-		CHECK(*n == npoints, "[%s] '%s': %d points, want %d", cur, rest, *n, npoints);
+		CHECK(*n == npoints, "[%s] '%s': %d points, want %d", cur->name, rest, *n, npoints);
 		bp_points__free(pts, *n);
 		return NULL;
 	}
 	return pts;
 }
 
-static void expect_err_v(const char *rest, const char *const *want)
+static void expect_fail_v(const char *rest, const char *const *want)
 {
 	struct bp_point *pts;
 	int n, ret;
 
 	ret = resolve(rest, &pts, &n);
-	CHECK(ret < 0, "[%s] '%s': resolved (%d points), want an error", cur, rest, n);
+	CHECK(ret < 0, "[%s] '%s': resolved (%d points), want an error", cur->name, rest, n);
 	if (!ret)
 		bp_points__free(pts, n);
-	CHECK(msgs[0], "[%s] '%s': no message", cur, rest);
+	CHECK(msgs[0], "[%s] '%s': no message", cur->name, rest);
 	for (; *want; want++)
-		CHECK(strstr(msgs, *want), "[%s] '%s': message '%s' lacks '%s'", cur, rest,
+		CHECK(strstr(msgs, *want), "[%s] '%s': message '%s' lacks '%s'", cur->name, rest,
 		      msgs, *want);
 }
 
-#define expect_err(rest, ...) \
-	expect_err_v(rest, (const char *const[]){ __VA_ARGS__, NULL })
+#define expect_fail(rest, ...) \
+	expect_fail_v(rest, (const char *const[]){ __VA_ARGS__, NULL })
 
 static int count_if(const struct bp_point *pts, int n, const char *func, int inl)
 {
@@ -147,20 +114,16 @@ static struct bp_debuginfo *di;
 /* bp_sites__find straight on the binary: which copies a spec names. */
 static int sites(const char *rest, struct bp_site **out, int *n)
 {
-	char text[512], err[256];
 	struct bp_spec spec;
 	int ret;
 
-	snprintf(text, sizeof(text), "exec=%s;%s", target(), rest);
-	msgs[0] = '\0';
 	*out = NULL;
 	*n = 0;
-	ret = bp_spec__parse(text, &spec, err, sizeof(err));
-	CHECK(!ret, "parse(\"%s\"): %s", text, err);
+	ret = parse_in(target("points"), rest, &spec);
 	bp_debuginfo__free(di);
 	di = NULL;
 	if (!ret)
-		ret = bp_debuginfo__open(target(), &di);
+		ret = bp_debuginfo__open(target("points"), &di);
 	if (!ret)
 		ret = bp_sites__find(di, &spec, out, n);
 	bp_spec__free(&spec);
@@ -175,42 +138,45 @@ static void test_inline_sites(void)
 
 	/* always_inline: two inlined copies at every level, -O0 included */
 	if (sites("inl_add", &s, &n)) {
-		CHECK(0, "[%s] inl_add: %s", cur, msgs);
+		CHECK(0, "[%s] inl_add: %s", cur->name, msgs);
 		return;
 	}
-	CHECK(n == 3, "[%s] inl_add: %d sites", cur, n);
+	CHECK(n == 3, "[%s] inl_add: %d sites", cur->name, n);
 	for (i = 0; i < n; i++) {
-		CHECK(!s[i].err, "[%s] site %d failed", cur, i);
+		CHECK(!s[i].err, "[%s] site %d failed", cur->name, i);
 		if (!s[i].fn.is_inline) {
-			CHECK(s[i].at_entry, "[%s] out-of-line entry not at_entry", cur);
+			CHECK(s[i].at_entry, "[%s] out-of-line entry not at_entry", cur->name);
 			continue;
 		}
 		inl++;
-		CHECK(!s[i].at_entry, "[%s] an inlined copy has no prologue", cur);
-		CHECK(s[i].addr == s[i].fn.entry, "[%s] inlined copy not at its entry", cur);
+		CHECK(!s[i].at_entry, "[%s] an inlined copy has no prologue", cur->name);
+		CHECK(s[i].addr == s[i].fn.entry, "[%s] inlined copy not at its entry", cur->name);
 		/* its frame is the caller's, whose code holds the copy */
-		CHECK(s[i].fn.frame_entry <= s[i].fn.entry, "[%s] frame entry after copy", cur);
+		CHECK(s[i].fn.frame_entry <= s[i].fn.entry, "[%s] frame entry after copy",
+		      cur->name);
 		snprintf(where, sizeof(where), "%s", s[i].where);
 		CHECK(strstr(where, "inl_add inlined into inl_caller"), "[%s] where '%s'",
-		      cur, where);
+		      cur->name, where);
 	}
 	CHECK_INT(inl, 2);
 	free(s);
 
 	/* the sites of a line inside the inline function: one per copy */
 	if (!sites("funcs.c:33", &s, &n)) {
-		CHECK(n == 3, "[%s] funcs.c:33: %d sites", cur, n);
+		CHECK(n == 3, "[%s] funcs.c:33: %d sites", cur->name, n);
 		for (i = 0; i < n; i++) {
-			CHECK(s[i].line == 33, "[%s] line %d", cur, s[i].line);
-			CHECK(ends_with(s[i].file, "/funcs.c"), "[%s] file %s", cur, s[i].file);
-			CHECK(!strcmp(s[i].fn.name, "inl_add"), "[%s] in %s", cur, s[i].fn.name);
+			CHECK(s[i].line == 33, "[%s] line %d", cur->name, s[i].line);
+			CHECK(ends_with(s[i].file, "/funcs.c"), "[%s] file %s", cur->name,
+			      s[i].file);
+			CHECK(!strcmp(s[i].fn.name, "inl_add"), "[%s] in %s", cur->name,
+			      s[i].fn.name);
 		}
 		free(s);
 	} else {
-		CHECK(0, "[%s] funcs.c:33: %s", cur, msgs);
+		CHECK(0, "[%s] funcs.c:33: %s", cur->name, msgs);
 	}
 	if (!sites("inlines=no;funcs.c:33", &s, &n)) {
-		CHECK(n == 1 && !s[0].fn.is_inline, "[%s] inlines=no line: %d sites", cur, n);
+		CHECK(n == 1 && !s[0].fn.is_inline, "[%s] inlines=no line: %d sites", cur->name, n);
 		free(s);
 	}
 
@@ -218,10 +184,10 @@ static void test_inline_sites(void)
 	if (!sites("inl_add%return", &s, &n)) {
 		for (i = inl = 0; i < n; i++)
 			inl += s[i].fn.is_inline && s[i].err == -EINVAL;
-		CHECK(n == 3 && inl == 2, "[%s] %%return: %d sites, %d refused", cur, n, inl);
+		CHECK(n == 3 && inl == 2, "[%s] %%return: %d sites, %d refused", cur->name, n, inl);
 		CHECK(strstr(msgs, "%return cannot probe an inlined copy") &&
 		      strstr(msgs, "inlines=no") && strstr(msgs, "force=yes"),
-		      "[%s] message '%s'", cur, msgs);
+		      "[%s] message '%s'", cur->name, msgs);
 		free(s);
 	}
 }
@@ -255,7 +221,7 @@ static void test_lines(void)
 		/* in address order, which need not be the lines' */
 		CHECK(pts[0].src_line + pts[1].src_line == 47 &&
 		      (pts[0].src_line == 23 || pts[0].src_line == 24),
-		      "[%s] lines %d %d", cur, pts[0].src_line, pts[1].src_line);
+		      "[%s] lines %d %d", cur->name, pts[0].src_line, pts[1].src_line);
 		CHECK(pts[0].addr < pts[1].addr, "not in address order");
 	}
 	bp_points__free(pts, n);
@@ -290,7 +256,7 @@ static void test_lines(void)
 		bp_points__free(e, m);
 		e = resolve_ok("line_abs", 1, &m);
 		CHECK(e && (is_O0() ? pts[0].addr > e[0].addr : pts[0].addr == e[0].addr),
-		      "[%s] line_abs:0 b at 0x%llx, entry 0x%llx", cur,
+		      "[%s] line_abs:0 b at 0x%llx, entry 0x%llx", cur->name,
 		      (unsigned long long)pts[0].addr, e ? (unsigned long long)e[0].addr : 0ULL);
 		bp_points__free(e, m);
 	}
@@ -299,13 +265,14 @@ static void test_lines(void)
 
 static void test_line_errors(void)
 {
-	expect_err("lines.c:11", "line 11 of lines.c has no code", "nearest lines with code: 10 or 12");
-	expect_err("nosuch.c:3", "no source file 'nosuch.c' has code in");
+	expect_fail("lines.c:11", "line 11 of lines.c has no code",
+		    "nearest lines with code: 10 or 12");
+	expect_fail("nosuch.c:3", "no source file 'nosuch.c' has code in");
 	/* a tail match stops at '/': "ines.c" is not "lines.c" */
-	expect_err("ines.c:12", "no source file 'ines.c'");
-	expect_err("lazy_fn;*NOPE*", "lazy_fn", "no line of it matches the lazy pattern '*NOPE*'");
-	expect_err("lines.c;*NOPE*", "no line with code in lines.c", "'*NOPE*'");
-	expect_err("line_abs:100", "line_abs", "line 108 of", "(its line 8 + 100) has no code");
+	expect_fail("ines.c:12", "no source file 'ines.c'");
+	expect_fail("lazy_fn;*NOPE*", "lazy_fn", "no line of it matches the lazy pattern '*NOPE*'");
+	expect_fail("lines.c;*NOPE*", "no line with code in lines.c", "'*NOPE*'");
+	expect_fail("line_abs:100", "line_abs", "line 108 of", "(its line 8 + 100) has no code");
 }
 
 static void test_globs_and_files(void)
@@ -340,9 +307,9 @@ static void test_globs_and_files(void)
 		CHECK(ends_with(pts[0].cu, "twin_a.c"), "cu %s", pts[0].cu);
 	bp_points__free(pts, n);
 
-	expect_err("nosuch_*", "no function matches 'nosuch_*'");
-	expect_err("twin@nosuch.c", "'twin' is not declared in a file matching 'nosuch.c'");
-	expect_err("twin@win_b.c", "not declared in a file matching 'win_b.c'");
+	expect_fail("nosuch_*", "no function matches 'nosuch_*'");
+	expect_fail("twin@nosuch.c", "'twin' is not declared in a file matching 'nosuch.c'");
+	expect_fail("twin@win_b.c", "not declared in a file matching 'win_b.c'");
 }
 
 static void test_inline_points(void)
@@ -369,12 +336,13 @@ static void test_inline_points(void)
 				CHECK(pts[i].plan.args[0].base == BP_BASE_REG &&
 				      pts[i].plan.args[0].reg == BP_REG_RBP &&
 				      pts[i].plan.args[0].nderef == 1,
-				      "[%s] x of an inlined copy not in its caller's frame", cur);
+				      "[%s] x of an inlined copy not in its caller's frame",
+				      cur->name);
 		}
 	}
 	bp_points__free(pts, n);
 
-	expect_err("inl_add%return $retval", "%return cannot probe an inlined copy",
+	expect_fail("inl_add%return $retval", "%return cannot probe an inlined copy",
 		   "inl_add inlined into inl_caller");
 	pts = resolve_ok("force=yes;inl_add%return $retval", 1, &n);
 	if (pts)
@@ -392,17 +360,17 @@ static void test_force(void)
 	struct bp_point *pts;
 	int n;
 
-	expect_err("force_* v", "force_drop in", "'v'");
+	expect_fail("force_* v", "force_drop in", "'v'");
 	pts = resolve_ok("force=yes;force_* v", 1, &n);
 	if (pts)
 		CHECK_STR(pts[0].func, "force_keep");
 	CHECK(strstr(msgs, "skipping probe point force_drop in"), "skip not said: %s", msgs);
 	bp_points__free(pts, n);
 	/* nothing left is still an error */
-	expect_err("force=yes;force_drop v", "every probe point was skipped");
+	expect_fail("force=yes;force_drop v", "every probe point was skipped");
 	/* a copy too short for the offset: skipped with force only */
-	expect_err("glob_*+100000", "offset +100000 is past the end of the function");
-	expect_err("force=yes;glob_*+100000", "every probe point was skipped");
+	expect_fail("glob_*+100000", "offset +100000 is past the end of the function");
+	expect_fail("force=yes;glob_*+100000", "every probe point was skipped");
 }
 
 static void test_clones(void)
@@ -416,12 +384,12 @@ static void test_clones(void)
 		clones += pts[i].symbol && !strcmp(pts[i].symbol, "clone_me.constprop.0");
 	}
 	/* gcc -O3 specializes clone_me for mode 2 and keeps the original */
-	if (!strcmp(cur, "gcc-O3"))
-		CHECK(n == 2 && clones == 1, "[%s] %d points, %d clones", cur, n, clones);
+	if (!strcmp(cur->name, "gcc-O3"))
+		CHECK(n == 2 && clones == 1, "[%s] %d points, %d clones", cur->name, n, clones);
 	else if (pts)
-		CHECK(n >= 1, "[%s] no point", cur);
+		CHECK(n >= 1, "[%s] no point", cur->name);
 	bp_points__free(pts, n);
-	if (!strcmp(cur, "gcc-O3")) {
+	if (!strcmp(cur->name, "gcc-O3")) {
 		pts = resolve_ok("clone_me.constprop.0 x", 1, &n);
 		if (pts)
 			CHECK_STR(pts[0].symbol ? pts[0].symbol : pts[0].func,
@@ -430,9 +398,9 @@ static void test_clones(void)
 	}
 	/* gcc -O2 passes p->a for p: isra_me.isra.0 */
 	pts = resolve_ok("isra_me", 1, &n);
-	if (pts && is_gcc() && !is_O0() && strcmp(cur, "gcc-Os-nopie"))
+	if (pts && is_gcc() && !is_O0() && strcmp(cur->name, "gcc-Os-nopie"))
 		CHECK(pts[0].symbol && !strcmp(pts[0].symbol, "isra_me.isra.0"),
-		      "[%s] symbol %s", cur, pts[0].symbol);
+		      "[%s] symbol %s", cur->name, pts[0].symbol);
 	bp_points__free(pts, n);
 }
 
@@ -689,17 +657,7 @@ static void test_libc_malloc(void)
 }
 
 /* RUN with the variant in the name: "test_lines[gcc-O2]" */
-#define RUN_VARIANT(fn) do {							\
-	static char name_[96];							\
-	snprintf(name_, sizeof(name_), "%s[%s]", #fn, cur);			\
-	test_cur_name = name_;							\
-	test_cur_failed = 0;							\
-	fn();									\
-	if (!test_cur_failed)							\
-		printf("PASS %s\n", name_);					\
-	test_total_failed += test_cur_failed;					\
-	fflush(stdout);								\
-} while (0)
+#define RUN_VARIANT(fn) RUN_IN_VARIANT(fn, cur->name)
 
 int main(void)
 {
@@ -707,11 +665,11 @@ int main(void)
 
 	bpfprobe_set_print(capture);
 	resolver = bp_resolver__new();
-	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
-		cur = variants[i];
-		if (access(target(), R_OK)) {
-			printf("FAIL points_target_%s: %s missing (make tests-build)\n", cur,
-			       target());
+	for (i = 0; i < sizeof(points_variants) / sizeof(points_variants[0]); i++) {
+		cur = &points_variants[i];
+		if (access(target("points"), R_OK)) {
+			printf("FAIL points_target_%s: %s missing (make tests-build)\n", cur->name,
+			       target("points"));
 			test_total_failed++;
 			continue;
 		}
