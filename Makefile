@@ -38,7 +38,7 @@ $(BUILD)/libbpfprobe.so: $(LIB_OBJS) lib/libbpfprobe.map
 $(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/libbpfprobe.a
 	$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libbpfprobe.a $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a tests/unit/test.h
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fvisibility=default -o $@ $< $(BUILD)/libbpfprobe.a $(LDLIBS)
 
@@ -70,7 +70,7 @@ ASAN_BUILD ?= build/asan
 .PHONY: test-asan
 test-asan: deps
 	$(MAKE) tests-build
-	$(MAKE) BUILD=$(ASAN_BUILD) CC="$(CC) $(ASAN_FLAGS)" asan-bins
+	$(MAKE) BUILD=$(ASAN_BUILD) CC="$(ASAN_CC)" asan-bins
 	./fuzz/test-asan.sh $(ASAN_BUILD)
 
 demo: deps

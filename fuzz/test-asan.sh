@@ -15,8 +15,9 @@ logs=$PWD/$asan/sanitizer-logs
 rm -rf "$logs"
 mkdir -p "$logs"
 # verify_asan_link_order: fault tests preload a stopper library before libasan
-export ASAN_OPTIONS="log_path=$logs/asan:detect_leaks=1:verify_asan_link_order=0:strict_string_checks=1:detect_stack_use_after_return=1"
-export UBSAN_OPTIONS="log_path=$logs/ubsan:print_stacktrace=1:halt_on_error=1"
+# exitcode 86: a sanitizer's exit never passes for an ordinary error exit
+export ASAN_OPTIONS="log_path=$logs/asan:exitcode=86:detect_leaks=1:verify_asan_link_order=0:strict_string_checks=1:detect_stack_use_after_return=1"
+export UBSAN_OPTIONS="log_path=$logs/ubsan:exitcode=86:print_stacktrace=1:halt_on_error=1"
 [ -f fuzz/lsan.supp ] && export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp:print_suppressions=0"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

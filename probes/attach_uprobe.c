@@ -44,7 +44,10 @@ int bp_uprobe__attach(int prog_fd, const struct bp_uprobe_target *t,
 	pfd = open_uprobe_event(t);
 	if (pfd < 0) {
 		err = pfd;
-		if (err == -EACCES || err == -EPERM)
+		if (err == -ESRCH && t->pid >= 0)
+			bp_err("cannot create a uprobe on %s+0x%llx for process %d: no such process\n",
+			       t->path, (unsigned long long)t->offset, (int)t->pid);
+		else if (err == -EACCES || err == -EPERM)
 			bp_err("no permission to create a uprobe on %s+0x%llx: CAP_PERFMON (or CAP_SYS_ADMIN) is needed\n",
 			       t->path, (unsigned long long)t->offset);
 		else

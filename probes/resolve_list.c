@@ -233,7 +233,8 @@ static void add_symbols(struct collect *c)
 	const struct bp_debuginfo *di = c->di;
 	int i, n = dwfl_module_getsymtab(di->mod);
 
-	qsort(c->index, c->nindex, sizeof(*c->index), by_addr_cmp);
+	if (c->nindex)	/* qsort(NULL, 0) is undefined */
+		qsort(c->index, c->nindex, sizeof(*c->index), by_addr_cmp);
 	for (i = 1; i < n && !c->err; i++) {
 		const struct by_addr *target = NULL;
 		struct bp_func_entry *e;

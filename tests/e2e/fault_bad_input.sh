@@ -6,7 +6,7 @@
 # in more detail; this checks the cleanup).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-. tests/e2e/fault_helpers.sh
+. tests/fault_helpers.sh
 
 why=$(uprobe_unavailable)
 if [ -n "$why" ]; then
@@ -124,7 +124,7 @@ bad attach_fails_midway "$tmp/obj.o" FAULT_FAIL_AT=perf:2 LD_PRELOAD="$tmp/stop.
 timeout 60 "$BPFPROBE" load -p 999999 "$tmp/obj.o" >/dev/null 2>"$tmp/err" &
 bp=$!
 wait $bp
-check_failed fault_bad_missing_pid $? "$(cat "$tmp/err")" $bp "No such process"
+check_failed fault_bad_missing_pid $? "$(cat "$tmp/err")" $bp "process 999999: no such process"
 
 # without privileges: the message names the capability
 o=$(obj perm "exec=$V;p=neg_args a")

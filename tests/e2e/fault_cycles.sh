@@ -8,7 +8,7 @@
 # two-point object take about 150 s. FAULT_ATTACH_EVERY=1 runs them all.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-. tests/e2e/fault_helpers.sh
+. tests/fault_helpers.sh
 
 why=$(uprobe_unavailable)
 if [ -n "$why" ]; then
@@ -22,11 +22,13 @@ fault_obj "$tmp/obj.o"
 # the library beside the tool under test; a sanitized one needs the same
 # sanitizers at link time (make test-asan)
 lib=$(dirname "$BPFPROBE")/libbpfprobe.a
-san=
+san= cc=gcc
 if nm "$lib" 2>/dev/null | grep -q __asan_; then
 	san="-fsanitize=address,undefined -fno-omit-frame-pointer"
+	# the same compiler: each brings its own sanitizer runtime
+	readelf -p .comment "$lib" 2>/dev/null | grep -q clang && cc=clang
 fi
-if ! gcc $san -O2 -g -Wall -Iinclude -o "$tmp/cycles" tests/e2e/fault_cycles.c "$lib" \
+if ! $cc $san -O2 -g -Wall -Iinclude -o "$tmp/cycles" tests/e2e/fault_cycles.c "$lib" \
 	-lbpf -ldw -lelf -lz 2>"$tmp/cc.err"; then
 	fail fault_cycles_build "$(head -5 "$tmp/cc.err")"
 	exit 0

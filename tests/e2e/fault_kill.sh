@@ -7,7 +7,7 @@
 # point, so the kill lands there every time, not by timing luck.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-. tests/e2e/fault_helpers.sh
+. tests/fault_helpers.sh
 
 why=$(uprobe_unavailable)
 if [ -n "$why" ]; then

@@ -5,7 +5,7 @@
 # SIGTERM (exit 0, nothing loaded).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-. tests/e2e/fault_helpers.sh
+. tests/fault_helpers.sh
 
 why=$(uprobe_unavailable)
 if [ -n "$why" ]; then

@@ -85,8 +85,8 @@ fi
 # SIGKILL while attached: the kernel drops every program, link and probe
 "$BPFPROBE" load $OBJ >/dev/null 2>&1 &
 bp=$!
-for _ in $(seq 50); do
-	bpftool prog show 2>/dev/null | grep -q " name neg " && break
+for _ in $(seq 300); do	# up to 30 s: slow under ASan
+	nothing_loaded neg || break	# ours, not an older program of that name
 	sleep 0.1
 done
 loaded_before=$(nothing_loaded neg && echo no || echo yes)
