@@ -73,7 +73,15 @@ struct gen {
 	/* one per read, plus one per bpf_get_func_ip() */
 	size_t err_jumps[BP_MAX_ARGS * (BP_MAX_DEREFS + 1)];
 	int nerr_jumps;
+	/* r9 = r10 - 8 once, when there are enough reads to pay for it:
+	 * each read then points r1 at the slot in one move, not two. r9 is
+	 * free: only arguments before the last reading one wait in r7+i. */
+	bool slot_in_r9;
 };
+
+#define SLOT_REG	BPF_REG_9
+/* the saving is one instruction a read, the setup costs two */
+#define SLOT_REG_MIN_READS 3
 
 static void emit(struct gen *g, struct bpf_insn insn)
 {
@@ -282,8 +290,12 @@ static void emit_deref_arg(struct gen *g, int dst, const struct bp_fetch *f)
 		int fn = f->user_mask & (1U << k) ? BPF_FUNC_probe_read_user
 						   : BPF_FUNC_probe_read_kernel;
 
-		emit(g, MOV64_REG(BPF_REG_1, BPF_REG_10));
-		emit(g, ALU64_IMM(BPF_ADD, BPF_REG_1, SLOT_OFF));
+		if (g->slot_in_r9) {
+			emit(g, MOV64_REG(BPF_REG_1, SLOT_REG));
+		} else {
+			emit(g, MOV64_REG(BPF_REG_1, BPF_REG_10));
+			emit(g, ALU64_IMM(BPF_ADD, BPF_REG_1, SLOT_OFF));
+		}
 		emit(g, MOV64_IMM(BPF_REG_2, size));
 		emit(g, CALL_HELPER(fn));
 		add_err_jump(g);
@@ -353,6 +365,13 @@ static void gen_slow(struct gen *g, const struct bp_plan *plan)
 	}
 
 	emit(g, MOV64_REG(CTX_SAVE_REG, BPF_REG_1));
+	for (i = 0, k = 0; i < plan->nargs; i++)
+		k += plan->args[i].nderef;
+	if (k >= SLOT_REG_MIN_READS) {
+		emit(g, MOV64_REG(SLOT_REG, BPF_REG_10));
+		emit(g, ALU64_IMM(BPF_ADD, SLOT_REG, SLOT_OFF));
+		g->slot_in_r9 = true;
+	}
 	for (i = 0; i < plan->nargs; i++) {
 		if (needs_call(&plan->args[i]))
 			emit_call_arg(g, i == last ? BPF_REG_3 + i : BPF_REG_7 + i,
