@@ -80,11 +80,28 @@ struct bp_site_list {
 struct bp_site *bp_site_list__add(struct bp_site_list *l);
 
 /*
+ * The units holding an abstract instance (DW_AT_inline) of the function
+ * asked for: collected during the pass over every unit's functions, so
+ * that finding inlined copies walks the bodies of these units only (and
+ * of units whose inlined calls may refer to other units: LTO, DWZ).
+ */
+struct bp_inline_units {
+	struct Dwarf_CU **v;
+	int n, cap;
+};
+
+/* Adds die's unit. 0 or -ENOMEM. */
+int bp_inline_units__add(struct bp_inline_units *units, Dwarf_Die *die);
+void bp_inline_units__free(struct bp_inline_units *units);
+
+/*
  * Calls cb for every inlined copy (is_inline set) of a function whose name
- * is name, or matches it as a glob (resolve_inline.c). Returns 0 or cb's
- * first non-zero return.
+ * is name, or matches it as a glob (resolve_inline.c), in the units listed
+ * and those that may inline from other units. Returns 0 or cb's first
+ * non-zero return.
  */
 int bp_inlines__find(const struct bp_debuginfo *di, const char *name, bool glob,
+		     const struct bp_inline_units *units,
 		     int (*cb)(const struct bp_func *fn, void *ctx), void *ctx);
 
 /* The sites of spec's :RLN or ;PTN lines in the copy fn (resolve_line.c).

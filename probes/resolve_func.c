@@ -130,6 +130,7 @@ struct func_list {
 	struct bp_func *funcs;
 	int n, cap;
 	bool inlined;		/* an abstract inline instance was seen */
+	struct bp_inline_units inline_units;	/* the units holding those */
 	bool other_file;	/* a match was dropped by FUNC@SRC */
 	const char *cu_name;	/* of the unit being walked */
 	struct suggest *sug;
@@ -239,6 +240,17 @@ bool bp_func__code(Dwarf_Die *die, uint64_t *entry, uint64_t *end)
 	return !is_tombstone(first_lo);
 }
 
+/* An abstract instance of a function the compiler inlined somewhere. */
+static bool is_inlined_abstract(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word inl;
+
+	if (!dwarf_attr(die, DW_AT_inline, &attr) || dwarf_formudata(&attr, &inl))
+		return false;
+	return inl == DW_INL_inlined || inl == DW_INL_declared_inlined;
+}
+
 static int func_cb(Dwarf_Die *die, void *arg)
 {
 	struct func_list *l = arg;
@@ -262,7 +274,9 @@ static int func_cb(Dwarf_Die *die, void *arg)
 	if (!has_code) {
 		if (dwarf_attr_integrate(die, DW_AT_inline, &attr))
 			l->inlined = true;
-		return DWARF_CB_OK;
+		if (is_inlined_abstract(die))
+			l->err = bp_inline_units__add(&l->inline_units, die);
+		return l->err ? DWARF_CB_ABORT : DWARF_CB_OK;
 	}
 	if (!file_matches(l, die))
 		return DWARF_CB_OK;
@@ -466,7 +480,9 @@ static int find_copies(const struct bp_debuginfo *di, const struct bp_spec *spec
 		err = find_in_dwarf(di->dwarf, &l);
 	/* kernel points go on symbols: no inlined copies there yet */
 	if (!err && di->dwarf && spec->inlines && spec->exec)
-		err = bp_inlines__find(di, l.name, l.glob, inline_cb, &l);
+		err = bp_inlines__find(di, l.name, l.glob, &l.inline_units,
+				       inline_cb, &l);
+	bp_inline_units__free(&l.inline_units);
 	if (!err && !l.n) {
 		if (l.inlined || l.other_file)
 			err = not_found(di, &l, &sug, false);

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdlib.h>
 #include <string.h>
 #include <dwarf.h>
 
@@ -120,39 +121,102 @@ static int func_cb(Dwarf_Die *die, void *arg)
 	return w->err ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
-/*
- * Walking every function body of every CU is most of the time a resolve
- * takes, and nearly always finds nothing: an inlined copy's abstract
- * origin is emitted in the CU it was inlined in, as a subprogram whose
- * DW_AT_inline says it was inlined. Only such CUs are walked, and those
- * importing other units (DWZ, LTO), whose origins may live elsewhere.
- */
-static bool cu_may_hold_copies(const struct inline_walk *w, Dwarf_Die *unit)
+/* Forms of a reference that stays inside its unit. */
+static bool form_is_local_ref(unsigned int form)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Word inl;
-	Dwarf_Die child;
-
-	if (dwarf_child(unit, &child))
-		return false;
-	do {
-		switch (dwarf_tag(&child)) {
-		case DW_TAG_imported_unit:
-			return true;
-		case DW_TAG_subprogram:
-			if (!dwarf_attr(&child, DW_AT_inline, &attr) ||
-			    dwarf_formudata(&attr, &inl))
-				break;
-			if ((inl == DW_INL_inlined || inl == DW_INL_declared_inlined) &&
-			    name_matches(w, dwarf_diename(&child)))
-				return true;
-			break;
-		}
-	} while (!dwarf_siblingof(&child, &child));
+	switch (form) {
+	case DW_FORM_ref1:
+	case DW_FORM_ref2:
+	case DW_FORM_ref4:
+	case DW_FORM_ref8:
+	case DW_FORM_ref_udata:
+		return true;
+	}
 	return false;
 }
 
+/*
+ * Can an inlined call in unit name a function described in another unit?
+ * LTO (gcc's ltrans units, clang's cross-module inlining) and DWZ do that
+ * with references that leave the unit (DW_FORM_ref_addr, the alternate
+ * file's forms). The unit's abbreviation table says which forms its
+ * DW_TAG_inlined_subroutine DIEs can use: a few dozen entries to read
+ * instead of every DIE. An unreadable table counts as "yes".
+ */
+static bool unit_inlines_from_outside(Dwarf_Die *unit)
+{
+	Dwarf_Abbrev *abbrev;
+	Dwarf_Off off = 0;
+	size_t len, cnt, i;
+	unsigned int name, form;
+
+	while ((abbrev = dwarf_getabbrev(unit, off, &len)) != DWARF_END_ABBREV) {
+		if (!abbrev || !len)
+			return true;
+		off += len;
+		if (dwarf_getabbrevtag(abbrev) != DW_TAG_inlined_subroutine)
+			continue;
+		if (dwarf_getattrcnt(abbrev, &cnt))
+			return true;
+		for (i = 0; i < cnt; i++) {
+			if (dwarf_getabbrevattr(abbrev, i, &name, &form, NULL))
+				return true;
+			if (name == DW_AT_abstract_origin && !form_is_local_ref(form))
+				return true;
+		}
+	}
+	return false;
+}
+
+static bool unit_listed(const struct bp_inline_units *units, const Dwarf_Die *unit)
+{
+	for (int i = 0; i < units->n; i++) {
+		if (units->v[i] == unit->cu)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Walking every function body of every CU is most of the time a resolve
+ * would take, and nearly always finds nothing. An inlined copy's abstract
+ * origin is emitted in the CU it was inlined in, as a subprogram whose
+ * DW_AT_inline says it was inlined: the caller's pass over the functions
+ * has seen those and lists their units. Other units are walked only when
+ * their inlined calls can refer to another unit.
+ */
+static bool unit_may_hold_copies(const struct bp_inline_units *units, Dwarf_Die *unit)
+{
+	return unit_listed(units, unit) || unit_inlines_from_outside(unit);
+}
+
+int bp_inline_units__add(struct bp_inline_units *units, Dwarf_Die *die)
+{
+	struct Dwarf_CU **tmp;
+
+	if (unit_listed(units, die))
+		return 0;
+	if (units->n == units->cap) {
+		int cap = units->cap ? units->cap * 2 : 8;
+
+		tmp = realloc(units->v, cap * sizeof(*tmp));
+		if (!tmp)
+			return -ENOMEM;
+		units->v = tmp;
+		units->cap = cap;
+	}
+	units->v[units->n++] = die->cu;
+	return 0;
+}
+
+void bp_inline_units__free(struct bp_inline_units *units)
+{
+	free(units->v);
+	memset(units, 0, sizeof(*units));
+}
+
 int bp_inlines__find(const struct bp_debuginfo *di, const char *name, bool glob,
+		     const struct bp_inline_units *units,
 		     int (*cb)(const struct bp_func *fn, void *ctx), void *ctx)
 {
 	struct inline_walk w = { .name = name, .glob = glob, .cb = cb, .ctx = ctx };
@@ -169,7 +233,7 @@ int bp_inlines__find(const struct bp_debuginfo *di, const char *name, bool glob,
 		unit = unit_type == DW_UT_skeleton ? &subdie : &cudie;
 		if (!dwarf_tag(unit))
 			continue;
-		if (!cu_may_hold_copies(&w, unit))
+		if (!unit_may_hold_copies(units, unit))
 			continue;
 		w.cu_name = dwarf_diename(unit);
 		dwarf_getfuncs(unit, func_cb, &w, 0);

@@ -17,7 +17,7 @@ VARIANTS := $(foreach c,$(TARGET_CCS),$(foreach o,$(TARGET_OPTS),$(c)-$(o)))
 # ask pay for the extra builds; the others build TARGET_OPTS.
 target_opts = $(or $(strip $(file <tests/targets/$(1)/opts)),$(TARGET_OPTS))
 target_variants = $(foreach c,$(TARGET_CCS),$(foreach o,$(call target_opts,$(1)),$(c)-$(o)))
-opt_flags = -$(firstword $(subst -, ,$(1))) $(if $(filter %-nopie,$(1)),-fno-pie -no-pie)
+opt_flags = -$(firstword $(subst -, ,$(1))) $(if $(filter %-nopie,$(1)),-fno-pie -no-pie)$(if $(filter %-lto,$(1)), -flto)
 # tests/bpf/TARGET__WHAT.bpf.c is built for every variant of TARGET
 bpf_target = $(firstword $(subst __, ,$(1)))
 
