@@ -309,15 +309,7 @@ void bpfprobe_object__detach(struct bpfprobe_object *obj)
 {
 	if (!obj)
 		return;
-	for (int i = 0; i < obj->naps; i++) {
-		struct bp_attach_point *ap = &obj->aps[i];
-
-		if (ap->link_fd >= 0)
-			close(ap->link_fd);
-		if (ap->perf_fd >= 0)
-			close(ap->perf_fd);
-		ap->link_fd = ap->perf_fd = -1;
-	}
+	bp_attach_points__close(obj->aps, obj->naps);
 	for (int i = 0; i < obj->nstd_links; i++)
 		bpf_link__destroy(obj->std_links[i]);
 	free(obj->std_links);

@@ -55,6 +55,10 @@ struct bp_attach_point {
 	int link_fd;
 };
 
+/* Closes the points' links and events, overlapping the kernel's waits
+ * (detach_points.c); leaves their fds at -1. */
+void bp_attach_points__close(struct bp_attach_point *aps, int n);
+
 struct bpfprobe_object {
 	char *path;
 	struct bpf_object *obj;
