@@ -53,6 +53,7 @@ include install.mk
 include bench/bench.mk
 include fuzz/fuzz.mk
 include tests/sysinfo/sysinfo.mk
+include prologue/prologue.mk
 
 tests-build: all samples $(UNIT_BINS) $(TEST_ARTIFACTS)
 

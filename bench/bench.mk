@@ -67,7 +67,8 @@ $(BENCH_DIR)/points_static.bpf.o: bench/points.bpf.c
 
 $(BENCH_DIR)/hit_%.bpf.o: bench/hit.bpf.c
 	@mkdir -p $(dir $@)
-	$(CLANG) $(BENCH_BPF_NOG) -DNAME=h_$* -DSPEC='"h_$*=$(HIT_SPEC_$*)"' -c $< -o $@
+	$(CLANG) $(BENCH_BPF_NOG) -DNAME=h_$* -DSPEC='"h_$*=$(HIT_SPEC_$*)"' \
+		$(if $(filter empty,$*),-DNO_ARGS) -c $< -o $@
 
 # bpfprobe only (perf cannot consume a ring buffer): with -g, BTF for the maps
 $(BENCH_DIR)/rb.bpf.o: bench/rb.bpf.c

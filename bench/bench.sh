@@ -23,7 +23,8 @@
 # 3 per hit      each program loaded by each tool on a hot function: the
 #                prologue's instructions (xlated length minus the body) and
 #                run time per hit from bpf_stats. Goal: never more
-#                instructions than perf.
+#                instructions than perf. The bodies use err and the argument
+#                (bench/hit.bpf.c): bpfprobe sets only what a body reads.
 # 4 throughput   a tight loop on a uprobe submitting 64-byte ring buffer
 #                records (bench/rb_bench.c, the bench's own libbpf consumer)
 #                vs the same loop with an empty program: records/s, lost,

@@ -35,7 +35,7 @@ int bp_btf__check_prototype(const struct bpf_object *obj, struct bp_program *p)
 	have = btf_vlen(proto);
 	if (have <= max) {
 		/* the prologue then sets only what the program reads */
-		p->nparams = have;
+		p->proto_unread = BP_UNREAD_PARAMS(have);
 		return 0;
 	}
 	bp_err("program '%s' takes %d parameters, but SEC(\"%s\") provides only %d: ctx, err%s (%d fetched argument%s); the ABI is int %s(void *ctx, int err, u64 arg1, u64 arg2, u64 arg3)\n",

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "loader/object.h"
+#include "prologue/liveness.h"
 #include "prologue/prologue.h"
 #include "util/log.h"
 
@@ -50,6 +51,37 @@ static int find_or_add_instance(struct bpfprobe_object *obj, struct bp_program *
 	return obj->ninsts++;
 }
 
+/*
+ * The registers of r1..r5 p's prologues need not set: those its prototype
+ * does not declare, and those its body (without the preamble) writes
+ * before any read.
+ */
+static uint8_t unread_regs(const struct bp_program *p, const struct bpf_insn *body,
+			   size_t cnt)
+{
+	uint8_t unread = p->proto_unread;
+
+	if (body)
+		unread |= BP_UNREAD_ALL & ~bp_liveness__entry(body, cnt);
+	return unread;
+}
+
+/*
+ * Before the load the instructions are known only as compiled. libbpf's
+ * relocations change immediates, offsets and access sizes, not which
+ * registers an instruction uses, and subprograms are appended only at the
+ * load, but calls to them count as reading r1..r5 anyway: so this is what
+ * the load finds, and what `bpfprobe resolve` shows. (Where libbpf poisons
+ * an instruction it cannot relocate, the load, which looks again at the
+ * final instructions, sets more.)
+ */
+static uint8_t unread_before_load(const struct bp_program *p)
+{
+	if (!p->prog)
+		return p->proto_unread;	/* a bare SEC text */
+	return unread_regs(p, bpf_program__insns(p->prog), bpf_program__insn_cnt(p->prog));
+}
+
 /* Groups every probe point by plan; fills obj->aps with the instance each uses. */
 int bp_instances__build(struct bpfprobe_object *obj)
 {
@@ -62,12 +94,13 @@ int bp_instances__build(struct bpfprobe_object *obj)
 		return -ENOMEM;
 	for (int i = 0; i < obj->nprogs; i++) {
 		struct bp_program *p = &obj->progs[i];
+		uint8_t unread = p->npoints ? unread_before_load(p) : 0;
 
 		for (int j = 0; j < p->npoints; j++) {
 			struct bp_attach_point *ap = &obj->aps[obj->naps++];
 			int idx;
 
-			p->points[j].plan.nparams = p->nparams;
+			p->points[j].plan.unread = unread;
 			idx = find_or_add_instance(obj, p, &p->points[j].plan);
 
 			if (idx < 0)
@@ -80,6 +113,30 @@ int bp_instances__build(struct bpfprobe_object *obj)
 		}
 	}
 	return 0;
+}
+
+/*
+ * At the prototype load: body is the program's final instructions, as the
+ * instances will run them after their prologues. All plans of a program
+ * change alike, so the grouping into instances stays what it was.
+ */
+void bp_instances__set_body(struct bpfprobe_object *obj, struct bp_program *p,
+			    const struct bpf_insn *body, size_t cnt)
+{
+	uint8_t unread = unread_regs(p, body, cnt);
+	char list[32] = "";
+	size_t n = 0;
+
+	for (int r = 1; r <= 5; r++)
+		if (!(unread & (1u << r)))
+			n += snprintf(list + n, sizeof(list) - n, " r%d", r);
+	bp_debug("program '%s': its prologues set only what it reads of r1..r5:%s\n",
+		 p->name, n ? list : " none");
+	for (int j = 0; j < p->npoints; j++)
+		p->points[j].plan.unread = unread;
+	for (int i = 0; i < obj->ninsts; i++)
+		if (obj->insts[i].owner == p)
+			obj->insts[i].plan.unread = unread;
 }
 
 static void print_log_tail(const char *name, const char *log)

@@ -33,7 +33,9 @@ struct bp_program {
 	struct bp_point *points;
 	int npoints;
 	struct bp_load_info info;
-	int nparams;		/* its BTF prototype's parameters; 0: unknown */
+	/* r1..r5 its BTF prototype does not declare (bp_plan.unread); the
+	 * plans add what the liveness of its body finds unread */
+	uint8_t proto_unread;
 };
 
 struct bp_instance {
@@ -98,6 +100,8 @@ int bp_btf__check_prototype(const struct bpf_object *obj, struct bp_program *p);
 
 /* loader/instance.c */
 int bp_instances__build(struct bpfprobe_object *obj);
+void bp_instances__set_body(struct bpfprobe_object *obj, struct bp_program *p,
+			    const struct bpf_insn *body, size_t cnt);
 int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst);
 void bp_instances__close(struct bpfprobe_object *obj);
 

@@ -63,6 +63,8 @@ static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opt
 	 * shifted copies, which live until the object is destroyed. */
 	opts->func_info = p->info.func_info;
 	opts->line_info = p->info.line_info;
+	/* the final body: what it reads decides what the prologues set */
+	bp_instances__set_body(loading, p, bpf_program__insns(prog), cnt);
 
 	insns = malloc((cnt + BP_PREAMBLE_LEN) * sizeof(*insns));
 	if (!insns)

@@ -52,7 +52,7 @@ bool bp_plan__equal(const struct bp_plan *a, const struct bp_plan *b)
 {
 	int i;
 
-	if (a->nargs != b->nargs || a->nparams != b->nparams)
+	if (a->nargs != b->nargs || a->unread != b->unread)
 		return false;
 	for (i = 0; i < a->nargs && i < BP_MAX_ARGS; i++) {
 		if (!bp_fetch__equal(&a->args[i], &b->args[i]))

@@ -37,6 +37,11 @@
  *	r(3+nargs).. = 0		; unused args, shared by both paths
  *	r1 = r6
  *	<program body>
+ *
+ * Registers the program never reads (bp_plan.unread: its prototype does
+ * not declare them, or its body writes them before any read) are left
+ * alone, except r2 and the fetched arguments of the second shape: a
+ * failed read must still reach r2, and perf sets them the same way.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -328,10 +333,11 @@ static void patch_jump(struct gen *g, size_t at, size_t to)
 		g->insns[at].off = (int16_t)(to - at - 1);
 }
 
-/* Does the program read register reg (r1..r5)? Its prototype says so. */
+/* May the program read register reg (r1..r5) before writing it? Its
+ * prototype and the liveness of its body say (bp_plan.unread). */
 static bool reads(const struct bp_plan *plan, int reg)
 {
-	return !plan->nparams || reg <= plan->nparams;
+	return !(plan->unread & (1u << reg));
 }
 
 /* Zeroes what the program reads of r(3+from)..r5. */
@@ -398,7 +404,8 @@ static void gen_slow(struct gen *g, const struct bp_plan *plan)
 
 	unused = g->n;
 	zero_args_from(g, plan, plan->nargs);
-	emit(g, MOV64_REG(BPF_REG_1, CTX_SAVE_REG));
+	if (reads(plan, BPF_REG_1))
+		emit(g, MOV64_REG(BPF_REG_1, CTX_SAVE_REG));
 
 	patch_jump(g, goto_unused, unused);
 	for (k = 0; k < g->nerr_jumps; k++)

@@ -5,8 +5,9 @@
  * Contract of the generated prologue (it runs first, r1 = ctx = struct pt_regs *):
  *   on success: r2 = 0, r3..r5 = fetched args (unused ones 0), r1 = ctx
  *   on any failed read: r2 = 1 (non-zero), r3..r5 = 0, r1 = ctx
- * It may use r6..r9 and the 8 bytes at r10-8; the program body follows it
- * directly (falls through from the last prologue instruction).
+ * except that registers in plan->unread (the body never reads them) may be
+ * left unset. It may use r6..r9 and the 8 bytes at r10-8; the program body
+ * follows it directly (falls through from the last prologue instruction).
  */
 #ifndef BPFPROBE_PROLOGUE_H
 #define BPFPROBE_PROLOGUE_H

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "probes/plan.h"
+#include "prologue/liveness.h"
 #include "prologue/prologue.h"
 #include "tests/unit/test.h"
 
@@ -508,7 +509,13 @@ struct run {
 	struct bpf_insn insns[BP_PROLOGUE_MAX_INSNS + 1];
 };
 
-/* Generates the prologue for plan, appends EXIT and runs it. */
+static bool plan_reads(const struct bp_plan *plan, int reg)
+{
+	return !(plan->unread & (1u << reg));
+}
+
+/* Generates the prologue for plan, appends EXIT and runs it. Registers
+ * the plan says the program never reads may be left anything. */
 static bool run_plan(const struct bp_plan *plan, const struct pt_regs_fake *regs,
 		     struct run *out)
 {
@@ -517,8 +524,10 @@ static bool run_plan(const struct bp_plan *plan, const struct pt_regs_fake *regs
 
 	memset(out, 0, sizeof(*out));
 	out->n = bp_prologue__gen(plan, out->insns, BP_PROLOGUE_MAX_INSNS);
-	CHECK(out->n > 0, "gen failed: %d", out->n);
-	if (out->n <= 0)
+	/* only a program that reads none of r2..r5 may get no prologue */
+	CHECK(out->n > 0 || (out->n == 0 && (plan->unread & 0x3c) == 0x3c),
+	      "gen failed: %d", out->n);
+	if (out->n < 0)
 		return false;
 	out->insns[out->n] = EXIT_INSN;
 
@@ -526,7 +535,7 @@ static bool run_plan(const struct bp_plan *plan, const struct pt_regs_fake *regs
 	vm.r[10] = (struct vreg){ V_STACK, 0 };
 	if (vm_run(&vm, out->insns, out->n + 1) == 0) {
 		for (i = 2; i <= 5; i++) {
-			if (vm.r[i].kind != V_SCALAR)
+			if (plan_reads(plan, i) && vm.r[i].kind != V_SCALAR)
 				vm_fail(&vm, out->n, "r%d not a scalar at the end", i);
 		}
 	}
@@ -544,7 +553,7 @@ static bool run_plan(const struct bp_plan *plan, const struct pt_regs_fake *regs
 	out->func_ip_calls = vm.func_ip_calls;
 	out->stack_used = vm.stack_used;
 	out->written = vm.written;
-	CHECK(out->r1_is_ctx, "r1 is not ctx at the end");
+	CHECK(out->r1_is_ctx || !plan_reads(plan, 1), "r1 is not ctx at the end");
 	return true;
 }
 
@@ -624,11 +633,11 @@ static void check_against_ref(const struct bp_plan *plan,
 	if (!run_plan(plan, regs, run))
 		return;
 	ref_plan(plan, regs, want);
-	CHECK(!!run->r[2] == !!want[2], "r2 = %" PRIu64 ", want %" PRIu64,
-	      run->r[2], want[2]);
+	CHECK(!plan_reads(plan, 2) || !!run->r[2] == !!want[2],
+	      "r2 = %" PRIu64 ", want %" PRIu64, run->r[2], want[2]);
 	for (i = 3; i <= 5; i++)
-		CHECK(run->r[i] == want[i], "r%d = 0x%" PRIx64 ", want 0x%" PRIx64,
-		      i, run->r[i], want[i]);
+		CHECK(!plan_reads(plan, i) || run->r[i] == want[i],
+		      "r%d = 0x%" PRIx64 ", want 0x%" PRIx64, i, run->r[i], want[i]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -773,7 +782,7 @@ static void test_seq_one_deref(void)
 }
 
 /*
- * With the program's prototype known (nparams), registers it never reads
+ * With the program's prototype known (unread), registers it never reads
  * are left alone: int prog(void *ctx, int err, u64 a) gets no r4/r5 zeroing,
  * int prog(void *ctx) no prologue at all.
  */
@@ -802,21 +811,24 @@ static void test_seq_only_what_the_program_reads(void)
 		MOV_IMM(3, 0),
 		MOV_REG(1, 6),
 	};
-	struct bp_plan none = { .nparams = 1 };
+	struct bp_plan none = { .unread = BP_UNREAD_PARAMS(1) };
 	struct bpf_insn buf[8];
 
-	p.nparams = 3;
+	CHECK_INT(BP_UNREAD_PARAMS(0), 0x3e);
+	CHECK_INT(BP_UNREAD_PARAMS(3), 0x30);
+	CHECK_INT(BP_UNREAD_PARAMS(5), 0);
+	p.unread = BP_UNREAD_PARAMS(3);
 	check_seq(&p, want_reg, ARRAY_SIZE(want_reg));
 	f.nderef = 1;
 	f.user_mask = 1;
 	p = plan1(f);
-	p.nparams = 3;
+	p.unread = BP_UNREAD_PARAMS(3);
 	check_seq(&p, want_deref, ARRAY_SIZE(want_deref));
 	CHECK_INT(bp_prologue__gen(&none, buf, ARRAY_SIZE(buf)), 0);
 	/* the prototype is part of the plan: it decides the code */
-	p.nparams = 0;
+	p.unread = 0;
 	none = p;
-	none.nparams = 3;
+	none.unread = BP_UNREAD_PARAMS(3);
 	CHECK(!bp_plan__equal(&p, &none), "plans for other prototypes compare equal");
 }
 
@@ -825,6 +837,116 @@ static int gen_count(const struct bp_plan *p)
 	struct bpf_insn insns[BP_PROLOGUE_MAX_INSNS];
 
 	return bp_prologue__gen(p, insns, ARRAY_SIZE(insns));
+}
+
+/* What the loader puts in a plan for a program without BTF: the registers
+ * of r1..r5 its body does not read (loader/instance.c). */
+static uint8_t body_unread(const struct bpf_insn *body, size_t n)
+{
+	return BP_UNREAD_ALL & ~bp_liveness__entry(body, n);
+}
+
+/*
+ * Without BTF, the liveness of the body decides: a body that reads err and
+ * the one argument (r2, r3) gets the load, its extension and r2 = 0, as
+ * perf's prologue (load, r2 = 0) plus the extension perf does not do; one
+ * that reads nothing gets no prologue at all.
+ */
+static void test_seq_body_liveness(void)
+{
+	/* return err + a */
+	const struct bpf_insn reads_r2_r3[] = {
+		MOV_REG(0, 3),
+		I(BPF_ALU64 | BPF_ADD | BPF_X, 0, 2, 0, 0),
+		EXIT_INSN,
+	};
+	const struct bpf_insn reads_nothing[] = {
+		MOV_IMM(0, 0),
+		EXIT_INSN,
+	};
+	const struct bpf_insn want_u64[] = {
+		LDX(BPF_DW, 3, 1, 104),
+		MOV_IMM(2, 0),
+	};
+	const struct bpf_insn want_s32[] = {
+		LDX(BPF_DW, 3, 1, 104),
+		ALU_IMM(BPF_LSH, 3, 32),
+		ALU_IMM(BPF_ARSH, 3, 32),
+		MOV_IMM(2, 0),
+	};
+	const struct bpf_insn want_u16[] = {
+		LDX(BPF_DW, 3, 1, 104),
+		ALU_IMM(BPF_AND, 3, 0xffff),
+		MOV_IMM(2, 0),
+	};
+	struct bp_plan p = plan1(reg_arg(BP_REG_RSI, 8, false));
+	struct bp_plan none = { .nargs = 0 };
+	struct bpf_insn buf[BP_PROLOGUE_MAX_INSNS];
+
+	CHECK_INT(body_unread(reads_r2_r3, ARRAY_SIZE(reads_r2_r3)), 0x32);
+	CHECK_INT(body_unread(reads_nothing, ARRAY_SIZE(reads_nothing)), 0x3e);
+
+	p.unread = body_unread(reads_r2_r3, ARRAY_SIZE(reads_r2_r3));
+	check_seq(&p, want_u64, ARRAY_SIZE(want_u64));
+	p.args[0] = reg_arg(BP_REG_RSI, 4, true);
+	check_seq(&p, want_s32, ARRAY_SIZE(want_s32));
+	p.args[0] = reg_arg(BP_REG_RSI, 2, false);
+	check_seq(&p, want_u16, ARRAY_SIZE(want_u16));
+
+	none.unread = body_unread(reads_nothing, ARRAY_SIZE(reads_nothing));
+	CHECK_INT(bp_prologue__gen(&none, buf, ARRAY_SIZE(buf)), 0);
+	/* with an argument it does not read either: still nothing to do */
+	p.unread = none.unread;
+	CHECK_INT(bp_prologue__gen(&p, buf, ARRAY_SIZE(buf)), 0);
+	/* a body that reads only r4 (its second argument, not fetched) */
+	none.unread = BP_UNREAD_ALL & ~(1u << 4);
+	{
+		const struct bpf_insn want_r4[] = { MOV_IMM(4, 0) };
+
+		check_seq(&none, want_r4, ARRAY_SIZE(want_r4));
+	}
+}
+
+/*
+ * The second shape still fetches every argument and sets r2 (a failed read
+ * must reach the program), but zeroes only what the body reads and gives
+ * r1 back only to a body that reads ctx.
+ */
+static void test_seq_slow_body_liveness(void)
+{
+	struct bp_fetch f = reg_arg(BP_REG_RDI, 8, false);
+	const struct bpf_insn want[] = {
+		MOV_REG(6, 1),
+		LDX(BPF_DW, 3, 6, 112),
+		MOV_REG(1, 10),
+		ALU_IMM(BPF_ADD, 1, -8),
+		MOV_IMM(2, 8),
+		CALL(BPF_FUNC_probe_read_user),
+		JNE_IMM(0, 0, 3),
+		LDX(BPF_DW, 3, 10, -8),
+		MOV_IMM(2, 0),
+		JA(2),
+		MOV_IMM(2, 1),
+		MOV_IMM(3, 0),
+	};
+	/* if (err) return 0; return a;  -- no ctx, no r4/r5 */
+	const struct bpf_insn body[] = {
+		MOV_IMM(0, 0),
+		JNE_IMM(2, 0, 1),
+		MOV_REG(0, 3),
+		EXIT_INSN,
+	};
+	struct bp_plan p;
+
+	f.nderef = 1;
+	f.user_mask = 1;
+	p = plan1(f);
+	p.unread = body_unread(body, ARRAY_SIZE(body));
+	CHECK_INT(p.unread, 0x32);
+	check_seq(&p, want, ARRAY_SIZE(want));
+	/* reading ctx brings the restore back */
+	p.unread &= ~(1u << 1);
+	CHECK_INT(gen_count(&p), ARRAY_SIZE(want) + 1);
 }
 
 static void test_insn_counts(void)
@@ -1688,6 +1810,47 @@ static void test_random_plans(void)
 		       ok, failed, max_n);
 }
 
+/*
+ * Random plans for programs that read random subsets of r1..r5: whatever
+ * the program reads is set as the plan says (the checks skip the rest),
+ * and the prologue is never longer than the one that sets everything.
+ */
+static void test_random_plans_unread(void)
+{
+	struct pt_regs_fake regs;
+	struct run run;
+	int iter, r, zero = 0;
+
+	for (iter = 0; iter < 2000 && !test_cur_failed; iter++) {
+		struct bp_plan p = { .nargs = rndn(4) };
+		int i, all;
+
+		rnd_memory();
+		for (r = 0; r < PT_REGS_SIZE / 8; r++)
+			regs.w[r] = rndn(3) ? rnd_pointer() : rnd();
+		fake_func_ip = rndn(8) ? rnd() : 0;
+		for (i = 0; i < p.nargs; i++)
+			p.args[i] = rnd_fetch();
+		all = gen_count(&p);
+		p.unread = rnd() & BP_UNREAD_ALL;
+
+		check_against_ref(&p, &regs, &run);
+		CHECK(run.n <= all, "%d insns, %d when all registers are set", run.n, all);
+		if (test_cur_failed) {
+			char buf[160];
+
+			printf("#  unread 0x%x\n", p.unread);
+			for (i = 0; i < p.nargs; i++) {
+				bp_fetch__format(&p.args[i], buf, sizeof(buf));
+				printf("#  arg%d: %s\n", i, buf);
+			}
+			break;
+		}
+		zero += !run.n;
+	}
+	CHECK(zero > 0, "no plan went without a prologue");
+}
+
 /* ------------------------------------------------------------------ */
 /* Globals: link-time addresses plus the load bias (issue 3)           */
 
@@ -1876,6 +2039,8 @@ int main(void)
 	RUN(test_seq_reg_u64_three_args);
 	RUN(test_seq_one_deref);
 	RUN(test_seq_only_what_the_program_reads);
+	RUN(test_seq_body_liveness);
+	RUN(test_seq_slow_body_liveness);
 	RUN(test_insn_counts);
 	RUN(test_worst_case_fits);
 	RUN(test_bad_plans);
@@ -1901,5 +2066,6 @@ int main(void)
 	RUN(test_val_register_bits);
 	RUN(test_global_plan_helpers);
 	RUN(test_random_plans);
+	RUN(test_random_plans_unread);
 	return TEST_EXIT();
 }
