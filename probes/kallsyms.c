@@ -12,6 +12,7 @@
 
 #include "probes/kallsyms.h"
 #include "util/log.h"
+#include "util/grow.h"
 
 /* the kernel's KSYM_NAME_LEN is 512 since 6.1 */
 #define KSYM_NAME_MAX	512
@@ -162,15 +163,8 @@ static int add_hit(struct bp_kallsyms *ks, const struct line *l, size_t *names_l
 	size_t need = l->name_len + l->mod_len + 2;
 	struct bp_ksym *h;
 
-	if (ks->nhits == ks->cap) {
-		int cap = ks->cap ? ks->cap * 2 : 8;
-
-		h = realloc(ks->hits, cap * sizeof(*h));
-		if (!h)
-			return -ENOMEM;
-		ks->hits = h;
-		ks->cap = cap;
-	}
+	if (bp_grow((void **)&ks->hits, ks->nhits, &ks->cap, sizeof(*ks->hits), 8))
+		return -ENOMEM;
 	if (*names_len + need > *names_cap) {
 		size_t cap = (*names_cap + need) * 2;
 		char *n = realloc(ks->names, cap);

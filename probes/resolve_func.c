@@ -20,6 +20,7 @@
 #include "probes/dwarf_resolve.h"
 #include "probes/dwarf_types.h"
 #include "util/log.h"
+#include "util/grow.h"
 
 #define MAX_SUGGEST	3
 #define MAX_NAME_LEN	64
@@ -182,22 +183,14 @@ static bool same_copy(const struct bp_func *a, const struct bp_func *b)
 
 static int func_list_add(struct func_list *l, const struct bp_func *f)
 {
-	struct bp_func *tmp;
 	int i;
 
 	for (i = 0; i < l->n; i++) {
 		if (same_copy(&l->funcs[i], f))
 			return 0;
 	}
-	if (l->n == l->cap) {
-		int cap = l->cap ? l->cap * 2 : 4;
-
-		tmp = realloc(l->funcs, cap * sizeof(*tmp));
-		if (!tmp)
-			return -ENOMEM;
-		l->funcs = tmp;
-		l->cap = cap;
-	}
+	if (bp_grow((void **)&l->funcs, l->n, &l->cap, sizeof(*l->funcs), 4))
+		return -ENOMEM;
 	l->funcs[l->n++] = *f;
 	return 0;
 }
@@ -507,17 +500,8 @@ static int find_copies(const struct bp_debuginfo *di, const struct bp_spec *spec
 
 struct bp_site *bp_site_list__add(struct bp_site_list *l)
 {
-	struct bp_site *tmp;
-
-	if (l->n == l->cap) {
-		int cap = l->cap ? l->cap * 2 : 8;
-
-		tmp = realloc(l->v, cap * sizeof(*tmp));
-		if (!tmp)
-			return NULL;
-		l->v = tmp;
-		l->cap = cap;
-	}
+	if (bp_grow((void **)&l->v, l->n, &l->cap, sizeof(*l->v), 8))
+		return NULL;
 	memset(&l->v[l->n], 0, sizeof(l->v[0]));
 	return &l->v[l->n++];
 }

@@ -14,6 +14,7 @@
 #include "probes/dwarf_resolve.h"
 #include "probes/dwarf_types.h"
 #include "util/log.h"
+#include "util/grow.h"
 
 /* inlined calls nest a few levels inside blocks; broken DWARF must not
  * make us recurse without bound */
@@ -192,19 +193,10 @@ static bool unit_may_hold_copies(const struct bp_inline_units *units, Dwarf_Die 
 
 int bp_inline_units__add(struct bp_inline_units *units, Dwarf_Die *die)
 {
-	struct Dwarf_CU **tmp;
-
 	if (unit_listed(units, die))
 		return 0;
-	if (units->n == units->cap) {
-		int cap = units->cap ? units->cap * 2 : 8;
-
-		tmp = realloc(units->v, cap * sizeof(*tmp));
-		if (!tmp)
-			return -ENOMEM;
-		units->v = tmp;
-		units->cap = cap;
-	}
+	if (bp_grow((void **)&units->v, units->n, &units->cap, sizeof(*units->v), 8))
+		return -ENOMEM;
 	units->v[units->n++] = die->cu;
 	return 0;
 }

@@ -28,6 +28,7 @@
 #include "probes/dwarf_resolve.h"
 #include "probes/dwarf_types.h"
 #include "util/log.h"
+#include "util/grow.h"
 
 /* a source line longer than this is matched on its first bytes only */
 #define MAX_LINE_LEN	4096
@@ -235,7 +236,7 @@ static int group_add(struct groups *g, Dwarf_Off scope, int line,
 		     const char *file, Dwarf_Addr addr, bool stmt,
 		     const struct bp_func *fn)
 {
-	struct line_group *e, *tmp;
+	struct line_group *e;
 	int i;
 
 	for (i = 0; i < g->n; i++) {
@@ -250,15 +251,8 @@ static int group_add(struct groups *g, Dwarf_Off scope, int line,
 		}
 		return 0;
 	}
-	if (g->n == g->cap) {
-		int cap = g->cap ? g->cap * 2 : 8;
-
-		tmp = realloc(g->v, cap * sizeof(*tmp));
-		if (!tmp)
-			return -ENOMEM;
-		g->v = tmp;
-		g->cap = cap;
-	}
+	if (bp_grow((void **)&g->v, g->n, &g->cap, sizeof(*g->v), 8))
+		return -ENOMEM;
 	e = &g->v[g->n++];
 	e->scope = scope;
 	e->line = line;

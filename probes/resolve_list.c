@@ -19,6 +19,7 @@
 #include "probes/resolve.h"
 #include "probes/resolve_list.h"
 #include "util/log.h"
+#include "util/grow.h"
 
 /* DIE trees nest a few levels (blocks, inlines); broken DWARF must not
  * recurse without bound */
@@ -55,16 +56,9 @@ static struct bp_func_entry *add_entry(struct collect *c)
 	struct bp_func_list *l = c->l;
 	struct bp_func_entry *tmp;
 
-	if (l->n == c->cap) {
-		int cap = c->cap ? c->cap * 2 : 16;
-
-		tmp = realloc(l->funcs, cap * sizeof(*tmp));
-		if (!tmp) {
-			c->err = -ENOMEM;
-			return NULL;
-		}
-		l->funcs = tmp;
-		c->cap = cap;
+	if (bp_grow((void **)&l->funcs, l->n, &c->cap, sizeof(*l->funcs), 16)) {
+		c->err = -ENOMEM;
+		return NULL;
 	}
 	tmp = &l->funcs[l->n++];
 	memset(tmp, 0, sizeof(*tmp));
@@ -105,16 +99,9 @@ static void index_add(struct collect *c, Dwarf_Die *die, const char *name)
 
 	if (!name || !bp_list__code_range(die, &entry, &end))
 		return;
-	if (c->nindex == c->index_cap) {
-		int cap = c->index_cap ? c->index_cap * 2 : 64;
-
-		b = realloc(c->index, cap * sizeof(*b));
-		if (!b) {
-			c->err = -ENOMEM;
-			return;
-		}
-		c->index = b;
-		c->index_cap = cap;
+	if (bp_grow((void **)&c->index, c->nindex, &c->index_cap, sizeof(*c->index), 64)) {
+		c->err = -ENOMEM;
+		return;
 	}
 	b = &c->index[c->nindex++];
 	b->addr = bp_debuginfo__elf_addr(c->di, entry);

@@ -26,6 +26,7 @@
 #include "probes/resolve_list.h"
 #include "util/log.h"
 #include "util/log_capture.h"
+#include "util/grow.h"
 
 #define MAX_AVAIL	64
 
@@ -209,15 +210,8 @@ static int cand_add(struct cands *cs, Dwarf_Die *die, enum bp_var_kind kind)
 			return 0;
 		cs->c[i].dropped = true;
 	}
-	if (cs->n == cs->cap) {
-		int cap = cs->cap ? cs->cap * 2 : 16;
-		struct cand *tmp = realloc(cs->c, cap * sizeof(*tmp));
-
-		if (!tmp)
-			return -ENOMEM;
-		cs->c = tmp;
-		cs->cap = cap;
-	}
+	if (bp_grow((void **)&cs->c, cs->n, &cs->cap, sizeof(*cs->c), 16))
+		return -ENOMEM;
 	cs->c[cs->n++] = (struct cand){ .die = *die, .kind = kind, .name = name };
 	return 0;
 }
@@ -476,15 +470,8 @@ static struct bp_var_entry *new_var(struct vars_ctx *v)
 	struct bp_var_point *vp = v->vp;
 	struct bp_var_entry *e;
 
-	if (vp->nvars == v->cap) {
-		int cap = v->cap ? v->cap * 2 : 8;
-
-		e = realloc(vp->vars, cap * sizeof(*e));
-		if (!e)
-			return NULL;
-		vp->vars = e;
-		v->cap = cap;
-	}
+	if (bp_grow((void **)&vp->vars, vp->nvars, &v->cap, sizeof(*vp->vars), 8))
+		return NULL;
 	e = &vp->vars[vp->nvars++];
 	memset(e, 0, sizeof(*e));
 	return e;

@@ -8,31 +8,22 @@
 #include <stdint.h>
 
 #include "prologue/liveness.h"
+#include "tests/unit/insn.h"
 #include "tests/unit/test.h"
 
-#define I(CODE, DST, SRC, OFF, IMM)					\
-	((struct bpf_insn){ .code = (CODE), .dst_reg = (DST),		\
-			    .src_reg = (SRC), .off = (OFF), .imm = (IMM) })
-#define MOV_IMM(D, IMM)		I(BPF_ALU64 | BPF_MOV | BPF_K, D, 0, 0, IMM)
-#define MOV_REG(D, S)		I(BPF_ALU64 | BPF_MOV | BPF_X, D, S, 0, 0)
-#define MOV32_REG(D, S)		I(BPF_ALU | BPF_MOV | BPF_X, D, S, 0, 0)
 #define ADD_REG(D, S)		I(BPF_ALU64 | BPF_ADD | BPF_X, D, S, 0, 0)
 #define ADD_IMM(D, IMM)		I(BPF_ALU64 | BPF_ADD | BPF_K, D, 0, 0, IMM)
 #define LDX(D, S, OFF)		I(BPF_LDX | BPF_DW | BPF_MEM, D, S, OFF, 0)
 #define STX(D, S, OFF)		I(BPF_STX | BPF_DW | BPF_MEM, D, S, OFF, 0)
 #define ST_IMM(D, OFF, IMM)	I(BPF_ST | BPF_DW | BPF_MEM, D, 0, OFF, IMM)
 #define ATOMIC(D, S, OFF, OP)	I(BPF_STX | BPF_DW | BPF_ATOMIC, D, S, OFF, OP)
-#define CALL(FN)		I(BPF_JMP | BPF_CALL, 0, 0, 0, FN)
 #define CALL_SUB(OFF)		I(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, OFF)
 #define CALL_KFUNC(ID)		I(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, ID)
 #define JEQ_IMM(D, IMM, OFF)	I(BPF_JMP | BPF_JEQ | BPF_K, D, 0, OFF, IMM)
 #define JNE_REG(D, S, OFF)	I(BPF_JMP | BPF_JNE | BPF_X, D, S, OFF, 0)
 #define JLT32_REG(D, S, OFF)	I(BPF_JMP32 | BPF_JLT | BPF_X, D, S, OFF, 0)
-#define JA(OFF)			I(BPF_JMP | BPF_JA, 0, 0, OFF, 0)
-#define EXIT_INSN		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 #define LD_IMM64(D, LO, HI)	I(BPF_LD | BPF_DW | BPF_IMM, D, 0, 0, LO), I(0, 0, 0, 0, HI)
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define R(n) (1u << (n))
 #define LIVE(insns) bp_liveness__entry(insns, ARRAY_SIZE(insns))
 /* the argument registers the tests look at, and r0 */

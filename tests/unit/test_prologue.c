@@ -24,22 +24,13 @@
 #include "probes/plan.h"
 #include "prologue/liveness.h"
 #include "prologue/prologue.h"
+#include "tests/unit/insn.h"
 #include "tests/unit/test.h"
 
-#define I(CODE, DST, SRC, OFF, IMM)					\
-	((struct bpf_insn){ .code = (CODE), .dst_reg = (DST),		\
-			    .src_reg = (SRC), .off = (OFF), .imm = (IMM) })
-#define MOV_IMM(D, IMM)		I(BPF_ALU64 | BPF_MOV | BPF_K, D, 0, 0, IMM)
-#define MOV_REG(D, S)		I(BPF_ALU64 | BPF_MOV | BPF_X, D, S, 0, 0)
-#define MOV32_REG(D, S)		I(BPF_ALU | BPF_MOV | BPF_X, D, S, 0, 0)
 #define ALU_IMM(OP, D, IMM)	I(BPF_ALU64 | (OP) | BPF_K, D, 0, 0, IMM)
 #define LDX(SZ, D, S, OFF)	I(BPF_LDX | (SZ) | BPF_MEM, D, S, OFF, 0)
-#define CALL(FN)		I(BPF_JMP | BPF_CALL, 0, 0, 0, FN)
 #define JNE_IMM(D, IMM, OFF)	I(BPF_JMP | BPF_JNE | BPF_K, D, 0, OFF, IMM)
-#define JA(OFF)			I(BPF_JMP | BPF_JA, 0, 0, OFF, 0)
-#define EXIT_INSN		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The pt_regs layout, written out independently of probes/plan.c. */
 static const int pt_off[BP_REG_MAX] = {

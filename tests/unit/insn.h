@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* BPF instructions written out by hand, for the unit tests of the prologue
+ * and of the liveness analysis. */
+#ifndef BPFPROBE_TEST_INSN_H
+#define BPFPROBE_TEST_INSN_H
+
+#include <linux/bpf.h>
+
+#define I(CODE, DST, SRC, OFF, IMM)					\
+	((struct bpf_insn){ .code = (CODE), .dst_reg = (DST),		\
+			    .src_reg = (SRC), .off = (OFF), .imm = (IMM) })
+#define MOV_IMM(D, IMM)		I(BPF_ALU64 | BPF_MOV | BPF_K, D, 0, 0, IMM)
+#define MOV_REG(D, S)		I(BPF_ALU64 | BPF_MOV | BPF_X, D, S, 0, 0)
+#define MOV32_REG(D, S)		I(BPF_ALU | BPF_MOV | BPF_X, D, S, 0, 0)
+#define CALL(FN)		I(BPF_JMP | BPF_CALL, 0, 0, 0, FN)
+#define JA(OFF)			I(BPF_JMP | BPF_JA, 0, 0, OFF, 0)
+#define EXIT_INSN		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif /* BPFPROBE_TEST_INSN_H */

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Growing arrays that are filled one element at a time. */
+#ifndef BPFPROBE_GROW_H
+#define BPFPROBE_GROW_H
+
+#include <stddef.h>
+
+/*
+ * Makes room for element n of *v, an array of *cap elements of elem bytes:
+ * when it is full, doubles it (to first elements at the start). Returns 0,
+ * or -ENOMEM with *v and *cap as they were.
+ */
+int bp_grow(void **v, int n, int *cap, size_t elem, int first);
+
+#endif /* BPFPROBE_GROW_H */
