@@ -63,19 +63,26 @@ static int edit_distance(const char *a, const char *b)
 
 static void suggest_add(struct suggest *s, const char *name)
 {
-	int score, limit, i, worst = 0;
+	int score, limit, la, lb, i, worst = 0;
+	bool prefix;
 	char *copy;
 
 	for (i = 0; i < s->n; i++) {
 		if (!strcmp(s->names[i], name))
 			return;
 	}
-	score = edit_distance(s->want, name);
+	la = strlen(s->want);
+	lb = strlen(name);
 	/* a prefix ("handle" for "handle_req") is a good hint too */
-	if (!strncmp(s->want, name, strlen(s->want)) ||
-	    !strncmp(s->want, name, strlen(name)))
+	prefix = !strncmp(s->want, name, la) || !strncmp(s->want, name, lb);
+	limit = la / 3 + 1;
+	/* the distance is at least the difference in length: most names of
+	 * a large program are rejected here, before the quadratic part */
+	if (!prefix && abs(la - lb) > limit)
+		return;
+	score = edit_distance(s->want, name);
+	if (prefix)
 		score = score < 2 ? score : 2;
-	limit = strlen(s->want) / 3 + 1;
 	if (score > limit)
 		return;
 	if (s->n < MAX_SUGGEST) {
@@ -260,7 +267,8 @@ static int func_cb(Dwarf_Die *die, void *arg)
 	has_code = !dwarf_hasattr(die, DW_AT_declaration) &&
 		   bp_func__code(die, &f.entry, &f.end);
 	if (!name_matches(l, name)) {
-		if (has_code && l->sug)
+		/* hints are for a name found nowhere */
+		if (has_code && l->sug && !l->n)
 			suggest_add(l->sug, name);
 		return DWARF_CB_OK;
 	}
