@@ -35,7 +35,9 @@ struct suggest {
 	int n;
 };
 
-static int edit_distance(const char *a, const char *b)
+/* Levenshtein distance of a and b, or some value above max once it is
+ * sure to exceed max (no row of the table gets below it again). */
+static int edit_distance(const char *a, const char *b, int max)
 {
 	int la = strlen(a), lb = strlen(b), i, j;
 	int row[MAX_NAME_LEN + 1];
@@ -45,9 +47,9 @@ static int edit_distance(const char *a, const char *b)
 	for (j = 0; j <= lb; j++)
 		row[j] = j;
 	for (i = 1; i <= la; i++) {
-		int diag = row[0], tmp;
+		int diag = row[0], tmp, low;
 
-		row[0] = i;
+		row[0] = low = i;
 		for (j = 1; j <= lb; j++) {
 			tmp = row[j];
 			row[j] = diag + (a[i - 1] != b[j - 1]);
@@ -56,7 +58,11 @@ static int edit_distance(const char *a, const char *b)
 			if (tmp + 1 < row[j])
 				row[j] = tmp + 1;
 			diag = tmp;
+			if (row[j] < low)
+				low = row[j];
 		}
+		if (low > max)
+			return low;
 	}
 	return row[lb];
 }
@@ -80,7 +86,8 @@ static void suggest_add(struct suggest *s, const char *name)
 	 * a large program are rejected here, before the quadratic part */
 	if (!prefix && abs(la - lb) > limit)
 		return;
-	score = edit_distance(s->want, name);
+	/* a prefix scores 2 at most, whatever its distance */
+	score = edit_distance(s->want, name, prefix ? MAX_NAME_LEN : limit);
 	if (prefix)
 		score = score < 2 ? score : 2;
 	if (score > limit)
