@@ -60,59 +60,20 @@ section() {
 field() {	# field NAME "k=v k=v": the value of NAME
 	sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" <<<"$2"
 }
-# measure CMD...: "wall=.. cpu=.. rss_kb=.." medians, or "fail=REASON"
+# measure CMD... [--versus CMD2...]: "wall=.. cpu=.. rss_kb=.." medians or
+# "fail=REASON", a line for each command (bench/runstat.c). With --versus
+# the runs alternate: for ratios near 1, where a slow spell must hit both.
 measure() {
-	local r
+	local line
 	: >"$tmp/log"
-	if r=$(RUNSTAT_LOG=$tmp/log "$B/runstat" "$RUNS" "$@" 2>/dev/null); then
-		echo "$r"
-	else
-		echo "fail=$(why_failed "$tmp/log")"
-	fi
-}
-# measure_pair VAR_A VAR_B -- CMD_A... -- CMD_B...: like measure for both
-# commands, but the runs alternate (A B A B ...), so a slow spell of the
-# machine hits both alike: for ratios near 1, where order matters.
-measure_pair() {
-	local va=$1 vb=$2 i r a=() b=() ra="" rb=""
-	shift 3
-	for i in "$@"; do
-		[ "$i" = -- ] && break
-		a+=("$i")
-	done
-	b=("${@:$((${#a[@]} + 2))}")
-	for ((i = 0; i < RUNS; i++)); do
-		r=$(measure_runs 1 "${a[@]}") || { printf -v "$va" '%s' "$r"; printf -v "$vb" '%s' ""; return; }
-		ra+="$r"$'\n'
-		r=$(measure_runs 1 "${b[@]}") || { printf -v "$vb" '%s' "$r"; printf -v "$va" '%s' ""; return; }
-		rb+="$r"$'\n'
-	done
-	printf -v "$va" '%s' "$(medians <<<"$ra")"
-	printf -v "$vb" '%s' "$(medians <<<"$rb")"
-}
-measure_runs() {	# measure_runs N CMD...: measure with N runs; fails with "fail=..."
-	local n=$1 r
-	shift
-	: >"$tmp/log"
-	if r=$(RUNSTAT_LOG=$tmp/log "$B/runstat" "$n" "$@" 2>/dev/null); then
-		echo "$r"
-	else
-		echo "fail=$(why_failed "$tmp/log")"
-		return 1
-	fi
-}
-medians() {	# lines "wall=.. cpu=.. rss_kb=..": one line of their medians
-	awk 'NF { rows++; for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1], rows] = kv[2]; keys[kv[1]] = 1 } }
-	     END {
-		for (k in keys) {
-			n = 0
-			for (r = 1; r <= rows; r++) x[++n] = v[k, r]
-			for (i = 2; i <= n; i++) for (j = i; j > 1 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
-			m = n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
-			out = out sprintf("%s%s=%s", out == "" ? "" : " ", k, m)
-		}
-		print out
-	     }'
+	RUNSTAT_LOG=$tmp/log "$B/runstat" "$RUNS" "$@" 2>/dev/null |
+		while read -r line; do
+			if [ "$line" = fail ]; then
+				echo "fail=$(why_failed "$tmp/log")"
+			else
+				echo "$line"
+			fi
+		done
 }
 # A failed run's reason, short and without spaces: perf's "\___ REASON"
 # line, else the first line that looks like an error.
@@ -171,8 +132,8 @@ fi
 # --- 2. resolution at scale --------------------------------------------------
 resolve_case() {	# resolve_case SIZE LABEL SEC PERFSPEC BPFTRACE_PROBE
 	local bin=$1 bp pf bt
-	measure_pair bp pf -- "$BPFPROBE" resolve "exec=$bin;$3" -- \
-		perf probe -q -n -x "$bin" --add "$4"
+	{ read -r bp; read -r pf; } < <(measure "$BPFPROBE" resolve "exec=$bin;$3" \
+		--versus perf probe -q -n -x "$bin" --add "$4")
 	bt=
 	[ -n "$has_bpftrace" ] && bt=$(measure bpftrace -lv "uprobe:$bin:$5")
 	[ -n "$has_bpftrace" ] || bt="fail=bpftrace_not_installed"

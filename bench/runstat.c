@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * runstat N CMD [ARGS...]: runs CMD N times and prints the medians of
+ * runstat N CMD [ARGS...] [--versus CMD2 [ARGS...]]: runs CMD N times and
+ * prints the medians of
  *   wall seconds, CPU seconds (user + system, CMD and the children it
  *   waited for: what wait4() reports) and peak RSS in KiB (the largest of
  *   CMD and its waited-for descendants)
- * as "wall=S cpu=S rss_kb=K". CMD's output goes to /dev/null unless
- * RUNSTAT_LOG names a file (appended). Exits 1 when a run fails, printing
- * the status: a benchmark of a failing command measures nothing.
+ * as "wall=S cpu=S rss_kb=K". With --versus the two commands' runs
+ * alternate (CMD CMD2 CMD CMD2 ...), so a slow spell of the machine hits
+ * both alike, and a line is printed for each. Output of the commands goes
+ * to /dev/null unless RUNSTAT_LOG names a file (appended). A command that
+ * fails is not run again and its line is "fail": a benchmark of a failing
+ * command measures nothing; the exit status is then 1.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -70,23 +76,64 @@ static int run_once(char **argv, double *wall, double *cpu, double *rss)
 	return 0;
 }
 
+/* The runs of one command: its argv and n measurements of each kind. */
+struct series {
+	char **argv;
+	double *wall, *cpu, *rss;
+	bool failed;
+};
+
+static int series_init(struct series *s, char **argv, int n)
+{
+	s->argv = argv;
+	s->wall = calloc(n, sizeof(double));
+	s->cpu = calloc(n, sizeof(double));
+	s->rss = calloc(n, sizeof(double));
+	return s->wall && s->cpu && s->rss ? 0 : -1;
+}
+
+static void series_print(struct series *s, int n)
+{
+	if (s->failed)
+		printf("fail\n");
+	else
+		printf("wall=%.4f cpu=%.4f rss_kb=%.0f\n", median(s->wall, n),
+		       median(s->cpu, n), median(s->rss, n));
+}
+
 int main(int argc, char **argv)
 {
-	double *wall, *cpu, *rss;
-	int n;
+	struct series s[2];
+	int n, ns = 1, i, k;
+	bool failed = false;
 
 	if (argc < 3 || (n = atoi(argv[1])) < 1) {
-		fprintf(stderr, "usage: runstat N CMD [ARGS...]\n");
+		fprintf(stderr, "usage: runstat N CMD [ARGS...] [--versus CMD2 [ARGS...]]\n");
 		return 2;
 	}
-	wall = calloc(n, sizeof(double));
-	cpu = calloc(n, sizeof(double));
-	rss = calloc(n, sizeof(double));
-	if (!wall || !cpu || !rss)
-		return 1;
-	for (int i = 0; i < n; i++)
-		if (run_once(argv + 2, &wall[i], &cpu[i], &rss[i]))
+	for (i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--versus"))
+			continue;
+		argv[i] = NULL;		/* ends CMD's argv */
+		if (i == 2 || i + 1 == argc) {
+			fprintf(stderr, "runstat: a command on each side of --versus\n");
+			return 2;
+		}
+		ns = 2;
+		if (series_init(&s[1], argv + i + 1, n))
 			return 1;
-	printf("wall=%.4f cpu=%.4f rss_kb=%.0f\n", median(wall, n), median(cpu, n), median(rss, n));
-	return 0;
+		break;
+	}
+	if (series_init(&s[0], argv + 2, n))
+		return 1;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < ns; k++) {
+			if (!s[k].failed &&
+			    run_once(s[k].argv, &s[k].wall[i], &s[k].cpu[i], &s[k].rss[i]))
+				s[k].failed = failed = true;
+		}
+	}
+	for (k = 0; k < ns; k++)
+		series_print(&s[k], n);
+	return failed;
 }
