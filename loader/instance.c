@@ -66,22 +66,6 @@ static uint8_t unread_regs(const struct bp_program *p, const struct bpf_insn *bo
 	return unread;
 }
 
-/*
- * Before the load the instructions are known only as compiled. libbpf's
- * relocations change immediates, offsets and access sizes, not which
- * registers an instruction uses, and subprograms are appended only at the
- * load, but calls to them count as reading r1..r5 anyway: so this is what
- * the load finds, and what `bpfprobe resolve` shows. (Where libbpf poisons
- * an instruction it cannot relocate, the load, which looks again at the
- * final instructions, sets more.)
- */
-static uint8_t unread_before_load(const struct bp_program *p)
-{
-	if (!p->prog)
-		return p->proto_unread;	/* a bare SEC text */
-	return unread_regs(p, bpf_program__insns(p->prog), bpf_program__insn_cnt(p->prog));
-}
-
 /* Groups every probe point by plan; fills obj->aps with the instance each uses. */
 int bp_instances__build(struct bpfprobe_object *obj)
 {
@@ -94,13 +78,14 @@ int bp_instances__build(struct bpfprobe_object *obj)
 		return -ENOMEM;
 	for (int i = 0; i < obj->nprogs; i++) {
 		struct bp_program *p = &obj->progs[i];
-		uint8_t unread = p->npoints ? unread_before_load(p) : 0;
 
 		for (int j = 0; j < p->npoints; j++) {
 			struct bp_attach_point *ap = &obj->aps[obj->naps++];
 			int idx;
 
-			p->points[j].plan.unread = unread;
+			/* what the prototype says; the body's liveness is
+			 * added by bp_instances__set_body() */
+			p->points[j].plan.unread = p->proto_unread;
 			idx = find_or_add_instance(obj, p, &p->points[j].plan);
 
 			if (idx < 0)

@@ -13,6 +13,22 @@
 #include "loader/resolve_only.h"
 #include "util/log.h"
 
+/*
+ * What the prologues set, from the instructions as compiled: libbpf's
+ * relocations change immediates, offsets and access sizes, not which
+ * registers an instruction uses, and subprograms are appended only at the
+ * load, but calls to them count as reading r1..r5 anyway. So this is what
+ * the load finds from the final instructions (where libbpf poisons an
+ * instruction it cannot relocate, the load sets more). A bare SEC text
+ * has no body: its prototype is unknown, every register is set.
+ */
+static void set_compiled_body(struct bpfprobe_object *obj, struct bp_program *p)
+{
+	if (p->prog && p->npoints)
+		bp_instances__set_body(obj, p, bpf_program__insns(p->prog),
+				       bpf_program__insn_cnt(p->prog));
+}
+
 int bp_object__resolve_only(struct bpfprobe_object *obj)
 {
 	int err;
@@ -24,6 +40,8 @@ int bp_object__resolve_only(struct bpfprobe_object *obj)
 	err = bp_object__resolve_programs(obj);
 	if (!err)
 		err = bp_instances__build(obj);
+	for (int i = 0; i < obj->nprogs && !err; i++)
+		set_compiled_body(obj, &obj->progs[i]);
 	if (err == -ENOMEM)
 		bp_err("out of memory resolving '%s'\n", obj->path);
 	return err;
