@@ -18,6 +18,7 @@
 #include "sysinfo/btf_name.h"
 #include "sysinfo/prog_info.h"
 #include "util/json.h"
+#include "util/grow.h"
 
 #define MONITOR_USAGE "usage: bpfprobe monitor [--json] [--duration SECONDS]\n"
 #define COMM_SLOTS 1024
@@ -109,15 +110,8 @@ static void loader_comm(const struct monitor *m, pid_t pid, char comm[16])
 
 static struct loaded *remember(struct monitor *m)
 {
-	if (m->nloads == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 64;
-		struct loaded *n = realloc(m->loads, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		m->loads = n;
-		m->cap = cap;
-	}
+	if (bp_grow((void **)&m->loads, m->nloads, &m->cap, sizeof(*m->loads), 64))
+		return NULL;
 	memset(&m->loads[m->nloads], 0, sizeof(*m->loads));
 	return &m->loads[m->nloads++];
 }

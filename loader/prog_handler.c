@@ -13,6 +13,7 @@
 #include "loader/object.h"
 #include "prologue/prologue.h"
 #include "util/log.h"
+#include "util/grow.h"
 
 static int handler_id;
 static const struct bpf_program **claimed;
@@ -21,15 +22,8 @@ static struct bpfprobe_object *loading;
 
 static int setup_prog(struct bpf_program *prog, long cookie)
 {
-	if (nclaimed == claimed_cap) {
-		size_t cap = claimed_cap ? claimed_cap * 2 : 16;
-		const struct bpf_program **n = realloc(claimed, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		claimed = n;
-		claimed_cap = cap;
-	}
+	if (bp_grow((void **)&claimed, nclaimed, &claimed_cap, sizeof(*claimed), 16))
+		return -ENOMEM;
 	claimed[nclaimed++] = prog;
 	return 0;
 }

@@ -73,7 +73,8 @@ int bp_sites__find(const struct bp_debuginfo *di, const struct bp_spec *spec,
 /* A growing array of sites (resolve_func.c, resolve_line.c). */
 struct bp_site_list {
 	struct bp_site *v;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 /* A zeroed new site at the end of l, or NULL when out of memory. */
@@ -87,7 +88,8 @@ struct bp_site *bp_site_list__add(struct bp_site_list *l);
  */
 struct bp_inline_units {
 	struct Dwarf_CU **v;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 /* Adds die's unit. 0 or -ENOMEM. */

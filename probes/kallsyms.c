@@ -23,7 +23,8 @@ struct bp_kallsyms {
 	/* the last lookup's symbols (bp_kallsyms__find); names and modules
 	 * point into names */
 	struct bp_ksym *hits;
-	int nhits, cap;
+	int nhits;
+	size_t cap;
 	char *names;
 };
 

@@ -143,7 +143,8 @@ struct func_list {
 	const char *name;	/* FUNC: a name or a glob */
 	bool glob;
 	struct bp_func *funcs;
-	int n, cap;
+	int n;
+	size_t cap;
 	bool inlined;		/* an abstract inline instance was seen */
 	struct bp_inline_units inline_units;	/* the units holding those */
 	bool other_file;	/* a match was dropped by FUNC@SRC */

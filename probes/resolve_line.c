@@ -105,8 +105,9 @@ static void strip_space(char *s)
 
 static int src_read(struct src_file *f)
 {
-	char buf[MAX_LINE_LEN], **tmp;
-	int cap = 0, err = 0;
+	char buf[MAX_LINE_LEN];
+	size_t cap = 0;
+	int err = 0;
 	FILE *fp;
 
 	fp = fopen(f->path, "r");
@@ -122,14 +123,9 @@ static int src_read(struct src_file *f)
 			while ((c = fgetc(fp)) != EOF && c != '\n')
 				;
 		}
-		if (f->n == cap) {
-			cap = cap ? cap * 2 : 256;
-			tmp = realloc(f->lines, cap * sizeof(*tmp));
-			if (!tmp) {
-				err = -ENOMEM;
-				break;
-			}
-			f->lines = tmp;
+		if (bp_grow((void **)&f->lines, f->n, &cap, sizeof(*f->lines), 256)) {
+			err = -ENOMEM;
+			break;
 		}
 		strip_space(buf);
 		f->lines[f->n] = strdup(buf);
@@ -224,7 +220,8 @@ struct line_group {
 
 struct groups {
 	struct line_group *v;
-	int n, cap;
+	int n;
+	size_t cap;
 	/* for messages: rows of the file at all, and the lines nearest
 	 * to the one asked for */
 	bool file_seen;

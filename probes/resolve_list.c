@@ -40,9 +40,10 @@ struct collect {
 	const char *glob;
 	const char *cu;		/* of the unit being walked */
 	struct bp_func_list *l;
-	int cap;
+	size_t cap;
 	struct by_addr *index;	/* every out-of-line function, by address */
-	int nindex, index_cap;
+	int nindex;
+	size_t index_cap;
 	int err;
 };
 

@@ -41,7 +41,7 @@ struct vars_ctx {
 	Dwarf_Die outer;	/* the out-of-line function holding it (frame base) */
 	char where[512];
 	struct bp_var_point *vp;
-	int cap;
+	size_t cap;
 };
 
 const char *bp_var_kind__name(enum bp_var_kind kind)
@@ -191,7 +191,8 @@ struct cand {
 
 struct cands {
 	struct cand *c;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 static int cand_add(struct cands *cs, Dwarf_Die *die, enum bp_var_kind kind)

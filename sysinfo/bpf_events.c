@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 #include "sysinfo/bpf_events.h"
 #include "util/log.h"
+#include "util/grow.h"
 
 #define RING_PAGES 32	/* data pages per CPU, a power of two */
 #define SAMPLE_TYPE (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU)
@@ -223,15 +224,8 @@ void bp_bpf_events__close(struct bp_bpf_events *e)
 
 static int push(struct bp_bpf_events *e, const struct bp_bpf_event *ev)
 {
-	if (e->nbatch == e->batch_cap) {
-		size_t cap = e->batch_cap ? e->batch_cap * 2 : 64;
-		struct bp_bpf_event *n = realloc(e->batch, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		e->batch = n;
-		e->batch_cap = cap;
-	}
+	if (bp_grow((void **)&e->batch, e->nbatch, &e->batch_cap, sizeof(*e->batch), 64))
+		return -ENOMEM;
 	e->batch[e->nbatch++] = *ev;
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sysinfo/ksym.h"
+#include "util/grow.h"
 
 struct ksym {
 	uint64_t addr;
@@ -36,15 +37,8 @@ static void load(void)
 
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr)
 			continue;
-		if (nsyms == cap) {
-			struct ksym *n;
-
-			cap = cap ? cap * 2 : 4096;
-			n = realloc(syms, cap * sizeof(*n));
-			if (!n)
-				break;
-			syms = n;
-		}
+		if (bp_grow((void **)&syms, nsyms, &cap, sizeof(*syms), 4096))
+			break;
 		syms[nsyms].addr = addr;
 		syms[nsyms].name = strdup(name);
 		if (syms[nsyms].name)

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
-#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include "util/grow.h"
 
-int bp_grow(void **v, int n, int *cap, size_t elem, int first)
+int bp_grow(void **v, size_t n, size_t *cap, size_t elem, size_t first)
 {
+	size_t want;
 	void *tmp;
-	int want;
 
 	if (n < *cap)
 		return 0;
-	if (*cap > INT_MAX / 2)
-		return -ENOMEM;
 	want = *cap ? *cap * 2 : first;
-	tmp = realloc(*v, (size_t)want * elem);
+	if (want > SIZE_MAX / elem)
+		return -ENOMEM;
+	tmp = realloc(*v, want * elem);
 	if (!tmp)
 		return -ENOMEM;
 	*v = tmp;

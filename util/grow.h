@@ -10,6 +10,6 @@
  * when it is full, doubles it (to first elements at the start). Returns 0,
  * or -ENOMEM with *v and *cap as they were.
  */
-int bp_grow(void **v, int n, int *cap, size_t elem, int first);
+int bp_grow(void **v, size_t n, size_t *cap, size_t elem, size_t first);
 
 #endif /* BPFPROBE_GROW_H */
