@@ -9,6 +9,7 @@
 #include "output/btf_record.h"
 #include "output/map_dump.h"
 #include "util/log.h"
+#include "util/grow.h"
 
 struct dump_ctx {
 	const struct btf *btf;
@@ -124,15 +125,10 @@ static int collect(struct dump_ctx *c, struct entry **out, size_t *cnt)
 		    (c->array && all_zero(val, c->vbuf_size))) {
 			free(val);	/* deleted meanwhile, or an unused array slot */
 		} else {
-			if (n == cap) {
-				struct entry *tmp = realloc(e, (cap = cap ? 2 * cap : 16) * sizeof(*e));
-
-				if (!tmp) {
-					free(val);
-					err = -ENOMEM;
-					break;
-				}
-				e = tmp;
+			if (bp_grow((void **)&e, n, &cap, sizeof(*e), 16)) {
+				free(val);
+				err = -ENOMEM;
+				break;
 			}
 			e[n].key = malloc(c->key_size);
 			e[n].value = val;
