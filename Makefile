@@ -10,7 +10,7 @@ CFLAGS  += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 LDLIBS  := -lbpf -ldw -lelf -lz -ltraceevent
 VERSION := 0.1.0
 
-LIB_SRCS := $(wildcard probes/*.c prologue/*.c loader/*.c util/*.c sysinfo/*.c output/*.c)
+LIB_SRCS := $(wildcard probes/*.c probes/dwarf/*.c probes/kernel/*.c prologue/*.c loader/*.c util/*.c sysinfo/*.c output/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_SRCS := $(wildcard cli/*.c)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -14,7 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/json_opts.h"
-#include "probes/resolve_list.h"
+#include "probes/listing.h"
 #include "util/json.h"
 
 #define FUNCS_USAGE "usage: bpfprobe funcs [--json [--compact]] BIN [GLOB]\n"

@@ -17,7 +17,7 @@
 #include "cli/commands.h"
 #include "cli/json_opts.h"
 #include "loader/resolve_only.h"
-#include "probes/plan_json.h"
+#include "cli/plan_json.h"
 #include "prologue/prologue.h"
 #include "util/json.h"
 

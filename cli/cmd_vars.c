@@ -17,8 +17,8 @@
 
 #include "cli/commands.h"
 #include "cli/json_opts.h"
-#include "probes/plan_json.h"
-#include "probes/resolve_list.h"
+#include "cli/plan_json.h"
+#include "probes/listing.h"
 #include "probes/spec.h"
 #include "util/json.h"
 

@@ -12,7 +12,7 @@
 #include <bpf/libbpf.h>
 #include "loader/metadata.h"
 #include "loader/object.h"
-#include "probes/attach.h"
+#include "loader/attach.h"
 #include "util/log.h"
 
 static int parse_program(struct bp_program *p)

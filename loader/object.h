@@ -6,7 +6,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "probes/plan.h"
+#include "prologue/plan.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The prologue generator: compiles a fetch plan (probes/plan.h) to BPF
+ * The prologue generator: compiles a fetch plan (prologue/plan.h) to BPF
  * instructions that leave the fetched arguments in r3..r5.
  *
  * Two shapes:

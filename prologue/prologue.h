@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 #include <linux/bpf.h>
-#include "probes/plan.h"
+#include "prologue/plan.h"
 
 /* r2 = r3 = r4 = r5 = 0: what the prototype is loaded with. */
 #define BP_PREAMBLE_LEN 4

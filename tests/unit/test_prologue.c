@@ -5,7 +5,7 @@
  * Instruction-level tests pin exact sequences for the common shapes;
  * value-level tests run the generated code in a small BPF interpreter
  * against a fake pt_regs and a fake address space, and compare with a
- * straightforward C model of the plan semantics (probes/plan.h).
+ * straightforward C model of the plan semantics (prologue/plan.h).
  *
  * The interpreter is deliberately strict, a bit like the verifier: it
  * tracks which registers are initialized and which hold ctx/stack
@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "probes/plan.h"
+#include "prologue/plan.h"
 #include "prologue/liveness.h"
 #include "prologue/prologue.h"
 #include "tests/unit/insn.h"
@@ -32,7 +32,7 @@
 #define JNE_IMM(D, IMM, OFF)	I(BPF_JMP | BPF_JNE | BPF_K, D, 0, OFF, IMM)
 
 
-/* The pt_regs layout, written out independently of probes/plan.c. */
+/* The pt_regs layout, written out independently of prologue/arch_x86_64.c. */
 static const int pt_off[BP_REG_MAX] = {
 	[BP_REG_RAX] = 80, [BP_REG_RDX] = 96, [BP_REG_RCX] = 88,
 	[BP_REG_RBX] = 40, [BP_REG_RSI] = 104, [BP_REG_RDI] = 112,

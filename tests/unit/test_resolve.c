@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <gelf.h>
 
+#include "probes/dwarf/libpath.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
 #include "util/log.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for the kernel resolver (probes/resolve_kernel*.c,
- * probes/kallsyms.c): a synthetic kernel built here (BTF through libbpf's
+ * Unit tests for the kernel resolver (probes/kernel/: the driver, BTF,
+ * kallsyms): a synthetic kernel built here (BTF through libbpf's
  * btf__add_*() API, a kallsyms file, ftrace and blacklist lists), a test
  * target standing in for a vmlinux with DWARF, and, when present, the host
  * kernel's own BTF. Runtime values are the VM tests' job
@@ -14,9 +14,10 @@
 #include <sys/stat.h>
 #include <bpf/btf.h>
 
-#include "probes/kallsyms.h"
+#include "probes/dwarf/debuginfo_cache.h"
+#include "probes/kernel/kallsyms.h"
+#include "probes/kernel/kernel.h"
 #include "probes/resolve.h"
-#include "probes/resolve_kernel.h"
 #include "probes/spec.h"
 #include "util/log.h"
 #include "tests/unit/test.h"
@@ -232,7 +233,10 @@ static void teardown(void)
 		fprintf(stderr, "cannot remove %s\n", dir);
 }
 
-/* ---- resolving (with the fixture's resolver) ------------------------------ */
+/* ---- resolving ------------------------------------------------------------ */
+
+/* the binaries kernel specs with DWARF open */
+static struct bp_debuginfo_cache dcache;
 
 static struct bp_kernel *kernel;
 static struct bp_point *pts;
@@ -272,7 +276,7 @@ static int resolve(const char *text)
 		bp_spec__free(&spec);
 		return ret;
 	}
-	ret = bp_kernel__resolve(kernel, resolver, &spec, &pts, &npts);
+	ret = bp_kernel__resolve(kernel, &dcache, &spec, &pts, &npts);
 	bp_spec__free(&spec);
 	return ret;
 }
@@ -805,6 +809,7 @@ int main(void)
 	bp_points__free(pts, npts);
 	bp_kernel__free(kernel);
 	bp_resolver__free(resolver);
+	bp_debuginfo_cache__clear(&dcache);
 	teardown();
 	return TEST_EXIT();
 }

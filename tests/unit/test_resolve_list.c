@@ -15,7 +15,7 @@
 
 #include "loader/resolve_only.h"
 #include "probes/resolve.h"
-#include "probes/resolve_list.h"
+#include "probes/listing.h"
 #include "probes/spec.h"
 #include "tests/unit/test.h"
 #include "tests/unit/resolve_fixture.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Unit tests for probe points (probes/resolve_func.c, resolve_inline.c,
- * resolve_line.c, libpath.c) on build/targets/points-{gcc,clang}-*:
+ * Unit tests for probe points (probes/dwarf/sites.c, inline.c,
+ * line.c, libpath.c) on build/targets/points-{gcc,clang}-*:
  * globs, FUNC@SRC, inlined copies, inlines=, force=, %return on an
  * inlined copy, SRC:ALN, FUNC:RLN, lazy patterns, gcc clones, and finding
  * shared libraries like ld.so. Values fetched at run time are the e2e
@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "probes/debuginfo.h"
-#include "probes/dwarf_resolve.h"
-#include "probes/libpath.h"
+#include "probes/dwarf/debuginfo.h"
+#include "probes/dwarf/dwarf.h"
+#include "probes/dwarf/libpath.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
 #include "util/log.h"

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Attaching a loaded program instance to a probe point through the
+ * uprobe/kprobe PMU: the probe lives only as long as its perf fd, so a
+ * killed bpfprobe leaves no named tracefs event behind.
+ */
+#ifndef BPFPROBE_ATTACH_H
+#define BPFPROBE_ATTACH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct bp_uprobe_target {
+	const char *path;
+	uint64_t offset;	/* file offset */
+	bool retprobe;
+	pid_t pid;		/* -1: every process */
+};
+
+/*
+ * Opens the perf event and links prog_fd to it. On success returns 0 and
+ * sets *perf_fd and *link_fd (-1 when the kernel has no perf bpf_link and
+ * the program was attached with PERF_EVENT_IOC_SET_BPF instead).
+ */
+int bp_uprobe__attach(int prog_fd, const struct bp_uprobe_target *t,
+		      int *perf_fd, int *link_fd);
+
+/* A kernel function: by symbol and offset, or by address when the
+ * symbol names several functions (func NULL). */
+struct bp_kprobe_target {
+	const char *func;
+	uint64_t offset;	/* from func */
+	uint64_t addr;		/* run-time address, when func is NULL */
+	bool retprobe;
+};
+
+/*
+ * 0 when the kernel has the kprobe PMU; else logs why kernel functions
+ * cannot be probed (e.g. CONFIG_KPROBES off), naming what (a function).
+ */
+int bp_kprobe__check_available(const char *what);
+
+/*
+ * Opens a kprobe perf event (system-wide: the kernel runs a kprobe's BPF
+ * program in every task anyway) and links prog_fd to it, as for uprobes.
+ */
+int bp_kprobe__attach(int prog_fd, const struct bp_kprobe_target *t,
+		      int *perf_fd, int *link_fd);
+
+/* loader/attach_perf.c: what both PMUs share */
+
+/* The PMU's type for perf_event_attr (pmu: "uprobe", "kprobe"), or -errno. */
+int bp_pmu__type(const char *pmu);
+/* The bit of config that makes a return probe. */
+int bp_pmu__retprobe_bit(const char *pmu);
+/* Runs prog_fd on the opened probe event perf_fd: through a bpf_link (*link_fd)
+ * or, on kernels without perf links, PERF_EVENT_IOC_SET_BPF (*link_fd = -1).
+ * Returns 0 or -errno; perf_fd stays the caller's. */
+int bp_perf_event__run_prog(int perf_fd, int prog_fd, int *link_fd);
+
+#endif /* BPFPROBE_ATTACH_H */

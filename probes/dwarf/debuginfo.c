@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Opening a probed binary with libdwfl, which does the debug-file hunt (.gnu_debuglink, build-id, DWZ, debuginfod) for us.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <gelf.h>
+
+#include "probes/dwarf/debuginfo.h"
+#include "util/log.h"
+
+/* NULL: libdwfl's default, ":.debug:/usr/lib/debug" */
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+/* -v: which file the DWARF came from, so a stale or wrong one shows. */
+static void report_debug_file(const struct bp_debuginfo *di)
+{
+	const char *debugfile = NULL, *alt = NULL;
+	const void *build_id;
+	Dwarf *altdw;
+
+	dwfl_module_info(di->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+	if (dwelf_dwarf_gnu_debugaltlink(di->dwarf, &alt, &build_id) <= 0)
+		alt = NULL;
+	altdw = alt ? dwarf_getalt(di->dwarf) : NULL;
+	if (alt && !altdw) {
+		/* what dwz moved there (types, shared DIEs) is then missing */
+		bp_err("%s: its debug info refers to the DWZ alternate file '%s', which was not found (by build ID under /usr/lib/debug/.build-id, or at that path): types and functions may be missing\n",
+		       di->path, alt);
+		alt = NULL;
+	}
+	bp_info("%s: debug info (DWARF) from %s%s%s%s\n", di->path,
+		debugfile ? debugfile : "the file itself",
+		alt ? ", with the DWZ alternate file '" : "", alt ? alt : "",
+		alt ? "'" : "");
+}
+
+int bp_debuginfo__open(const char *path, struct bp_debuginfo **out)
+{
+	struct bp_debuginfo *di;
+	int err = -ENOMEM;
+
+	/* where separate debug files are looked for: elfutils' default
+	 * ":.debug:/usr/lib/debug" unless the user says otherwise */
+	debuginfo_path = getenv("BPFPROBE_DEBUGINFO_PATH");
+	di = calloc(1, sizeof(*di));
+	if (!di)
+		goto err;
+	di->path = strdup(path);
+	di->dwfl = dwfl_begin(&offline_callbacks);
+	if (!di->path || !di->dwfl)
+		goto err;
+
+	dwfl_report_begin(di->dwfl);
+	di->mod = dwfl_report_offline(di->dwfl, path, path, -1);
+	if (!di->mod || dwfl_report_end(di->dwfl, NULL, NULL)) {
+		bp_err("cannot open '%s': %s\n", path, dwfl_errmsg(-1));
+		err = -EINVAL;
+		goto err;
+	}
+	di->elf = dwfl_module_getelf(di->mod, &di->elf_bias);
+	if (!di->elf) {
+		bp_err("cannot read ELF file '%s': %s\n", path, dwfl_errmsg(-1));
+		err = -EINVAL;
+		goto err;
+	}
+	/* NULL is fine: callers that need DWARF say so with context */
+	di->dwarf = dwfl_module_getdwarf(di->mod, &di->dwarf_bias);
+	if (!di->dwarf) {
+		bp_debug("%s: no DWARF: %s\n", path, dwfl_errmsg(-1));
+		/* symbols then speak in the main ELF's addresses */
+		di->dwarf_bias = di->elf_bias;
+	} else {
+		report_debug_file(di);
+	}
+	*out = di;
+	return 0;
+err:
+	if (err == -ENOMEM)
+		bp_err("out of memory opening '%s'\n", path);
+	bp_debuginfo__free(di);
+	return err;
+}
+
+void bp_debuginfo__free(struct bp_debuginfo *di)
+{
+	if (!di)
+		return;
+	if (di->dwfl)
+		dwfl_end(di->dwfl);
+	free(di->path);
+	free(di);
+}
+
+uint64_t bp_debuginfo__elf_addr(const struct bp_debuginfo *di, uint64_t addr)
+{
+	return addr + di->dwarf_bias - di->elf_bias;
+}
+
+int bp_debuginfo__file_offset(const struct bp_debuginfo *di, uint64_t addr,
+			      uint64_t *offset)
+{
+	uint64_t a = bp_debuginfo__elf_addr(di, addr);
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(di->elf, &n))
+		return -ENOENT;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(di->elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		/* p_filesz, not p_memsz: code lives in the file image */
+		if (a >= ph.p_vaddr && a - ph.p_vaddr < ph.p_filesz) {
+			*offset = a - ph.p_vaddr + ph.p_offset;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int cfa_from(Dwarf_CFI *cfi, Dwarf_Addr addr, Dwarf_Frame **frame,
+		    Dwarf_Op **ops, size_t *nops)
+{
+	if (!cfi || dwarf_cfi_addrframe(cfi, addr, frame))
+		return -ENOENT;
+	if (dwarf_frame_cfa(*frame, ops, nops) || !*nops) {
+		free(*frame);
+		*frame = NULL;
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int bp_debuginfo__cfa(const struct bp_debuginfo *di, uint64_t addr,
+		      Dwarf_Frame **frame, Dwarf_Op **ops, size_t *nops)
+{
+	Dwarf_Addr dwfl_addr = addr + di->dwarf_bias, bias;
+	Dwarf_CFI *cfi;
+
+	/* .eh_frame is in the binary itself; .debug_frame is the fallback
+	 * for code built with -fno-asynchronous-unwind-tables */
+	cfi = dwfl_module_eh_cfi(di->mod, &bias);
+	if (!cfa_from(cfi, dwfl_addr - bias, frame, ops, nops))
+		return 0;
+	cfi = dwfl_module_dwarf_cfi(di->mod, &bias);
+	return cfa_from(cfi, dwfl_addr - bias, frame, ops, nops);
+}
+
+/* Calls cb(name, addr, sym) for each defined function symbol. */
+static int for_each_func_sym(const struct bp_debuginfo *di,
+			     int (*cb)(const char *name, uint64_t addr,
+				       const GElf_Sym *sym, void *ctx),
+			     void *ctx)
+{
+	int i, n, err;
+
+	n = dwfl_module_getsymtab(di->mod);
+	for (i = 1; i < n; i++) {
+		const char *name;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		GElf_Sym sym;
+		int type;
+
+		name = dwfl_module_getsym_info(di->mod, i, &sym, &addr, &shndx,
+					       NULL, NULL);
+		if (!name || !*name || shndx == SHN_UNDEF)
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC)
+			continue;
+		err = cb(name, addr - di->dwarf_bias, &sym, ctx);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+struct elf_funcs_ctx {
+	const char *name;
+	bool glob;
+	int (*cb)(const struct bp_elf_func *f, void *ctx);
+	void *ctx;
+	int ncalls;
+};
+
+static int elf_funcs_one(const char *name, uint64_t addr, const GElf_Sym *sym,
+			 void *arg)
+{
+	struct elf_funcs_ctx *c = arg;
+	struct bp_elf_func f = { .addr = addr, .size = sym->st_size, .name = name };
+	int err;
+
+	if (c->glob ? fnmatch(c->name, name, 0) : strcmp(name, c->name))
+		return 0;
+	err = c->cb(&f, c->ctx);
+	if (err)
+		return err;
+	c->ncalls++;
+	return 0;
+}
+
+int bp_debuginfo__elf_funcs(const struct bp_debuginfo *di, const char *name,
+			    bool glob,
+			    int (*cb)(const struct bp_elf_func *f, void *ctx),
+			    void *ctx)
+{
+	struct elf_funcs_ctx c = { .name = name, .glob = glob, .cb = cb, .ctx = ctx };
+	int err;
+
+	err = for_each_func_sym(di, elf_funcs_one, &c);
+	return err ? err : c.ncalls;
+}
+
+struct elf_names_ctx {
+	void (*cb)(const char *name, void *ctx);
+	void *ctx;
+};
+
+static int elf_names_one(const char *name, uint64_t addr, const GElf_Sym *sym,
+			 void *arg)
+{
+	struct elf_names_ctx *c = arg;
+
+	c->cb(name, c->ctx);
+	return 0;
+}
+
+void bp_debuginfo__elf_func_names(const struct bp_debuginfo *di,
+				  void (*cb)(const char *name, void *ctx),
+				  void *ctx)
+{
+	struct elf_names_ctx c = { .cb = cb, .ctx = ctx };
+
+	for_each_func_sym(di, elf_names_one, &c);
+}
+
+const char *bp_debuginfo__symbol_at(const struct bp_debuginfo *di, uint64_t addr)
+{
+	GElf_Addr dwfl_addr = addr + di->dwarf_bias, off = 1;
+	const char *name;
+	GElf_Sym sym;
+
+	name = dwfl_module_addrinfo(di->mod, dwfl_addr, &off, &sym, NULL, NULL, NULL);
+	return name && !off ? name : NULL;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * One probed binary opened with libdwfl (offline): its main ELF, its DWARF
+ * wherever libdwfl found it, its CFI and symbol table. The separate debug
+ * file is looked for, in this order (elfutils' find-debuginfo):
+ *   /usr/lib/debug/.build-id/xx/rest.debug   by the binary's build ID
+ *   DIR/NAME, DIR/.debug/NAME, /usr/lib/debug/DIR/NAME
+ *       NAME from .gnu_debuglink (its CRC checked), else BINARY.debug, so
+ *       /usr/lib/debug/<path of the binary>.debug is found too
+ *   debuginfod, when DEBUGINFOD_URLS is set.
+ * A DWZ alternate file (.gnu_debugaltlink) is found by its build ID or
+ * path, and compressed sections (SHF_COMPRESSED, .zdebug) are inflated
+ * by libdw. BPFPROBE_DEBUGINFO_PATH replaces the list of directories
+ * (elfutils' syntax: ":.debug:/usr/lib/debug").
+ *
+ * Addresses: everything here takes and returns link-time addresses as the
+ * DWARF of the binary writes them; libdwfl's own bias (where it placed the
+ * module) never leaks out.
+ */
+#ifndef BPFPROBE_DEBUGINFO_H
+#define BPFPROBE_DEBUGINFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <elfutils/libdwfl.h>
+
+struct bp_debuginfo {
+	char *path;		/* absolute path of the binary */
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Elf *elf;		/* main ELF: program headers */
+	GElf_Addr elf_bias;	/* dwfl address = ELF link-time address + elf_bias */
+	Dwarf *dwarf;		/* NULL when no DWARF was found */
+	Dwarf_Addr dwarf_bias;	/* dwfl address = DWARF address + dwarf_bias */
+	struct bp_debuginfo *next;	/* debuginfo_cache.h */
+};
+
+/*
+ * Opens path (absolute). Returns 0, or a negative errno after logging why.
+ * A binary without DWARF opens fine: dwarf is NULL.
+ */
+int bp_debuginfo__open(const char *path, struct bp_debuginfo **out);
+void bp_debuginfo__free(struct bp_debuginfo *di);
+
+/* The main ELF's link-time address of a DWARF address (equal unless the
+ * debug file was linked elsewhere, e.g. prelink). */
+uint64_t bp_debuginfo__elf_addr(const struct bp_debuginfo *di, uint64_t addr);
+
+/* File offset of the byte at DWARF address addr: what a uprobe takes.
+ * Returns 0 or -ENOENT when no PT_LOAD segment holds it in the file. */
+int bp_debuginfo__file_offset(const struct bp_debuginfo *di, uint64_t addr,
+			      uint64_t *offset);
+
+/*
+ * The CFA rule at DWARF address addr as a DWARF expression (typically one
+ * DW_OP_bregx). *frame must be free()d by the caller; *ops lives as long
+ * as it. Returns 0 or -ENOENT when no CFI covers addr.
+ */
+int bp_debuginfo__cfa(const struct bp_debuginfo *di, uint64_t addr,
+		      Dwarf_Frame **frame, Dwarf_Op **ops, size_t *nops);
+
+/* A function found in the ELF symbol table. */
+struct bp_elf_func {
+	uint64_t addr;		/* DWARF-space link-time address */
+	uint64_t size;
+	const char *name;	/* lives as long as di */
+};
+
+/*
+ * Calls cb for every defined function symbol named name, or matching it as
+ * a glob (several for static functions in several files; an address may
+ * come twice when an auxiliary symbol table repeats it). Returns the
+ * number of calls, or a negative errno when cb fails.
+ */
+int bp_debuginfo__elf_funcs(const struct bp_debuginfo *di, const char *name,
+			    bool glob,
+			    int (*cb)(const struct bp_elf_func *f, void *ctx),
+			    void *ctx);
+
+/* The name of a function symbol starting exactly at DWARF address addr
+ * (e.g. clone_me.constprop.0), or NULL. */
+const char *bp_debuginfo__symbol_at(const struct bp_debuginfo *di, uint64_t addr);
+
+/* Calls cb with the name of every defined function symbol (suggestions). */
+void bp_debuginfo__elf_func_names(const struct bp_debuginfo *di,
+				  void (*cb)(const char *name, void *ctx),
+				  void *ctx);
+
+#endif /* BPFPROBE_DEBUGINFO_H */

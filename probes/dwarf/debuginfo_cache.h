@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The binaries a resolver has opened, by path: the specs of one object
+ * often name the same binary, and opening it (the debug-file hunt, the
+ * DWARF index) is the expensive part.
+ */
+#ifndef BPFPROBE_DEBUGINFO_CACHE_H
+#define BPFPROBE_DEBUGINFO_CACHE_H
+
+#include "probes/dwarf/debuginfo.h"
+
+struct bp_debuginfo_cache {
+	struct bp_debuginfo *head;
+};
+
+/*
+ * path's debuginfo (path absolute), opened on first use (bp_debuginfo__open)
+ * and owned by the cache. Returns 0 or a negative errno after a message.
+ */
+int bp_debuginfo_cache__get(struct bp_debuginfo_cache *cache, const char *path,
+			    struct bp_debuginfo **out);
+
+/* Closes every binary; the cache is empty again. */
+void bp_debuginfo_cache__clear(struct bp_debuginfo_cache *cache);
+
+#endif /* BPFPROBE_DEBUGINFO_CACHE_H */

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Kernel probe points: a spec without exec= names a kernel function (of
+ * module= MOD, or of whichever module kallsyms says holds it).
+ *
+ *   resolve.c   the driver: which function, which source, kallsyms
+ *               checks (exists, probeable, ambiguous)
+ *   btf.c       arguments from kernel BTF: parameters by calling-
+ *               convention position, member chains
+ *   vmlinux.c   finding vmlinux / module debug files whose build-id
+ *               matches the running kernel
+ *   kallsyms.c  /proc/kallsyms, ftrace's and kprobes' lists
+ *   kconfig.c   the running kernel's config
+ *
+ * Arguments come from DWARF when a matching debug file exists (through the
+ * user-space DWARF resolver, probes/dwarf/), else from BTF. Dereferences read
+ * kernel memory; with @user, those of the argument's member chain read
+ * user memory (the argument's own value is kernel state: a register or a
+ * kernel stack slot).
+ */
+#ifndef BPFPROBE_RESOLVE_KERNEL_H
+#define BPFPROBE_RESOLVE_KERNEL_H
+
+#include <stdbool.h>
+#include <bpf/btf.h>
+
+#include "probes/kernel/kallsyms.h"
+#include "probes/point.h"
+#include "probes/spec.h"
+
+struct bp_debuginfo_cache;
+
+/* Where the kernel's facts are read; tests point them elsewhere. */
+struct bp_kernel_paths {
+	const char *kallsyms;		/* /proc/kallsyms */
+	const char *btf_dir;		/* /sys/kernel/btf */
+	const char *filter_functions;	/* tracefs available_filter_functions */
+	const char *blacklist;		/* debugfs kprobes/blacklist */
+	/* a vmlinux with DWARF to use (NULL: look in the usual places);
+	 * "" disables DWARF */
+	const char *vmlinux;
+	bool no_build_id_check;		/* tests: accept a foreign vmlinux */
+};
+
+struct bp_kernel;
+
+struct bp_kernel *bp_kernel__new(void);
+/* paths: NULL members keep the defaults; the strings must outlive k */
+void bp_kernel__set_paths(struct bp_kernel *k, const struct bp_kernel_paths *paths);
+void bp_kernel__free(struct bp_kernel *k);
+
+/* Resolves a kernel spec into points (see bp_resolver__resolve); a
+ * vmlinux or module with DWARF is opened through cache. */
+int bp_kernel__resolve(struct bp_kernel *k, struct bp_debuginfo_cache *cache,
+		       const struct bp_spec *spec, struct bp_point **points,
+		       int *npoints);
+
+/* --- btf.c --------------------------------------------------------------- */
+
+/* The BTF FUNC ids called name in btf (split BTF: the module's own part
+ * only). Returns how many, up to max. */
+int bp_kbtf__find_funcs(const struct btf *btf, const char *name, __u32 *ids, int max);
+
+/* C-like name of BTF type id: "struct file *", "const char *", "int[4]". */
+void bp_kbtf__type_name(const struct btf *btf, __u32 id, char *buf, size_t len);
+
+/* True when the FUNCs ids[0..n) have equivalent prototypes. */
+bool bp_kbtf__same_protos(const struct btf *btf, const __u32 *ids, int n);
+
+/*
+ * Compiles spec's arguments at the entry (or, for $retval, the return) of
+ * the BTF function func_id into pt->plan, pt->loc_desc and pt->type_name.
+ * where is "FUNC in the kernel" for messages.
+ */
+int bp_kbtf__resolve_args(const struct btf *btf, __u32 func_id,
+			  const struct bp_spec *spec, const char *where,
+			  struct bp_point *pt);
+
+/* --- vmlinux.c ----------------------------------------------------------- */
+
+/*
+ * The debug file (with DWARF) of module (NULL: vmlinux) for the running
+ * kernel release, from the usual places, or NULL. A file whose build-id
+ * differs from the running kernel's is skipped (said at info level).
+ * Returns a malloc'ed path.
+ */
+char *bp_kdwarf__find(const char *module, bool check_build_id);
+
+/* Whether the ELF file at path has the build-id of the running kernel
+ * (module NULL) or of the loaded module. 1 yes, 0 no, -ENOENT unknown. */
+int bp_kdwarf__build_id_matches(const char *path, const char *module);
+
+#endif /* BPFPROBE_RESOLVE_KERNEL_H */

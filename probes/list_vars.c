@@ -1,0 +1,721 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * `bpfprobe vars`: the parameters and locals at each probe point of a spec,
+ * with their types, where they live there, and whether they can be fetched
+ * (and if not, the resolver's reason and where they would be available).
+ *
+ * The points come from bp_resolver__resolve(); each variable is put through
+ * what an argument goes through (bp_var__find must name this very variable,
+ * then bp_arg__compile), set up as the resolver's driver does, with the
+ * same -O0 rule: a variable in a frame slot the prologue has not filled at
+ * the entry is read past the prologue. So "fetchable" answers "would
+ * `FUNC VAR` load?" and "why" is what the loader would say (captured from
+ * the log). At a return, "FUNC%return $retval" is resolved as is.
+ */
+#define _GNU_SOURCE		/* asprintf */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dwarf.h>
+
+#include "probes/dwarf/dwarf.h"
+#include "probes/dwarf/types.h"
+#include "probes/resolve.h"
+#include "probes/listing.h"
+#include "util/log.h"
+#include "util/log_capture.h"
+#include "util/grow.h"
+
+#define MAX_AVAIL	64
+
+struct vars_ctx {
+	const struct bp_spec *spec;
+	const struct bp_debuginfo *di;
+	const struct bp_point *pt;
+	uint64_t daddr;		/* the point's DWARF address */
+	Dwarf_Die *scopes;	/* concrete scopes around daddr, innermost first */
+	int nscopes;
+	int fi;			/* index of the point's function in scopes */
+	Dwarf_Die outer;	/* the out-of-line function holding it (frame base) */
+	char where[512];
+	struct bp_var_point *vp;
+	size_t cap;
+};
+
+const char *bp_var_kind__name(enum bp_var_kind kind)
+{
+	switch (kind) {
+	case BP_VAR_PARAM:	return "param";
+	case BP_VAR_LOCAL:	return "local";
+	case BP_VAR_RETVAL:	return "retval";
+	default:		return "?";
+	}
+}
+
+/* --- messages ------------------------------------------------------------ */
+
+/*
+ * The resolver's reason without its "FUNC in BIN: argument 'x': " prefix,
+ * several messages joined by "; ". NULL when out of memory.
+ */
+static char *reason(const struct bp_log_capture *cap, const char *name)
+{
+	char prefix[160], *out, *p, *nl;
+	size_t len = 0;
+
+	/* room for a "; " per line break */
+	out = calloc(1, 2 * cap->len + 1);
+	if (!out)
+		return NULL;
+	snprintf(prefix, sizeof(prefix), "argument '%s': ", name);
+	for (p = (char *)cap->buf; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		char *start = p, *hit;
+		size_t n;
+
+		nl = strchr(p, '\n');
+		n = nl ? (size_t)(nl - p) : strlen(p);
+		hit = strstr(p, prefix);
+		if (hit && (!nl || hit < nl)) {
+			start = hit + strlen(prefix);
+			n -= start - p;
+		}
+		if (!n)
+			continue;
+		if (len)
+			len += sprintf(out + len, "; ");
+		memcpy(out + len, start, n);
+		len += n;
+		out[len] = '\0';
+		if (!nl)
+			break;
+	}
+	if (!len)
+		snprintf(out, cap->len + 1, "%s", cap->len ? cap->buf : "");
+	return out;
+}
+
+/* --- scopes -------------------------------------------------------------- */
+
+/* The unit whose code holds addr: by ranges, as clang emits no
+ * .debug_aranges for dwarf_addrdie() to use. */
+static bool unit_at(Dwarf *dwarf, uint64_t addr, Dwarf_Die *out)
+{
+	Dwarf_Die cudie, subdie, *unit;
+	Dwarf_CU *cu = NULL;
+	uint8_t unit_type;
+
+	if (dwarf_addrdie(dwarf, addr, out))
+		return true;
+	while (!dwarf_get_units(dwarf, cu, &cu, NULL, &unit_type, &cudie, &subdie)) {
+		unit = unit_type == DW_UT_skeleton ? &subdie : &cudie;
+		if (dwarf_tag(unit) && dwarf_haspc(unit, addr) > 0) {
+			*out = *unit;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The concrete scopes around the point, innermost first. dwarf_getscopes
+ * switches to the abstract definition inside an inlined call; the parents
+ * of the innermost DIE are the concrete chain we want.
+ */
+static int point_scopes(struct vars_ctx *v)
+{
+	Dwarf_Die cudie, *first = NULL;
+	int n;
+
+	if (!unit_at(v->di->dwarf, v->daddr, &cudie)) {
+		bp_err("%s: no debug info covers 0x%" PRIx64 " (built without -g?): its variables are unknown\n",
+		       v->where, v->pt->addr);
+		return -ENOENT;
+	}
+	n = dwarf_getscopes(&cudie, v->daddr, &first);
+	if (n <= 0) {
+		free(first);
+		bp_err("%s: no DWARF scope holds 0x%" PRIx64 "\n", v->where, v->pt->addr);
+		return -ENOENT;
+	}
+	n = dwarf_getscopes_die(&first[0], &v->scopes);
+	free(first);
+	if (n <= 0) {
+		bp_err("%s: cannot read the DWARF scopes at 0x%" PRIx64 ": %s\n",
+		       v->where, v->pt->addr, dwarf_errmsg(-1));
+		return -EINVAL;
+	}
+	v->nscopes = n;
+	return 0;
+}
+
+static bool is_func_scope(const struct vars_ctx *v, Dwarf_Die *d)
+{
+	const char *name;
+
+	if (!v->pt->is_inline)
+		return dwarf_tag(d) == DW_TAG_subprogram;
+	name = bp_die_name(d);
+	return dwarf_tag(d) == DW_TAG_inlined_subroutine && name &&
+	       !strcmp(name, v->pt->func);
+}
+
+static int find_func(struct vars_ctx *v)
+{
+	int i;
+
+	v->fi = -1;
+	for (i = 0; i < v->nscopes && v->fi < 0; i++) {
+		if (is_func_scope(v, &v->scopes[i]))
+			v->fi = i;
+	}
+	for (i = v->fi < 0 ? v->nscopes : v->fi; i < v->nscopes; i++) {
+		if (dwarf_tag(&v->scopes[i]) == DW_TAG_subprogram) {
+			v->outer = v->scopes[i];
+			return 0;
+		}
+	}
+	bp_err("%s: no DWARF function holds 0x%" PRIx64 "\n", v->where, v->pt->addr);
+	return -ENOENT;
+}
+
+/* --- collecting variables ------------------------------------------------ */
+
+struct cand {
+	Dwarf_Die die;
+	enum bp_var_kind kind;
+	const char *name;
+	bool dropped;
+};
+
+struct cands {
+	struct cand *c;
+	int n;
+	size_t cap;
+};
+
+static int cand_add(struct cands *cs, Dwarf_Die *die, enum bp_var_kind kind)
+{
+	const char *name = bp_die_name(die);
+	int i;
+
+	if (!name)
+		return 0;	/* no name, nothing to ask for */
+	for (i = 0; i < cs->n; i++) {
+		if (cs->c[i].dropped || strcmp(cs->c[i].name, name))
+			continue;
+		/* the resolver looks at parameters first, then the innermost
+		 * local: an inner local shadows an outer one */
+		if (cs->c[i].kind == BP_VAR_PARAM)
+			return 0;
+		cs->c[i].dropped = true;
+	}
+	if (bp_grow((void **)&cs->c, cs->n, &cs->cap, sizeof(*cs->c), 16))
+		return -ENOMEM;
+	cs->c[cs->n++] = (struct cand){ .die = *die, .kind = kind, .name = name };
+	return 0;
+}
+
+static bool find_named_child(Dwarf_Die *parent, int tag, const char *name, Dwarf_Die *out)
+{
+	Dwarf_Die child;
+	const char *n;
+
+	if (dwarf_child(parent, &child))
+		return false;
+	do {
+		n = dwarf_tag(&child) == tag ? bp_die_name(&child) : NULL;
+		if (n && !strcmp(n, name)) {
+			*out = child;
+			return true;
+		}
+	} while (!dwarf_siblingof(&child, &child));
+	return false;
+}
+
+static int add_children(struct cands *cs, Dwarf_Die *parent, int tag, enum bp_var_kind kind)
+{
+	Dwarf_Die child;
+	int err = 0;
+
+	if (dwarf_child(parent, &child))
+		return 0;
+	do {
+		if (dwarf_tag(&child) == tag)
+			err = cand_add(cs, &child, kind);
+	} while (!err && !dwarf_siblingof(&child, &child));
+	return err;
+}
+
+/*
+ * Parameters in declaration order. A concrete copy (out-of-line copy of an
+ * inline function, inlined call) may omit some: those come from the
+ * abstract origin, with no location.
+ */
+static int add_params(struct cands *cs, Dwarf_Die *func)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die origin, child, concrete;
+	const char *name;
+	int err = 0;
+
+	if (!dwarf_attr(func, DW_AT_abstract_origin, &attr) ||
+	    !dwarf_formref_die(&attr, &origin))
+		return add_children(cs, func, DW_TAG_formal_parameter, BP_VAR_PARAM);
+	if (dwarf_child(&origin, &child))
+		return 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			continue;
+		name = bp_die_name(&child);
+		if (name && find_named_child(func, DW_TAG_formal_parameter, name, &concrete))
+			err = cand_add(cs, &concrete, BP_VAR_PARAM);
+		else
+			err = cand_add(cs, &child, BP_VAR_PARAM);
+	} while (!err && !dwarf_siblingof(&child, &child));
+	return err;
+}
+
+/* Parameters, the function's locals, then those of the lexical blocks
+ * around the point, outer to inner (blocks of calls inlined into it are
+ * another function's). */
+static int collect_cands(struct vars_ctx *v, struct cands *cs)
+{
+	int i, stop = -1, err;
+
+	for (i = 0; i < v->fi; i++) {
+		if (dwarf_tag(&v->scopes[i]) == DW_TAG_inlined_subroutine)
+			stop = i;
+	}
+	err = add_params(cs, &v->scopes[v->fi]);
+	if (!err)
+		err = add_children(cs, &v->scopes[v->fi], DW_TAG_variable, BP_VAR_LOCAL);
+	for (i = v->fi - 1; i > stop && !err; i--) {
+		if (dwarf_tag(&v->scopes[i]) == DW_TAG_lexical_block)
+			err = add_children(cs, &v->scopes[i], DW_TAG_variable, BP_VAR_LOCAL);
+	}
+	return err;
+}
+
+/* --- one variable -------------------------------------------------------- */
+
+static bool has_entry_value(const Dwarf_Op *ops, size_t nops)
+{
+	for (size_t i = 0; i < nops; i++) {
+		if (ops[i].atom == DW_OP_entry_value || ops[i].atom == DW_OP_GNU_entry_value)
+			return true;
+	}
+	return false;
+}
+
+/* Where var has a location (as the resolver's messages count it). */
+static int var_ranges(const struct vars_ctx *v, Dwarf_Die *var, struct bp_var_entry *e)
+{
+	Dwarf_Addr base, start, end;
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	ptrdiff_t off = 0;
+	size_t nops;
+
+	e->navail = 0;
+	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
+		if (dwarf_hasattr_integrate(var, DW_AT_const_value))
+			e->navail = -1;
+		return 0;
+	}
+	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &ops, &nops)) > 0) {
+		struct bp_addr_range *r;
+
+		/* a single expression: valid throughout the scope */
+		if (start == 0 && end == (Dwarf_Addr)-1) {
+			e->navail = -1;
+			return 0;
+		}
+		if (!nops || has_entry_value(ops, nops) || e->navail == MAX_AVAIL)
+			continue;
+		start = bp_debuginfo__elf_addr(v->di, start);
+		end = bp_debuginfo__elf_addr(v->di, end);
+		if (e->navail && e->avail[e->navail - 1].end == start) {
+			e->avail[e->navail - 1].end = end;
+			continue;
+		}
+		if (!e->avail) {
+			e->avail = calloc(MAX_AVAIL, sizeof(*e->avail));
+			if (!e->avail)
+				return -ENOMEM;
+		}
+		r = &e->avail[e->navail++];
+		r->start = start;
+		r->end = end;
+	}
+	return 0;
+}
+
+/* The resolver reads at the entry unless the variable sits in a frame slot
+ * the prologue has yet to fill (unoptimized code): then past the prologue. */
+static bool entry_rule_applies(struct vars_ctx *v)
+{
+	uint64_t entry, end;
+
+	return !v->spec->has_offset && !v->pt->is_return && !v->pt->is_inline &&
+	       bp_list__code_range(&v->outer, &entry, &end) && entry == v->daddr;
+}
+
+static int read_addr(struct vars_ctx *v, struct bp_arg_ctx *c, Dwarf_Die *var)
+{
+	struct bp_func fn = { .die = v->outer, .has_die = true };
+	uint64_t after;
+
+	if (!entry_rule_applies(v) || !bp_loc__frame_based(c, var))
+		return 0;
+	if (!bp_list__code_range(&v->outer, &fn.entry, &fn.end) ||
+	    bp_func__after_prologue(&fn, &after)) {
+		bp_arg_err(c, "in a frame slot the prologue fills, and where the prologue ends is unknown (no line table?): probe %s+OFFS past it",
+			   v->pt->func);
+		return -ENOENT;
+	}
+	c->addr = after;
+	return 0;
+}
+
+static bool same_die(Dwarf_Die *a, Dwarf_Die *b)
+{
+	return a->cu == b->cu && dwarf_dieoffset(a) == dwarf_dieoffset(b);
+}
+
+/*
+ * Whether the resolver's own lookup of the name lands on this variable: a
+ * parameter beats a local of the same name, and a lookup may miss what
+ * this listing sees.
+ */
+static int check_lookup(struct bp_arg_ctx *c, struct cand *cd)
+{
+	Dwarf_Die found;
+	int err;
+
+	err = bp_var__find(c, cd->name, &found);
+	if (err || same_die(&found, &cd->die))
+		return err;
+	bp_arg_err(c, "the name '%s' means another variable at this point (a parameter or local of the same name)",
+		   cd->name);
+	return -ENOENT;
+}
+
+/* Set up as the resolver's driver does for an argument at this point. */
+static void arg_ctx(struct vars_ctx *v, const char *name, struct bp_arg_ctx *c)
+{
+	uint64_t entry = 0, end;
+
+	memset(c, 0, sizeof(*c));
+	c->di = v->di;
+	c->func = &v->scopes[v->fi];
+	/* an inlined copy's frame is its caller's */
+	c->frame = v->pt->is_inline ? &v->outer : NULL;
+	c->where = v->where;
+	c->addr = v->daddr;
+	c->arg = name;
+	c->user = true;		/* exec=: the probed process's memory */
+	if (bp_list__code_range(&v->outer, &entry, &end))
+		c->func_entry = entry;
+}
+
+/* Where it lives at c->addr, even when it cannot be fetched as a whole. */
+static char *location(struct bp_arg_ctx *c, struct cand *cd)
+{
+	struct bp_arg_ctx q = *c;
+	struct bp_val val;
+	char desc[160];
+
+	q.quiet = true;
+	if (bp_loc__var(&q, &cd->die, &val, desc, sizeof(desc)))
+		return NULL;
+	return strdup(desc);
+}
+
+static int eval_var(struct vars_ctx *v, struct cand *cd, struct bp_var_entry *e)
+{
+	struct bp_arg_spec arg = { .text = e->name, .name = e->name, .var = e->name };
+	struct bp_log_capture cap;
+	struct bp_arg_ctx c;
+	char desc[160], *tname = NULL;
+	int err;
+
+	arg_ctx(v, e->name, &c);
+	bp_log_capture__begin(&cap);
+	err = read_addr(v, &c, &cd->die);
+	if (!err)
+		err = check_lookup(&c, cd);
+	/* the resolver's whole path for one argument: this is the verdict */
+	if (!err)
+		err = bp_arg__compile(&c, &arg, &e->fetch, &tname, desc, sizeof(desc));
+	bp_log_capture__end(&cap);
+	free(tname);
+	e->addr = bp_debuginfo__elf_addr(v->di, c.addr);
+	e->fetchable = !err;
+	if (err == -ENOMEM)
+		return err;
+	e->loc_desc = err ? location(&c, cd) : strdup(desc);
+	if (err) {
+		e->why = reason(&cap, e->name);
+		if (!e->why)
+			return -ENOMEM;
+	} else if (!e->loc_desc) {
+		return -ENOMEM;
+	}
+	return var_ranges(v, &cd->die, e);
+}
+
+static struct bp_var_entry *new_var(struct vars_ctx *v)
+{
+	struct bp_var_point *vp = v->vp;
+	struct bp_var_entry *e;
+
+	if (bp_grow((void **)&vp->vars, vp->nvars, &v->cap, sizeof(*vp->vars), 8))
+		return NULL;
+	e = &vp->vars[vp->nvars++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+static int add_var(struct vars_ctx *v, struct cand *cd)
+{
+	struct bp_var_entry *e = new_var(v);
+	Dwarf_Die tmem;
+	char tname[256];
+	int line = 0;
+
+	if (!e)
+		return -ENOMEM;
+	e->kind = cd->kind;
+	e->name = strdup(cd->name);
+	bp_type_name(bp_die_type(&cd->die, &tmem), tname, sizeof(tname));
+	e->type_name = strdup(tname);
+	if (!dwarf_decl_line(&cd->die, &line))
+		e->decl_line = line;
+	if (!e->name || !e->type_name)
+		return -ENOMEM;
+	return eval_var(v, cd, e);
+}
+
+static int point_vars(struct vars_ctx *v)
+{
+	struct cands cs = {};
+	int i, err;
+
+	err = collect_cands(v, &cs);
+	for (i = 0; i < cs.n && !err; i++) {
+		if (!cs.c[i].dropped)
+			err = add_var(v, &cs.c[i]);
+	}
+	free(cs.c);
+	return err;
+}
+
+/* --- $retval --------------------------------------------------------------- */
+
+/* At a return probe only $retval can be read: the resolver's own answer for
+ * "POINT $retval", one for all points (they share its fate). */
+struct retval_res {
+	struct bp_point *pts;
+	int n;
+	char *why;		/* NULL: fetchable at every point */
+};
+
+static int retval_resolve(struct bp_resolver *r, const struct bp_spec *spec,
+			  int npoints, struct retval_res *res)
+{
+	struct bp_log_capture cap;
+	struct bp_spec rspec;
+	char *text, msg[256];
+	int err;
+
+	if (asprintf(&text, "%s $retval", spec->text) < 0)
+		return -ENOMEM;
+	err = bp_spec__parse(text, &rspec, msg, sizeof(msg));
+	free(text);
+	if (err) {
+		bp_spec__free(&rspec);
+		res->why = strdup(msg);
+		return res->why ? 0 : -ENOMEM;
+	}
+	bp_log_capture__begin(&cap);
+	err = bp_resolver__resolve(r, &rspec, &res->pts, &res->n);
+	bp_log_capture__end(&cap);
+	bp_spec__free(&rspec);
+	if (err)
+		res->why = reason(&cap, "$retval");
+	else if (res->n != npoints)
+		res->why = strdup("its probe points differ from those without $retval");
+	else
+		return 0;
+	return res->why ? 0 : -ENOMEM;
+}
+
+static int add_retval(struct vars_ctx *v, const struct retval_res *res, int i)
+{
+	struct bp_var_entry *e = new_var(v);
+	Dwarf_Die tmem;
+	char tname[256];
+
+	if (!e)
+		return -ENOMEM;
+	bp_type_name(bp_die_type(&v->scopes[v->fi], &tmem), tname, sizeof(tname));
+	e->kind = BP_VAR_RETVAL;
+	e->name = strdup("$retval");
+	e->type_name = strdup(tname);
+	e->addr = v->pt->addr;
+	e->navail = -1;
+	e->fetchable = !res->why;
+	if (e->fetchable) {
+		const char *desc = res->pts[i].loc_desc[0];
+
+		e->fetch = res->pts[i].plan.args[0];
+		e->loc_desc = strdup(desc ? desc : "reg rax");
+	} else {
+		e->why = strdup(res->why);
+	}
+	if (!e->name || !e->type_name || (e->fetchable ? !e->loc_desc : !e->why))
+		return -ENOMEM;
+	return 0;
+}
+
+/* --- the list ------------------------------------------------------------- */
+
+static int copy_point(struct bp_var_point *vp, const struct bp_point *pt)
+{
+	vp->binary = strdup(pt->binary);
+	vp->func = strdup(pt->func);
+	vp->cu = pt->cu ? strdup(pt->cu) : NULL;
+	vp->addr = pt->addr;
+	vp->offset = pt->offset;
+	vp->is_return = pt->is_return;
+	vp->is_inline = pt->is_inline;
+	return vp->binary && vp->func && (!pt->cu || vp->cu) ? 0 : -ENOMEM;
+}
+
+static int open_di(const char *path, struct bp_debuginfo **di)
+{
+	int err;
+
+	if (*di && !strcmp((*di)->path, path))
+		return 0;
+	bp_debuginfo__free(*di);
+	*di = NULL;
+	err = bp_debuginfo__open(path, di);
+	if (err)
+		return err;
+	if (!(*di)->dwarf) {
+		bp_err("binary %s has no debug info (DWARF), which knows its variables: rebuild it with -g, or install its debug info (the -dbg/-dbgsym package, or set DEBUGINFOD_URLS for debuginfod)\n",
+		       path);
+		return -ENODATA;
+	}
+	return 0;
+}
+
+static int one_point(struct vars_ctx *v, const struct retval_res *res, int i)
+{
+	int err = point_scopes(v);
+
+	if (!err)
+		err = find_func(v);
+	if (err)
+		return err;
+	return v->spec->is_return ? add_retval(v, res, i) : point_vars(v);
+}
+
+static int points_vars(const struct bp_spec *spec, const struct bp_point *pts,
+		       const struct retval_res *res, struct bp_var_list *l)
+{
+	struct bp_debuginfo *di = NULL;
+	int i, err = 0;
+
+	for (i = 0; i < l->npoints && !err; i++) {
+		struct vars_ctx v = { .spec = spec, .pt = &pts[i], .vp = &l->points[i] };
+
+		err = open_di(pts[i].binary, &di);
+		if (err)
+			break;
+		v.di = di;
+		/* the inverse of bp_debuginfo__elf_addr */
+		v.daddr = pts[i].addr - di->dwarf_bias + di->elf_bias;
+		if (l->npoints > 1 && pts[i].cu)
+			snprintf(v.where, sizeof(v.where), "%s (%s) in %s", pts[i].func,
+				 pts[i].cu, pts[i].binary);
+		else
+			snprintf(v.where, sizeof(v.where), "%s in %s", pts[i].func,
+				 pts[i].binary);
+		err = one_point(&v, res, i);
+		free(v.scopes);
+	}
+	bp_debuginfo__free(di);
+	return err;
+}
+
+int bp_var_list__collect(struct bp_var_list *l, const struct bp_spec *spec)
+{
+	struct bp_resolver *r = bp_resolver__new();
+	struct retval_res res = {};
+	struct bp_point *pts = NULL;
+	int i, n = 0, err;
+
+	memset(l, 0, sizeof(*l));
+	if (!r)
+		return -ENOMEM;
+	if (spec->nargs) {
+		bp_err("%s: arguments given ('%s'): list variables of a probe point without them\n",
+		       spec->func ? spec->func : "?", spec->args[0].text);
+		err = -EINVAL;
+		goto out;
+	}
+	err = bp_resolver__resolve(r, spec, &pts, &n);
+	if (err)
+		goto out;
+	l->points = calloc(n, sizeof(*l->points));
+	if (!l->points) {
+		err = -ENOMEM;
+		goto out;
+	}
+	l->npoints = n;
+	for (i = 0; i < n && !err; i++)
+		err = copy_point(&l->points[i], &pts[i]);
+	if (!err && spec->is_return)
+		err = retval_resolve(r, spec, n, &res);
+	if (!err)
+		err = points_vars(spec, pts, &res, l);
+out:
+	if (err == -ENOMEM)
+		bp_err("%s: out of memory listing variables\n", spec->func ? spec->func : "?");
+	bp_points__free(res.pts, res.n);
+	free(res.why);
+	bp_points__free(pts, n);
+	bp_resolver__free(r);
+	return err;
+}
+
+static void free_var(struct bp_var_entry *e)
+{
+	free(e->name);
+	free(e->type_name);
+	free(e->loc_desc);
+	free(e->why);
+	free(e->avail);
+}
+
+void bp_var_list__free(struct bp_var_list *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < l->npoints; i++) {
+		struct bp_var_point *vp = &l->points[i];
+
+		for (int j = 0; j < vp->nvars; j++)
+			free_var(&vp->vars[j]);
+		free(vp->vars);
+		free(vp->binary);
+		free(vp->func);
+		free(vp->cu);
+	}
+	free(l->points);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Fetch plans: comparison, printing and the x86-64 register tables the
+ * prologue generator needs.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "prologue/plan.h"
+
+/* One bit per dereference step. */
+static uint32_t deref_bits(const struct bp_fetch *f)
+{
+	return f->nderef >= 32 ? ~0U : (1U << f->nderef) - 1;
+}
+
+/* Only the low nderef bits of user_mask mean anything. */
+static uint32_t fetch_user_bits(const struct bp_fetch *f)
+{
+	return f->user_mask & deref_bits(f);
+}
+
+/*
+ * Field-wise, but blind to what the plan's semantics ignore: offsets past
+ * nderef and user_mask bits past nderef. Two fetches that compare equal
+ * compile to the same instructions, which is what instance sharing needs.
+ */
+bool bp_fetch__equal(const struct bp_fetch *a, const struct bp_fetch *b)
+{
+	int i;
+
+	if (a->base != b->base || a->reg != b->reg || a->add != b->add ||
+	    a->nderef != b->nderef || a->size != b->size ||
+	    a->is_signed != b->is_signed || a->bit_off != b->bit_off ||
+	    a->bit_size != b->bit_size)
+		return false;
+	if (fetch_user_bits(a) != fetch_user_bits(b))
+		return false;
+	/* the anchor only means something for an address base */
+	if (a->base == BP_BASE_ADDR &&
+	    (a->anchor != b->anchor || a->anchor_kind != b->anchor_kind))
+		return false;
+	for (i = 0; i < a->nderef && i < BP_MAX_DEREFS; i++) {
+		if (a->deref_off[i] != b->deref_off[i])
+			return false;
+	}
+	return true;
+}
+
+bool bp_plan__equal(const struct bp_plan *a, const struct bp_plan *b)
+{
+	int i;
+
+	if (a->nargs != b->nargs || a->unread != b->unread)
+		return false;
+	for (i = 0; i < a->nargs && i < BP_MAX_ARGS; i++) {
+		if (!bp_fetch__equal(&a->args[i], &b->args[i]))
+			return false;
+	}
+	return true;
+}
+
+/* Index is the DWARF number; -1 marks registers pt_regs does not hold. */
+static const struct {
+	const char *name;
+	int off;
+} x86_64_regs[BP_REG_MAX] = {
+	[BP_REG_RAX] = { "rax", 80 },
+	[BP_REG_RDX] = { "rdx", 96 },
+	[BP_REG_RCX] = { "rcx", 88 },
+	[BP_REG_RBX] = { "rbx", 40 },
+	[BP_REG_RSI] = { "rsi", 104 },
+	[BP_REG_RDI] = { "rdi", 112 },
+	[BP_REG_RBP] = { "rbp", 32 },
+	[BP_REG_RSP] = { "rsp", 152 },
+	[BP_REG_R8]  = { "r8", 72 },
+	[BP_REG_R9]  = { "r9", 64 },
+	[BP_REG_R10] = { "r10", 56 },
+	[BP_REG_R11] = { "r11", 48 },
+	[BP_REG_R12] = { "r12", 24 },
+	[BP_REG_R13] = { "r13", 16 },
+	[BP_REG_R14] = { "r14", 8 },
+	[BP_REG_R15] = { "r15", 0 },
+	[BP_REG_RIP] = { "rip", 128 },
+};
+
+int bp_reg__pt_regs_off(int dwarf_reg)
+{
+	if (dwarf_reg < 0 || dwarf_reg >= BP_REG_MAX)
+		return -1;
+	return x86_64_regs[dwarf_reg].off;
+}
+
+const char *bp_reg__name(int dwarf_reg)
+{
+	if (dwarf_reg < 0 || dwarf_reg >= BP_REG_MAX)
+		return NULL;
+	return x86_64_regs[dwarf_reg].name;
+}
+
+/*
+ * A tiny bounded string builder: keeps appending after truncation so the
+ * final length is what snprintf would have returned.
+ */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t pos;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void sb_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	size_t room = sb->pos < sb->len ? sb->len - sb->pos : 0;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(room ? sb->buf + sb->pos : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		sb->pos += n;
+}
+
+/* " + 8" / " - 8"; nothing for 0. */
+static void sb_offset(struct strbuf *sb, int64_t v)
+{
+	if (v > 0)
+		sb_printf(sb, " + %" PRId64, v);
+	else if (v < 0)
+		/* via unsigned so INT64_MIN prints correctly */
+		sb_printf(sb, " - %" PRIu64, -(uint64_t)v);
+}
+
+static void sb_base(struct strbuf *sb, const struct bp_fetch *f)
+{
+	const char *name;
+
+	switch (f->base) {
+	case BP_BASE_REG:
+		name = bp_reg__name(f->reg);
+		if (name)
+			sb_printf(sb, "%%%s", name);
+		else
+			sb_printf(sb, "%%dwarf%u", f->reg);
+		sb_offset(sb, f->add);
+		break;
+	case BP_BASE_CONST:
+		/* an address when dereferenced, a number otherwise */
+		if (f->nderef)
+			sb_printf(sb, "0x%" PRIx64, (uint64_t)f->add);
+		else
+			sb_printf(sb, "const %" PRId64, f->add);
+		break;
+	case BP_BASE_ADDR:
+		/* the link-time address; the bias is added at run time */
+		sb_printf(sb, "@0x%" PRIx64, (uint64_t)f->add);
+		break;
+	default:
+		sb_printf(sb, "none");
+		break;
+	}
+}
+
+/* Innermost first: derefs 0..k-1 wrapped around the base. */
+static void sb_derefs(struct strbuf *sb, const struct bp_fetch *f, int k)
+{
+	int size;
+
+	if (k == 0) {
+		sb_base(sb, f);
+		return;
+	}
+	size = k == f->nderef ? f->size * 8 : 64;
+	sb_printf(sb, "*(u%d *)(", size);
+	sb_derefs(sb, f, k - 1);
+	sb_offset(sb, f->deref_off[k - 1]);
+	sb_printf(sb, ")");
+}
+
+/* e.g. "s32 *(u32 *)(*(u64 *)(%rdi + 8) + 4) [user]" */
+int bp_fetch__format(const struct bp_fetch *f, char *buf, size_t len)
+{
+	struct strbuf sb = { .buf = buf, .len = len };
+	uint32_t user = fetch_user_bits(f);
+	int nderef = f->nderef < BP_MAX_DEREFS ? f->nderef : BP_MAX_DEREFS;
+
+	if (len)
+		buf[0] = '\0';
+	sb_printf(&sb, "%c%d ", f->is_signed ? 's' : 'u',
+		  f->bit_size ? f->bit_size : f->size * 8);
+	sb_derefs(&sb, f, nderef);
+	if (f->bit_size)
+		sb_printf(&sb, " [bits %u..%u]", f->bit_off,
+			  f->bit_off + f->bit_size - 1);
+	if (f->base == BP_BASE_ADDR)
+		sb_printf(&sb, " [load bias: %s - 0x%" PRIx64 "]",
+			  f->anchor_kind == BP_ANCHOR_FUNC_IP ? "func_ip" : "ip",
+			  f->anchor);
+	if (user && user == deref_bits(f))
+		sb_printf(&sb, " [user]");
+	else if (user)
+		sb_printf(&sb, " [user mask 0x%x]", user);
+	return (int)sb.pos;
+}
