@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* A fetch plan's argument as JSON (see plan_json.h). */
 #include "cli/plan_json.h"
+#include "prologue/arch.h"
 
 static const char *base_name(enum bp_base_kind base)
 {
@@ -21,7 +22,7 @@ void bp_fetch__json(const struct bp_fetch *f, struct bp_json *j)
 	bp_json__begin_object(j);
 	bp_json__kv_string(j, "text", text);
 	bp_json__kv_string(j, "base", base_name(f->base));
-	bp_json__kv_string(j, "reg", f->base == BP_BASE_REG ? bp_reg__name(f->reg) : NULL);
+	bp_json__kv_string(j, "reg", f->base == BP_BASE_REG ? bp_arch__reg_name(f->reg) : NULL);
 	bp_json__kv_int(j, "add", f->add);
 	bp_json__key(j, "anchor");
 	if (f->base == BP_BASE_ADDR) {

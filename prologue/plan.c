@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Fetch plans: comparison, printing and the x86-64 register tables the
- * prologue generator needs.
+ * Fetch plans: comparison and printing.
  */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "prologue/arch.h"
 #include "prologue/plan.h"
 
 /* One bit per dereference step. */
@@ -61,44 +61,6 @@ bool bp_plan__equal(const struct bp_plan *a, const struct bp_plan *b)
 	return true;
 }
 
-/* Index is the DWARF number; -1 marks registers pt_regs does not hold. */
-static const struct {
-	const char *name;
-	int off;
-} x86_64_regs[BP_REG_MAX] = {
-	[BP_REG_RAX] = { "rax", 80 },
-	[BP_REG_RDX] = { "rdx", 96 },
-	[BP_REG_RCX] = { "rcx", 88 },
-	[BP_REG_RBX] = { "rbx", 40 },
-	[BP_REG_RSI] = { "rsi", 104 },
-	[BP_REG_RDI] = { "rdi", 112 },
-	[BP_REG_RBP] = { "rbp", 32 },
-	[BP_REG_RSP] = { "rsp", 152 },
-	[BP_REG_R8]  = { "r8", 72 },
-	[BP_REG_R9]  = { "r9", 64 },
-	[BP_REG_R10] = { "r10", 56 },
-	[BP_REG_R11] = { "r11", 48 },
-	[BP_REG_R12] = { "r12", 24 },
-	[BP_REG_R13] = { "r13", 16 },
-	[BP_REG_R14] = { "r14", 8 },
-	[BP_REG_R15] = { "r15", 0 },
-	[BP_REG_RIP] = { "rip", 128 },
-};
-
-int bp_reg__pt_regs_off(int dwarf_reg)
-{
-	if (dwarf_reg < 0 || dwarf_reg >= BP_REG_MAX)
-		return -1;
-	return x86_64_regs[dwarf_reg].off;
-}
-
-const char *bp_reg__name(int dwarf_reg)
-{
-	if (dwarf_reg < 0 || dwarf_reg >= BP_REG_MAX)
-		return NULL;
-	return x86_64_regs[dwarf_reg].name;
-}
-
 /*
  * A tiny bounded string builder: keeps appending after truncation so the
  * final length is what snprintf would have returned.
@@ -139,7 +101,7 @@ static void sb_base(struct strbuf *sb, const struct bp_fetch *f)
 
 	switch (f->base) {
 	case BP_BASE_REG:
-		name = bp_reg__name(f->reg);
+		name = bp_arch__reg_name(f->reg);
 		if (name)
 			sb_printf(sb, "%%%s", name);
 		else

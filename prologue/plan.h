@@ -45,7 +45,7 @@ enum bp_anchor_kind {
  */
 struct bp_fetch {
 	enum bp_base_kind base;
-	uint8_t reg;		/* DWARF x86-64 register number (0 rax .. 16 rip) */
+	uint8_t reg;		/* DWARF register number (prologue/arch.h) */
 	int64_t add;
 	uint8_t nderef;
 	int32_t deref_off[BP_MAX_DEREFS];
@@ -80,19 +80,5 @@ bool bp_fetch__equal(const struct bp_fetch *a, const struct bp_fetch *b);
 bool bp_plan__equal(const struct bp_plan *a, const struct bp_plan *b);
 /* Human-readable form, e.g. "s32 *(u64 *)(%rdi + 8) + 4". Returns snprintf's value. */
 int bp_fetch__format(const struct bp_fetch *f, char *buf, size_t len);
-
-/* x86-64 DWARF register numbers (System V psABI) */
-enum bp_dwarf_reg {
-	BP_REG_RAX = 0, BP_REG_RDX, BP_REG_RCX, BP_REG_RBX,
-	BP_REG_RSI, BP_REG_RDI, BP_REG_RBP, BP_REG_RSP,
-	BP_REG_R8, BP_REG_R9, BP_REG_R10, BP_REG_R11,
-	BP_REG_R12, BP_REG_R13, BP_REG_R14, BP_REG_R15,
-	BP_REG_RIP, BP_REG_MAX,
-};
-
-/* Byte offset of a DWARF register in the kernel's struct pt_regs, -1 if none. */
-int bp_reg__pt_regs_off(int dwarf_reg);
-/* "rdi", ...; NULL if unknown */
-const char *bp_reg__name(int dwarf_reg);
 
 #endif /* BPFPROBE_PLAN_H */

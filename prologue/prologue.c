@@ -47,6 +47,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "prologue/arch.h"
 #include "prologue/prologue.h"
 
 #define INSN(CODE, DST, SRC, OFF, IMM)					\
@@ -247,12 +248,12 @@ static void emit_base(struct gen *g, int dst, int ctx,
 			emit(g, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
 			emit(g, MOV64_REG(dst, BPF_REG_0));
 		} else {
-			emit(g, LDX_MEM(BPF_DW, dst, ctx, bp_reg__pt_regs_off(BP_REG_RIP)));
+			emit(g, LDX_MEM(BPF_DW, dst, ctx, bp_arch__pt_regs_off(bp_arch__ip_reg())));
 		}
 		emit_add(g, dst, v);
 		return;
 	default:
-		emit(g, LDX_MEM(BPF_DW, dst, ctx, bp_reg__pt_regs_off(f->reg)));
+		emit(g, LDX_MEM(BPF_DW, dst, ctx, bp_arch__pt_regs_off(f->reg)));
 		emit_add(g, dst, v);
 	}
 }
@@ -416,7 +417,7 @@ static int check_fetch(const struct bp_fetch *f)
 {
 	switch (f->base) {
 	case BP_BASE_REG:
-		if (bp_reg__pt_regs_off(f->reg) < 0)
+		if (bp_arch__pt_regs_off(f->reg) < 0)
 			return -EINVAL;
 		break;
 	case BP_BASE_CONST:

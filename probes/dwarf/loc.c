@@ -20,16 +20,12 @@
 
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
+#include "prologue/arch.h"
 #include "util/log.h"
 
 #define STACK_MAX	8
 /* fbreg -> frame base -> CFA, entry value -> its expression */
 #define MAX_DEPTH	3
-
-/* DWARF x86-64 numbers of the registers pt_regs does not hold */
-#define DWARF_REG_XMM0	17
-#define DWARF_REG_XMM15	32
-#define DWARF_REG_MM7	48
 
 /* what the top of the stack means once the ops are done */
 enum loc_state {
@@ -209,18 +205,12 @@ static int const_bytes(const struct bp_arg_ctx *c, const unsigned char *data,
 
 static int check_reg(const struct bp_arg_ctx *c, uint64_t reg)
 {
-	char why[160];
+	char why[160], what[64];
 
-	if (reg < BP_REG_MAX && bp_reg__pt_regs_off(reg) >= 0)
+	if (reg < 256 && bp_arch__pt_regs_off((int)reg) >= 0)
 		return 0;
-	if (reg >= DWARF_REG_XMM0 && reg <= DWARF_REG_XMM15) {
-		snprintf(why, sizeof(why), "in floating-point register xmm%d",
-			 (int)(reg - DWARF_REG_XMM0));
-		return bp_arg__unavailable(c, -EOPNOTSUPP, why,
-			"floating-point registers are not readable from a probe (pt_regs has none)");
-	}
-	if (reg > DWARF_REG_XMM15 && reg <= DWARF_REG_MM7) {
-		snprintf(why, sizeof(why), "in x87/MMX register (DWARF %" PRIu64 ")", reg);
+	if (reg < 256 && bp_arch__fp_reg((int)reg, what, sizeof(what))) {
+		snprintf(why, sizeof(why), "in %s", what);
 		return bp_arg__unavailable(c, -EOPNOTSUPP, why,
 			"floating-point registers are not readable from a probe (pt_regs has none)");
 	}
@@ -847,18 +837,14 @@ static bool is_entry_value(const Dwarf_Op *ops, size_t nops)
 	return false;
 }
 
-/* "rbp", or "dwarf99" */
+/* "rbp", "xmm0", or "dwarf99" */
 static const char *reg_name(uint64_t reg, char *buf, size_t len)
 {
-	const char *name = reg < BP_REG_MAX ? bp_reg__name(reg) : NULL;
-
-	if (name)
-		return name;
-	if (reg >= DWARF_REG_XMM0 && reg <= DWARF_REG_XMM15)
-		snprintf(buf, len, "xmm%d", (int)(reg - DWARF_REG_XMM0));
-	else
+	if (reg >= 256) {
 		snprintf(buf, len, "dwarf%" PRIu64, reg);
-	return buf;
+		return buf;
+	}
+	return bp_arch__reg_text((int)reg, buf, len);
 }
 
 /* The frame base as text: "CFA", "rbp", "rsp+8". */
@@ -869,7 +855,7 @@ static void frame_base_desc(const struct bp_arg_ctx *c, char *buf, size_t len)
 	size_t nops;
 	uint64_t reg;
 	int64_t off;
-	char rb[16];
+	char rb[32];
 
 	if (dwarf_attr_integrate(frame_func(c), DW_AT_frame_base, &attr) &&
 	    dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1) > 0 && nops == 1) {
@@ -916,7 +902,7 @@ static void describe(const struct bp_arg_ctx *c, Dwarf_Attribute *attr,
 {
 	Dwarf_Attribute res;
 	Dwarf_Addr addr;
-	char rb[16], fb[32], nb[32], ob[48];
+	char rb[32], fb[64], nb[32], ob[48];
 	size_t i, pos = 0;
 	uint64_t reg;
 	int64_t off;

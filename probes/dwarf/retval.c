@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * $retval: rax at a return probe, for every source of the function's type
+ * $retval: the return register (rax) at a return probe, for every source of the function's type
  * (DWARF in resolve.c, kernel BTF in probes/kernel/btf.c, or none for a
  * function known only from the symbol table).
  */
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "probes/dwarf/dwarf.h"
+#include "prologue/arch.h"
 #include "util/log.h"
 
 int bp_retval__value(const struct bp_arg_ctx *c, const struct bp_spec *spec,
@@ -35,7 +36,7 @@ int bp_retval__value(const struct bp_arg_ctx *c, const struct bp_spec *spec,
 	}
 	memset(val, 0, sizeof(*val));
 	val->f.base = BP_BASE_REG;
-	val->f.reg = BP_REG_RAX;
-	snprintf(desc, desclen, "reg rax (return value)");
+	val->f.reg = bp_arch__ret_reg();
+	snprintf(desc, desclen, "reg %s (return value)", bp_arch__reg_name(val->f.reg));
 	return 0;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Kernel function arguments from BTF. BTF has no locations, so parameters
- * are found where the x86-64 calling convention puts them at the function's
- * entry (rdi, rsi, rdx, rcx, r8, r9); member chains, array indexes and the
+ * are found where the calling convention puts them at the function's entry
+ * (prologue/arch.h: on x86-64 rdi, rsi, rdx, rcx, r8, r9); member chains, array indexes and the
  * final type come from BTF types. The value is built as the DWARF walker
  * builds it (struct bp_val, probes/dwarf/member.c), through the same walk and
  * final read (probes/dwarf/chain.c), so both compile alike.
@@ -17,16 +17,11 @@
 
 #include "probes/dwarf/dwarf.h"
 #include "probes/kernel/kernel.h"
+#include "prologue/arch.h"
 #include "util/log.h"
 
 #define MAX_TYPE_DEPTH	32
 #define MAX_ANON_DEPTH	8
-#define NR_ARG_REGS	6
-
-/* x86-64 integer argument registers, as DWARF numbers */
-static const uint8_t arg_regs[NR_ARG_REGS] = {
-	BP_REG_RDI, BP_REG_RSI, BP_REG_RDX, BP_REG_RCX, BP_REG_R8, BP_REG_R9,
-};
 
 /* --- types ---------------------------------------------------------------- */
 
@@ -527,6 +522,17 @@ static void param_names(const struct btf *btf, const struct btf_type *proto,
 	}
 }
 
+/* "rdi rsi rdx rcx r8 r9" */
+static void arg_reg_names(char *buf, size_t len)
+{
+	size_t pos = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < bp_arch__nr_arg_regs() && pos < len; i++)
+		pos += snprintf(buf + pos, len - pos, "%s%s", i ? " " : "",
+				bp_arch__reg_name(bp_arch__arg_reg(i)));
+}
+
 /*
  * The parameter called name: its type and the register it arrives in,
  * counting the integer registers the parameters before it take.
@@ -544,7 +550,7 @@ static int param_value(const struct btf *btf, const struct btf_type *proto,
 
 		need = regs_needed(btf, p->type);
 		/* an aggregate that no longer fits goes to memory whole */
-		if (slot + need > NR_ARG_REGS && need > 1)
+		if (slot + need > bp_arch__nr_arg_regs() && need > 1)
 			need = 0;
 		if (p->type && n && !strcmp(n, name))
 			break;
@@ -572,16 +578,17 @@ static int param_value(const struct btf *btf, const struct btf_type *proto,
 				   i + 1, name, tname, need);
 		return -EOPNOTSUPP;
 	}
-	if (slot >= NR_ARG_REGS) {
-		bp_arg_err(c, "parameter %d '%s' is passed on the stack (only the first %d integer arguments arrive in registers, rdi rsi rdx rcx r8 r9), and BTF says nothing about stack locations: install the kernel's debug info (vmlinux with DWARF) for it",
-			   i + 1, name, NR_ARG_REGS);
+	if (slot >= bp_arch__nr_arg_regs()) {
+		arg_reg_names(params, sizeof(params));
+		bp_arg_err(c, "parameter %d '%s' is passed on the stack (only the first %d integer arguments arrive in registers, %s), and BTF says nothing about stack locations: install the kernel's debug info (vmlinux with DWARF) for it",
+			   i + 1, name, bp_arch__nr_arg_regs(), params);
 		return -EOPNOTSUPP;
 	}
 	memset(val, 0, sizeof(*val));
 	val->f.base = BP_BASE_REG;
-	val->f.reg = arg_regs[slot];
+	val->f.reg = bp_arch__arg_reg(slot);
 	*type = p->type;
-	snprintf(desc, desclen, "reg %s (parameter %d)", bp_reg__name(arg_regs[slot]), i + 1);
+	snprintf(desc, desclen, "reg %s (parameter %d)", bp_arch__reg_name(val->f.reg), i + 1);
 	return 0;
 }
 

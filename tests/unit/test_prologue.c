@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "prologue/arch.h"
+#include "prologue/arch_x86_64.h"
 #include "prologue/plan.h"
 #include "prologue/liveness.h"
 #include "prologue/prologue.h"
@@ -1190,15 +1192,15 @@ static void test_pt_regs_off(void)
 	int r;
 
 	for (r = 0; r < BP_REG_MAX; r++)
-		CHECK(bp_reg__pt_regs_off(r) == pt_off[r], "reg %d: %d", r,
-		      bp_reg__pt_regs_off(r));
-	CHECK_INT(bp_reg__pt_regs_off(-1), -1);
-	CHECK_INT(bp_reg__pt_regs_off(BP_REG_MAX), -1);
-	CHECK_STR(bp_reg__name(BP_REG_RDI), "rdi");
-	CHECK_STR(bp_reg__name(BP_REG_RSP), "rsp");
-	CHECK_STR(bp_reg__name(BP_REG_R8), "r8");
-	CHECK_STR(bp_reg__name(BP_REG_RIP), "rip");
-	CHECK(!bp_reg__name(BP_REG_MAX), "name past the end");
+		CHECK(bp_arch__pt_regs_off(r) == pt_off[r], "reg %d: %d", r,
+		      bp_arch__pt_regs_off(r));
+	CHECK_INT(bp_arch__pt_regs_off(-1), -1);
+	CHECK_INT(bp_arch__pt_regs_off(BP_REG_MAX), -1);
+	CHECK_STR(bp_arch__reg_name(BP_REG_RDI), "rdi");
+	CHECK_STR(bp_arch__reg_name(BP_REG_RSP), "rsp");
+	CHECK_STR(bp_arch__reg_name(BP_REG_R8), "r8");
+	CHECK_STR(bp_arch__reg_name(BP_REG_RIP), "rip");
+	CHECK(!bp_arch__reg_name(BP_REG_MAX), "name past the end");
 }
 
 static const char *ffmt(const struct bp_fetch *f)

@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <gelf.h>
 
+#include "prologue/arch.h"
+#include "prologue/arch_x86_64.h"
 #include "probes/dwarf/libpath.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
@@ -49,8 +51,8 @@ static void check_fetch_v(const struct bp_fetch *f, const char *what, int reg,
 	int i;
 
 	CHECK(f->base == BP_BASE_REG, "%s: base %d", what, f->base);
-	CHECK(f->reg == reg, "%s: reg %s, want %s", what, bp_reg__name(f->reg),
-	      bp_reg__name(reg));
+	CHECK(f->reg == reg, "%s: reg %s, want %s", what, bp_arch__reg_name(f->reg),
+	      bp_arch__reg_name(reg));
 	CHECK(f->add == 0, "%s: add %lld", what, (long long)f->add);
 	CHECK(f->size == size, "%s: size %d, want %d", what, f->size, size);
 	CHECK(f->is_signed == is_signed, "%s: signed %d", what, f->is_signed);

@@ -20,6 +20,8 @@
 #include <unistd.h>
 #include <gelf.h>
 
+#include "prologue/arch.h"
+#include "prologue/arch_x86_64.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
 #include "util/log.h"
@@ -78,7 +80,7 @@ static void check_reg_fetch(const struct bp_fetch *f, const char *what, int reg,
 			    int64_t add, int size, bool is_signed, int bit_off, int bit_size)
 {
 	CHECK(f->base == BP_BASE_REG && f->reg == reg, "%s: base %d reg %s, want %s",
-	      what, f->base, bp_reg__name(f->reg), bp_reg__name(reg));
+	      what, f->base, bp_arch__reg_name(f->reg), bp_arch__reg_name(reg));
 	CHECK(f->add == add, "%s: add %lld, want %lld", what, (long long)f->add,
 	      (long long)add);
 	CHECK(!f->nderef, "%s: %d derefs", what, f->nderef);

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <bpf/btf.h>
 
+#include "prologue/arch.h"
+#include "prologue/arch_x86_64.h"
 #include "probes/dwarf/debuginfo_cache.h"
 #include "probes/kernel/kallsyms.h"
 #include "probes/kernel/kernel.h"

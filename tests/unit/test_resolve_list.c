@@ -13,6 +13,8 @@
 
 #include <bpfprobe/bpfprobe.h>
 
+#include "prologue/arch.h"
+#include "prologue/arch_x86_64.h"
 #include "loader/resolve_only.h"
 #include "probes/resolve.h"
 #include "probes/listing.h"

@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "prologue/arch.h"
+#include "prologue/arch_x86_64.h"
 #include "probes/dwarf/debuginfo.h"
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/libpath.h"

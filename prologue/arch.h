@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The machine, as the resolvers and the prologue need it: registers by
+ * their DWARF numbers (what a fetch plan names), where the kernel's struct
+ * pt_regs keeps them, and the C calling convention. One file implements
+ * this per architecture (arch_x86_64.c); a port is one more such file,
+ * chosen by the Makefile.
+ */
+#ifndef BPFPROBE_ARCH_H
+#define BPFPROBE_ARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Byte offset of DWARF register reg in struct pt_regs, -1 if it has none. */
+int bp_arch__pt_regs_off(int reg);
+
+/* The name of a register pt_regs holds ("rdi"); NULL for others. */
+const char *bp_arch__reg_name(int reg);
+
+/*
+ * Any DWARF register as text, for messages: its name, a floating-point or
+ * vector register's ("xmm3"), else "dwarfN". Returns buf or a constant.
+ */
+const char *bp_arch__reg_text(int reg, char *buf, size_t len);
+
+/*
+ * A floating-point or vector register, which pt_regs does not hold: what
+ * it is ("floating-point register xmm0") in buf, returned; NULL for any
+ * other register.
+ */
+const char *bp_arch__fp_reg(int reg, char *buf, size_t len);
+
+/* The instruction pointer, the integer return value. */
+int bp_arch__ip_reg(void);
+int bp_arch__ret_reg(void);
+
+/* How many integer arguments arrive in registers, and the i-th of them
+ * (from 0), or -1 past the last. */
+int bp_arch__nr_arg_regs(void);
+int bp_arch__arg_reg(int i);
+
+#endif /* BPFPROBE_ARCH_H */
