@@ -10,10 +10,15 @@ CFLAGS  += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 LDLIBS  := -lbpf -ldw -lelf -lz -ltraceevent
 VERSION := 0.1.0
 
-LIB_SRCS := $(wildcard probes/*.c probes/dwarf/*.c probes/kernel/*.c prologue/*.c loader/*.c util/*.c sysinfo/*.c output/*.c)
+LIB_SRCS := $(wildcard probes/*.c probes/dwarf/*.c probes/kernel/*.c prologue/*.c \
+	      loader/*.c util/*.c output/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_SRCS := $(wildcard cli/*.c)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+# What `list` and `monitor` read of the running system: the command's own
+# code, linked into build/bpfprobe (and the unit tests), not the library.
+SYSINFO_SRCS := $(wildcard sysinfo/*.c)
+SYSINFO_OBJS := $(SYSINFO_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -29,18 +34,22 @@ $(BUILD)/obj/%.o: %.c
 
 $(BUILD)/libbpfprobe.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && ar rcsP $@ $^
 
 $(BUILD)/libbpfprobe.so: $(LIB_OBJS) lib/libbpfprobe.map
 	$(CC) -shared -Wl,-soname,libbpfprobe.so.0 -Wl,--version-script=lib/libbpfprobe.map \
 		-o $@ $(LIB_OBJS) $(LDLIBS)
 
-$(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/libbpfprobe.a
-	$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libbpfprobe.a $(LDLIBS)
-
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(wildcard tests/unit/*.h)
+$(BUILD)/sysinfo.a: $(SYSINFO_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fvisibility=default -o $@ $< $(BUILD)/libbpfprobe.a $(LDLIBS)
+	rm -f $@ && ar rcsP $@ $^
+
+$(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a
+	$(CC) -o $@ $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(BUILD)/sysinfo.a $(wildcard tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fvisibility=default -o $@ $< $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a $(LDLIBS)
 
 # Test targets, BPF test objects and their rules live beside the tests.
 include tests/tests.mk

@@ -14,7 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/json_opts.h"
-#include "probes/listing.h"
+#include "loader/inspect.h"
 #include "util/json.h"
 
 #define FUNCS_USAGE "usage: bpfprobe funcs [--json [--compact]] BIN [GLOB]\n"
@@ -120,7 +120,7 @@ int cmd_funcs(int argc, char **argv)
 
 	if (parse_args(argc, argv, &a))
 		return 2;
-	err = bp_func_list__collect(&l, a.binary, a.glob);
+	err = bp_inspect__funcs(&l, a.binary, a.glob);
 	if (err) {
 		bp_func_list__free(&l);
 		return 1;

@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 #include <bpfprobe/bpfprobe.h>
 
+#include <bpf/libbpf.h>
+
 #include "cli/commands.h"
 #include "cli/json_opts.h"
-#include "loader/resolve_only.h"
-#include "cli/plan_json.h"
-#include "prologue/prologue.h"
+#include "loader/inspect.h"
 #include "util/json.h"
 
 #define RESOLVE_USAGE "usage: bpfprobe resolve [-v] [--json [--compact]] [--vmlinux PATH] OBJ.o|'SEC text'\n"
@@ -78,56 +78,15 @@ static struct bpfprobe_object *open_target(const char *target, const char *vmlin
 	struct bpfprobe_object *obj;
 
 	if (is_sec_text(target))
-		return bp_object__resolve_sec(target, vmlinux, &obj) ? NULL : obj;
+		return bp_inspect__resolve_sec(target, vmlinux, &obj) ? NULL : obj;
 	obj = bpfprobe_object__open(target, &opts);
 	if (!obj)
 		return NULL;
-	if (bp_object__resolve_only(obj)) {
+	if (bp_inspect__resolve(obj)) {
 		bpfprobe_object__destroy(obj);
 		return NULL;
 	}
 	return obj;
-}
-
-/* The points of p are obj->aps[first .. first + p->npoints). */
-static int first_ap(const struct bpfprobe_object *obj, const struct bp_program *p)
-{
-	for (int i = 0; i < obj->naps; i++) {
-		if (obj->aps[i].owner == p)
-			return i;
-	}
-	return 0;
-}
-
-static bool is_ldimm64(const struct bpf_insn *insn)
-{
-	return insn->code == (BPF_LD | BPF_IMM | BPF_DW);
-}
-
-/* Calls emit for each instruction of inst's prologue; returns the count of
- * instruction slots, or a negative errno after a message. */
-static int prologue(const struct bp_instance *inst,
-		    void (*emit)(int slot, const char *text, void *ctx), void *ctx)
-{
-	struct bpf_insn insns[BP_PROLOGUE_MAX_INSNS];
-	char line[128];
-	int n, i;
-
-	n = bp_prologue__gen(&inst->plan, insns, BP_PROLOGUE_MAX_INSNS);
-	if (n < 0) {
-		fprintf(stderr, "program '%s': cannot generate the prologue: %s\n",
-			inst->owner->name, strerror(-n));
-		return n;
-	}
-	for (i = 0; i < n; i++) {
-		const struct bpf_insn *next = i + 1 < n ? &insns[i + 1] : NULL;
-
-		bp_insn__format(&insns[i], next, line, sizeof(line));
-		emit(i, line, ctx);
-		if (is_ldimm64(&insns[i]))
-			i++;	/* its second slot */
-	}
-	return n;
 }
 
 /* --- text ----------------------------------------------------------------- */
@@ -139,32 +98,29 @@ static void emit_text(int slot, const char *text, void *ctx)
 
 /* An argument's name: NAME= or its expression; $params gives each
  * parameter's name. */
-static const char *arg_name(const struct bp_program *p, const struct bp_point *pt, int k)
+static const char *arg_name(const struct bp_point *pt, int k)
 {
-	if (pt->arg_name[k])
-		return pt->arg_name[k];
-	return k < p->spec.nargs ? p->spec.args[k].name : NULL;
+	return pt->arg_name[k];
 }
 
-/* The argument as written, when the point's arguments are the spec's
+/* The argument as written, when the point's arguments are the SEC's
  * (no $params expanded); else its name. */
-static const char *arg_expr(const struct bp_program *p, const struct bp_point *pt, int k)
+static const char *arg_expr(const struct bp_inspect_program *p, const struct bp_point *pt,
+			    int k)
 {
-	for (int i = 0; i < p->spec.nargs; i++) {
-		if (!strcmp(p->spec.args[i].var, "$params"))
-			return arg_name(p, pt, k);
-	}
-	return k < p->spec.nargs ? p->spec.args[k].text : arg_name(p, pt, k);
+	return p->arg_expr[k] ? p->arg_expr[k] : arg_name(pt, k);
 }
 
-static void print_point(const struct bpfprobe_object *obj, const struct bp_program *p,
-			int j, const struct bp_attach_point *ap)
+static void print_point(const struct bpfprobe_object *obj, const struct bp_inspect_program *p,
+			int prog, int j)
 {
 	const struct bp_point *pt = &p->points[j];
+	struct bp_inspect_instance inst;
+	int idx = bp_inspect__point_instance(obj, prog, j);
 	const char *name;
 	char fetch[256];
 
-	printf("  point %d: %s%s in %s\n", j, pt->func, pt->is_return ? "%return" : "",
+	printf("  point %d: %s%s in %s\n", j, pt->func, pt->is_return ? "%%return" : "",
 	       pt->binary);
 	printf("    address 0x%" PRIx64 ", %s 0x%" PRIx64 ", CU %s, %s, %s\n",
 	       pt->addr, pt->kernel ? "offset in function" : "file offset", pt->offset,
@@ -179,35 +135,36 @@ static void print_point(const struct bpfprobe_object *obj, const struct bp_progr
 		printf("    kernel%s%s, types and locations from %s\n",
 		       pt->module ? " module " : "", pt->module ? pt->module : "",
 		       pt->source ? pt->source : "?");
-	printf("    instance %d '%s'\n", ap->instance, obj->insts[ap->instance].name);
+	if (!bp_inspect__instance(obj, idx, &inst))
+		printf("    instance %d '%s'\n", idx, inst.name);
 	for (int k = 0; k < pt->plan.nargs; k++) {
-		bp_fetch__format(&pt->plan.args[k], fetch, sizeof(fetch));
-		name = arg_name(p, pt, k);
+		bp_inspect__fetch_text(&pt->plan.args[k], fetch, sizeof(fetch));
+		name = arg_name(pt, k);
 		printf("    arg%d %s: %s, at %s: %s\n", k + 1, name ? name : "?",
 		       pt->type_name[k] ? pt->type_name[k] : "?",
 		       pt->loc_desc[k] ? pt->loc_desc[k] : "?", fetch);
 	}
 }
 
-static int print_instances_text(const struct bpfprobe_object *obj, const struct bp_program *p)
+static int print_instances_text(const struct bpfprobe_object *obj,
+				const struct bp_inspect_program *p, int prog)
 {
-	int first = first_ap(obj, p);
+	struct bp_inspect_instance inst;
 
-	for (int i = 0; i < obj->ninsts; i++) {
-		const struct bp_instance *inst = &obj->insts[i];
+	for (size_t i = 0; !bp_inspect__instance(obj, i, &inst); i++) {
 		const char *sep = "";
 
-		if (inst->owner != p)
+		if (inst.program != prog)
 			continue;
-		printf("  instance %d '%s', used by point", i, inst->name);
+		printf("  instance %zu '%s', used by point", i, inst.name);
 		for (int j = 0; j < p->npoints; j++) {
-			if (obj->aps[first + j].instance == i) {
+			if (bp_inspect__point_instance(obj, prog, j) == (int)i) {
 				printf("%s %d", sep, j);
 				sep = ",";
 			}
 		}
 		printf(", prologue:\n");
-		if (prologue(inst, emit_text, NULL) < 0)
+		if (bp_inspect__prologue(obj, i, emit_text, NULL) < 0)
 			return -EINVAL;
 	}
 	return 0;
@@ -215,8 +172,10 @@ static int print_instances_text(const struct bpfprobe_object *obj, const struct 
 
 static bool is_annotated(const struct bpfprobe_object *obj, const struct bpf_program *prog)
 {
-	for (int i = 0; i < obj->nprogs; i++) {
-		if (obj->progs[i].prog == prog)
+	struct bp_inspect_program p;
+
+	for (size_t i = 0; !bp_inspect__program(obj, i, &p); i++) {
+		if (!strcmp(p.name, bpf_program__name(prog)))
 			return true;
 	}
 	return false;
@@ -226,11 +185,12 @@ static bool is_annotated(const struct bpfprobe_object *obj, const struct bpf_pro
 static void for_each_standard(const struct bpfprobe_object *obj,
 			      void (*cb)(const struct bpf_program *prog, void *ctx), void *ctx)
 {
+	struct bpf_object *bobj = bpfprobe_object__bpf_object(obj);
 	struct bpf_program *prog;
 
-	if (!obj->obj)
+	if (!bobj)
 		return;
-	bpf_object__for_each_program(prog, obj->obj) {
+	bpf_object__for_each_program(prog, bobj) {
 		if (!is_annotated(obj, prog))
 			cb(prog, ctx);
 	}
@@ -244,14 +204,13 @@ static void print_standard(const struct bpf_program *prog, void *ctx)
 
 static int print_text(const struct bpfprobe_object *obj)
 {
-	for (int i = 0; i < obj->nprogs; i++) {
-		const struct bp_program *p = &obj->progs[i];
-		int first = first_ap(obj, p);
+	struct bp_inspect_program p;
 
-		printf("%sprogram %s: SEC(\"%s\")\n", i ? "\n" : "", p->name, p->sec);
-		for (int j = 0; j < p->npoints; j++)
-			print_point(obj, p, j, &obj->aps[first + j]);
-		if (print_instances_text(obj, p))
+	for (size_t i = 0; !bp_inspect__program(obj, i, &p); i++) {
+		printf("%sprogram %s: SEC(\"%s\")\n", i ? "\n" : "", p.name, p.sec);
+		for (int j = 0; j < p.npoints; j++)
+			print_point(obj, &p, i, j);
+		if (print_instances_text(obj, &p, i))
 			return -EINVAL;
 	}
 	for_each_standard(obj, print_standard, NULL);
@@ -260,25 +219,26 @@ static int print_text(const struct bpfprobe_object *obj)
 
 /* --- JSON ----------------------------------------------------------------- */
 
-static void json_args(struct bp_json *j, const struct bp_program *p, const struct bp_point *pt)
+static void json_args(struct bp_json *j, const struct bp_inspect_program *p,
+		      const struct bp_point *pt)
 {
 	bp_json__key(j, "args");
 	bp_json__begin_array(j);
 	for (int k = 0; k < pt->plan.nargs; k++) {
 		bp_json__begin_object(j);
-		bp_json__kv_string(j, "name", arg_name(p, pt, k));
+		bp_json__kv_string(j, "name", arg_name(pt, k));
 		bp_json__kv_string(j, "expr", arg_expr(p, pt, k));
 		bp_json__kv_string(j, "type", pt->type_name[k]);
 		bp_json__kv_string(j, "location", pt->loc_desc[k]);
 		bp_json__key(j, "fetch");
-		bp_fetch__json(&pt->plan.args[k], j);
+		bp_inspect__fetch_json(&pt->plan.args[k], j);
 		bp_json__end_object(j);
 	}
 	bp_json__end_array(j);
 }
 
-static void json_point(struct bp_json *j, const struct bp_program *p, int idx,
-		       const struct bp_attach_point *ap)
+static void json_point(struct bp_json *j, const struct bpfprobe_object *obj,
+		       const struct bp_inspect_program *p, int prog, int idx)
 {
 	const struct bp_point *pt = &p->points[idx];
 
@@ -304,7 +264,7 @@ static void json_point(struct bp_json *j, const struct bp_program *p, int idx,
 		bp_json__kv_uint(j, "kaddr", pt->kaddr);
 		bp_json__kv_string(j, "source", pt->source);
 	}
-	bp_json__kv_int(j, "instance", ap->instance);
+	bp_json__kv_int(j, "instance", bp_inspect__point_instance(obj, prog, idx));
 	json_args(j, p, pt);
 	bp_json__end_object(j);
 }
@@ -315,30 +275,29 @@ static void emit_json(int slot, const char *text, void *ctx)
 }
 
 static int json_instances(struct bp_json *j, const struct bpfprobe_object *obj,
-			  const struct bp_program *p)
+			  const struct bp_inspect_program *p, int prog)
 {
-	int first = first_ap(obj, p), n;
+	struct bp_inspect_instance inst;
+	int n;
 
 	bp_json__key(j, "instances");
 	bp_json__begin_array(j);
-	for (int i = 0; i < obj->ninsts; i++) {
-		const struct bp_instance *inst = &obj->insts[i];
-
-		if (inst->owner != p)
+	for (size_t i = 0; !bp_inspect__instance(obj, i, &inst); i++) {
+		if (inst.program != prog)
 			continue;
 		bp_json__begin_object(j);
 		bp_json__kv_int(j, "id", i);
-		bp_json__kv_string(j, "name", inst->name);
+		bp_json__kv_string(j, "name", inst.name);
 		bp_json__key(j, "points");
 		bp_json__begin_array(j);
 		for (int k = 0; k < p->npoints; k++) {
-			if (obj->aps[first + k].instance == i)
+			if (bp_inspect__point_instance(obj, prog, k) == (int)i)
 				bp_json__int(j, k);
 		}
 		bp_json__end_array(j);
 		bp_json__key(j, "prologue");
 		bp_json__begin_array(j);
-		n = prologue(inst, emit_json, j);
+		n = bp_inspect__prologue(obj, i, emit_json, j);
 		if (n < 0)
 			return n;
 		bp_json__end_array(j);
@@ -350,22 +309,22 @@ static int json_instances(struct bp_json *j, const struct bpfprobe_object *obj,
 }
 
 static int json_program(struct bp_json *j, const struct bpfprobe_object *obj,
-			const struct bp_program *p)
+			const struct bp_inspect_program *p, int prog)
 {
-	int first = first_ap(obj, p), err;
+	int err;
 
 	bp_json__begin_object(j);
 	bp_json__kv_string(j, "name", p->name);
 	bp_json__kv_string(j, "sec", p->sec);
-	bp_json__kv_string(j, "event", p->spec.event);
-	bp_json__kv_string(j, "func", p->spec.func);
-	bp_json__kv_bool(j, "return", p->spec.is_return);
+	bp_json__kv_string(j, "event", p->event);
+	bp_json__kv_string(j, "func", p->func);
+	bp_json__kv_bool(j, "return", p->is_return);
 	bp_json__key(j, "points");
 	bp_json__begin_array(j);
 	for (int k = 0; k < p->npoints; k++)
-		json_point(j, p, k, &obj->aps[first + k]);
+		json_point(j, obj, p, prog, k);
 	bp_json__end_array(j);
-	err = json_instances(j, obj, p);
+	err = json_instances(j, obj, p, prog);
 	bp_json__end_object(j);
 	return err;
 }
@@ -384,17 +343,18 @@ static int print_json(const struct bpfprobe_object *obj, const char *target, boo
 {
 	struct bp_json_opts opts = { .sz = sizeof(opts), .pretty = !compact };
 	struct bp_json *j = bp_json__new(stdout, &opts);
+	struct bp_inspect_program p;
 	int err = 0;
 
 	if (!j)
 		return -ENOMEM;
 	bp_json__begin_object(j);
-	bp_json__kv_string(j, "object", obj->obj ? target : NULL);
-	bp_json__kv_string(j, "sec", obj->obj ? NULL : target);
+	bp_json__kv_string(j, "object", bp_inspect__is_sec_text(obj) ? NULL : target);
+	bp_json__kv_string(j, "sec", bp_inspect__is_sec_text(obj) ? target : NULL);
 	bp_json__key(j, "programs");
 	bp_json__begin_array(j);
-	for (int i = 0; i < obj->nprogs && !err; i++)
-		err = json_program(j, obj, &obj->progs[i]);
+	for (size_t i = 0; !bp_inspect__program(obj, i, &p) && !err; i++)
+		err = json_program(j, obj, &p, i);
 	bp_json__end_array(j);
 	bp_json__key(j, "standard_programs");
 	bp_json__begin_array(j);
@@ -422,7 +382,7 @@ int cmd_resolve(int argc, char **argv)
 	obj = open_target(a.target, a.vmlinux);
 	if (!obj)
 		return 1;
-	if (!obj->nprogs)
+	if (!bp_inspect__program_cnt(obj))
 		fprintf(stderr, "'%s' has no annotated program: nothing to resolve\n", a.target);
 	err = a.fmt.json ? print_json(obj, a.target, a.fmt.compact) : print_text(obj);
 	bpfprobe_object__destroy(obj);

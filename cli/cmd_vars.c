@@ -17,9 +17,7 @@
 
 #include "cli/commands.h"
 #include "cli/json_opts.h"
-#include "cli/plan_json.h"
-#include "probes/listing.h"
-#include "probes/spec.h"
+#include "loader/inspect.h"
 #include "util/json.h"
 
 #define VARS_USAGE "usage: bpfprobe vars [-v] [--json [--compact]] BIN FUNC[+OFFS|%return]...\n"
@@ -47,31 +45,6 @@ static int parse_args(int argc, char **argv, struct vars_args *a)
 	return 0;
 }
 
-/* POINT as the spec "exec=BIN;POINT"; the binary is BIN, never POINT's. */
-static int parse_point(const char *binary, const char *point, struct bp_spec *spec)
-{
-	char *text, msg[512];
-	int err;
-
-	if (asprintf(&text, "exec=%s;%s", binary, point) < 0) {
-		memset(spec, 0, sizeof(*spec));
-		fprintf(stderr, "bpfprobe vars: out of memory\n");
-		return -ENOMEM;
-	}
-	err = bp_spec__parse(text, spec, msg, sizeof(msg));
-	free(text);
-	if (err) {
-		fprintf(stderr, "bpfprobe vars: '%s': %s\n", point, msg);
-		return err;
-	}
-	if (!spec->exec || strcmp(spec->exec, binary)) {
-		fprintf(stderr, "bpfprobe vars: '%s': give the binary as BIN, not with exec=\n",
-			point);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* --- text ----------------------------------------------------------------- */
 
 static void print_var(const struct bp_var_point *vp, const struct bp_var_entry *e)
@@ -83,7 +56,7 @@ static void print_var(const struct bp_var_point *vp, const struct bp_var_entry *
 		printf(": not fetchable: %s\n", e->why ? e->why : "?");
 		return;
 	}
-	bp_fetch__format(&e->fetch, fetch, sizeof(fetch));
+	bp_inspect__fetch_text(&e->fetch, fetch, sizeof(fetch));
 	printf(", at %s: %s", e->loc_desc ? e->loc_desc : "?", fetch);
 	if (e->addr != vp->addr)
 		printf(" (read at 0x%" PRIx64 ", past the prologue)", e->addr);
@@ -122,7 +95,7 @@ static void json_var(struct bp_json *j, const struct bp_var_entry *e)
 	bp_json__kv_string(j, "location", e->loc_desc);
 	bp_json__key(j, "fetch");
 	if (e->fetchable)
-		bp_fetch__json(&e->fetch, j);
+		bp_inspect__fetch_json(&e->fetch, j);
 	else
 		bp_json__null(j);
 	bp_json__kv_string(j, "why", e->fetchable ? NULL : e->why);
@@ -182,14 +155,8 @@ int cmd_vars(int argc, char **argv)
 		return 1;
 	}
 	/* all first: a bad point prints nothing but its error */
-	for (i = 0; i < a.npoints && !err; i++, n++) {
-		struct bp_spec spec;
-
-		err = parse_point(a.binary, a.points[i], &spec);
-		if (!err)
-			err = bp_var_list__collect(&lists[i], &spec);
-		bp_spec__free(&spec);
-	}
+	for (i = 0; i < a.npoints && !err; i++, n++)
+		err = bp_inspect__vars(&lists[i], a.binary, a.points[i]);
 	if (!err && a.fmt.json) {
 		struct bp_json_opts opts = { .sz = sizeof(opts), .pretty = !a.fmt.compact };
 

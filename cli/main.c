@@ -67,6 +67,8 @@ int main(int argc, char **argv)
 	 * gets one of our records cut by one of its lines */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	bpfprobe_set_print(cli_print);
+	/* libbpf's warnings (a verifier log) and -vv chatter go the same way */
+	bpfprobe_route_libbpf_print(true);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -35,7 +35,7 @@ $(FUZZ_DIR)/obj/%.o: %.c
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 $(FUZZ_DIR)/libbpfprobe-fuzz.a: $(FUZZ_LIB_OBJS)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && ar rcsP $@ $^
 
 $(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_DIR)/libbpfprobe-fuzz.a
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_DIR)/libbpfprobe-fuzz.a $(LDLIBS)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include "loader/object.h"
+#include "prologue/prologue.h"
 #include "util/log.h"
 
 int bp_btf__check_prototype(const struct bpf_object *obj, struct bp_program *p)

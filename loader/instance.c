@@ -20,7 +20,7 @@
 #define LOG_TAIL_LINES 40
 
 static int find_or_add_instance(struct bpfprobe_object *obj, struct bp_program *p,
-				const struct bp_plan *plan)
+				const struct bp_plan *plan, uint8_t unread)
 {
 	struct bp_instance *n;
 	int count = 0;
@@ -28,7 +28,7 @@ static int find_or_add_instance(struct bpfprobe_object *obj, struct bp_program *
 	for (int i = 0; i < obj->ninsts; i++) {
 		if (obj->insts[i].owner != p)
 			continue;
-		if (bp_plan__equal(&obj->insts[i].plan, plan))
+		if (obj->insts[i].unread == unread && bp_plan__equal(&obj->insts[i].plan, plan))
 			return i;
 		count++;
 	}
@@ -40,6 +40,7 @@ static int find_or_add_instance(struct bpfprobe_object *obj, struct bp_program *
 	memset(n, 0, sizeof(*n));
 	n->owner = p;
 	n->plan = *plan;
+	n->unread = unread;
 	n->fd = -1;
 	for (int k = 0; k < plan->nargs; k++)
 		bp_fetch__format(&plan->args[k], n->plan_text[k], sizeof(n->plan_text[k]));
@@ -85,8 +86,8 @@ int bp_instances__build(struct bpfprobe_object *obj)
 
 			/* what the prototype says; the body's liveness is
 			 * added by bp_instances__set_body() */
-			p->points[j].plan.unread = p->proto_unread;
-			idx = find_or_add_instance(obj, p, &p->points[j].plan);
+			p->unread = p->proto_unread;
+			idx = find_or_add_instance(obj, p, &p->points[j].plan, p->unread);
 
 			if (idx < 0)
 				return idx;
@@ -117,11 +118,10 @@ void bp_instances__set_body(struct bpfprobe_object *obj, struct bp_program *p,
 			n += snprintf(list + n, sizeof(list) - n, " r%d", r);
 	bp_debug("program '%s': its prologues set only what it reads of r1..r5:%s\n",
 		 p->name, n ? list : " none");
-	for (int j = 0; j < p->npoints; j++)
-		p->points[j].plan.unread = unread;
+	p->unread = unread;
 	for (int i = 0; i < obj->ninsts; i++)
 		if (obj->insts[i].owner == p)
-			obj->insts[i].plan.unread = unread;
+			obj->insts[i].unread = unread;
 }
 
 static void print_log_tail(const char *name, const char *log)
@@ -194,7 +194,7 @@ int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
 	insns = malloc((BP_PROLOGUE_MAX_INSNS + body) * sizeof(*insns));
 	if (!insns)
 		return -ENOMEM;
-	plen = bp_prologue__gen(&inst->plan, insns, BP_PROLOGUE_MAX_INSNS);
+	plen = bp_prologue__gen(&inst->plan, inst->unread, insns, BP_PROLOGUE_MAX_INSNS);
 	if (plen < 0) {
 		bp_err("program '%s': cannot generate the prologue: %s\n",
 		       inst->owner->name, strerror(-plen));

@@ -10,10 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
+#include "loader/attach.h"
 #include "loader/metadata.h"
 #include "loader/object.h"
-#include "loader/attach.h"
 #include "util/log.h"
+#include "util/opts.h"
 
 static int parse_program(struct bp_program *p)
 {
@@ -60,11 +61,10 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 	struct bpfprobe_object *obj;
 	int err;
 
-	if (!path) {
+	if (!path || !OPTS_VALID(opts, bpfprobe_open_opts)) {
 		errno = EINVAL;
 		return NULL;
 	}
-	bp_log__route_libbpf();
 	obj = calloc(1, sizeof(*obj));
 	if (!obj) {
 		errno = ENOMEM;
@@ -74,17 +74,21 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 	if (OPTS_HAS(opts, vmlinux) && opts->vmlinux)
 		obj->vmlinux = strdup(opts->vmlinux);
 	err = bp_elf__check_bpf(path, &obj->license);
-	if (!err)
-		err = bp_handler__register();
 	if (!err) {
-		obj->obj = bpf_object__open_file(path, NULL);
-		if (!obj->obj) {
-			err = -errno;
-			bp_err("libbpf cannot open '%s': %s\n", path, strerror(errno));
+		/* the section handler claims the programs libbpf opens */
+		bp_handler__lock();
+		err = bp_handler__register();
+		if (!err) {
+			obj->obj = bpf_object__open_file(path, NULL);
+			if (!obj->obj) {
+				err = -errno;
+				bp_err("libbpf cannot open '%s': %s\n", path, strerror(errno));
+			}
 		}
+		if (!err)
+			err = collect_programs(obj);
+		bp_handler__unlock();
 	}
-	if (!err)
-		err = collect_programs(obj);
 	if (!err && !obj->nprogs)
 		bp_info("'%s' has no annotated program; loading it as a plain libbpf object\n", path);
 	if (err) {
@@ -168,13 +172,13 @@ static int resolve_all(struct bpfprobe_object *obj)
 	return err;
 }
 
-int bpfprobe_object__load(struct bpfprobe_object *obj)
+static int object_load(struct bpfprobe_object *obj)
 {
 	int err;
 
-	if (!obj)
+	if (!obj || !obj->obj)
 		return -EINVAL;
-	if (obj->loaded)
+	if (obj->loaded || obj->aps)
 		return -EBUSY;
 	err = resolve_all(obj);
 	if (!err)
@@ -182,9 +186,11 @@ int bpfprobe_object__load(struct bpfprobe_object *obj)
 	if (err)
 		return err;
 
+	bp_handler__lock();
 	bp_handler__set_loading(obj);
 	err = bpf_object__load(obj->obj);
 	bp_handler__set_loading(NULL);
+	bp_handler__unlock();
 	if (err == -EPERM || err == -EACCES) {
 		bp_err("loading '%s': permission denied: loading BPF programs needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN); run bpfprobe as root\n",
 		       obj->path);
@@ -206,6 +212,11 @@ int bpfprobe_object__load(struct bpfprobe_object *obj)
 	bp_meta__bind_object(obj);
 	obj->loaded = true;
 	return 0;
+}
+
+int bpfprobe_object__load(struct bpfprobe_object *obj)
+{
+	return bp_api_err(object_load(obj));
 }
 
 static bool is_annotated(const struct bpfprobe_object *obj, const struct bpf_program *prog)
@@ -264,13 +275,16 @@ static int attach_kernel(struct bpfprobe_object *obj, struct bp_attach_point *ap
 	return bp_kprobe__attach(obj->insts[ap->instance].fd, &t, &ap->perf_fd, &ap->link_fd);
 }
 
-int bpfprobe_object__attach(struct bpfprobe_object *obj, const struct bpfprobe_attach_opts *opts)
+static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_attach_opts *opts)
 {
 	pid_t pid = -1;
 	int err = 0;
 
-	if (!obj || !obj->loaded)
+	if (!obj || !obj->loaded || !OPTS_VALID(opts, bpfprobe_attach_opts))
 		return -EINVAL;
+	/* a second attachment would leave the first one's links behind */
+	if (obj->attached)
+		return -EBUSY;
 	if (OPTS_HAS(opts, pid))
 		pid = opts->pid;
 	for (int i = 0; i < obj->naps && !err; i++) {
@@ -298,11 +312,17 @@ int bpfprobe_object__attach(struct bpfprobe_object *obj, const struct bpfprobe_a
 	} else {
 		char buf[16];
 
+		obj->attached = true;
 		snprintf(buf, sizeof(buf), "%d", (int)pid);
 		/* libbpf attaches standard sections in every process */
 		bp_meta__update_object(obj, "pid", buf, true);
 	}
 	return err;
+}
+
+int bpfprobe_object__attach(struct bpfprobe_object *obj, const struct bpfprobe_attach_opts *opts)
+{
+	return bp_api_err(object_attach(obj, opts));
 }
 
 void bpfprobe_object__detach(struct bpfprobe_object *obj)
@@ -315,6 +335,7 @@ void bpfprobe_object__detach(struct bpfprobe_object *obj)
 	free(obj->std_links);
 	obj->std_links = NULL;
 	obj->nstd_links = 0;
+	obj->attached = false;
 }
 
 void bpfprobe_object__destroy(struct bpfprobe_object *obj)

@@ -33,14 +33,18 @@ struct bp_program {
 	struct bp_point *points;
 	int npoints;
 	struct bp_load_info info;
-	/* r1..r5 its BTF prototype does not declare (bp_plan.unread); the
-	 * plans add what the liveness of its body finds unread */
+	/* r1..r5 its BTF prototype does not declare (BP_UNREAD_PARAMS) */
 	uint8_t proto_unread;
+	/* and those its final body never reads either: what its prologues
+	 * need not set (bp_instances__set_body) */
+	uint8_t unread;
 };
 
+/* Keyed by plan and unread: the prologue is generated from both. */
 struct bp_instance {
 	struct bp_program *owner;
 	struct bp_plan plan;
+	uint8_t unread;
 	int fd;
 	int prologue_len;
 	char name[BPF_OBJ_NAME_LEN];
@@ -75,18 +79,22 @@ struct bpfprobe_object {
 	struct bpf_link **std_links;	/* standard libbpf sections, auto-attached */
 	int nstd_links;
 	bool loaded;
+	bool attached;		/* until bpfprobe_object__detach() */
 };
-
-/* Options structs from callers built against an older header are shorter:
- * a field is there when sz covers it. */
-#define OPTS_HAS(opts, field) \
-	((opts) && (opts)->sz >= offsetof(typeof(*(opts)), field) + sizeof((opts)->field))
 
 /* loader/object.c: resolves every program (prototype check, probe points,
  * plans), logging them at -v; shared by load and `bpfprobe resolve`. */
 int bp_object__resolve_programs(struct bpfprobe_object *obj);
 
-/* loader/prog_handler.c */
+/*
+ * loader/prog_handler.c: libbpf's fallback section handler is process-wide;
+ * its state (the programs it claimed, the object being loaded) is guarded
+ * by one lock, held across bpf_object__open_file() and bpf_object__load()
+ * of an object with annotations, so several threads may open and load
+ * objects of their own at once.
+ */
+void bp_handler__lock(void);
+void bp_handler__unlock(void);
 int bp_handler__register(void);
 bool bp_handler__claimed(const struct bpf_program *prog);
 void bp_handler__forget(const struct bpf_program *prog);

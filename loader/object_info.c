@@ -8,6 +8,7 @@
 #include <string.h>
 #include <bpfprobe/bpfprobe.h>
 #include "loader/object.h"
+#include "util/opts.h"
 
 #define FILL(info, full) \
 	memcpy((info), &(full), (info)->sz < sizeof(full) ? (info)->sz : sizeof(full))
@@ -32,8 +33,8 @@ size_t bpfprobe_object__instance_cnt(const struct bpfprobe_object *obj)
 	return obj ? obj->ninsts : 0;
 }
 
-int bpfprobe_object__point_info(const struct bpfprobe_object *obj, size_t i,
-				struct bpfprobe_point_info *info)
+static int object_point_info(const struct bpfprobe_object *obj, size_t i,
+			     struct bpfprobe_point_info *info)
 {
 	const struct bp_attach_point *ap;
 
@@ -56,8 +57,8 @@ int bpfprobe_object__point_info(const struct bpfprobe_object *obj, size_t i,
 	return 0;
 }
 
-int bpfprobe_object__program_info(const struct bpfprobe_object *obj, size_t i,
-				  struct bpfprobe_program_info *info)
+static int object_program_info(const struct bpfprobe_object *obj, size_t i,
+			       struct bpfprobe_program_info *info)
 {
 	const struct bp_program *p;
 
@@ -76,8 +77,8 @@ int bpfprobe_object__program_info(const struct bpfprobe_object *obj, size_t i,
 	return 0;
 }
 
-int bpfprobe_object__instance_info(const struct bpfprobe_object *obj, size_t i,
-				   struct bpfprobe_instance_info *info)
+static int object_instance_info(const struct bpfprobe_object *obj, size_t i,
+				struct bpfprobe_instance_info *info)
 {
 	const struct bp_instance *inst;
 
@@ -96,4 +97,22 @@ int bpfprobe_object__instance_info(const struct bpfprobe_object *obj, size_t i,
 		full.arg_plan[k] = inst->plan_text[k];
 	FILL(info, full);
 	return 0;
+}
+
+int bpfprobe_object__point_info(const struct bpfprobe_object *obj, size_t i,
+				struct bpfprobe_point_info *info)
+{
+	return bp_api_err(object_point_info(obj, i, info));
+}
+
+int bpfprobe_object__program_info(const struct bpfprobe_object *obj, size_t i,
+				  struct bpfprobe_program_info *info)
+{
+	return bp_api_err(object_program_info(obj, i, info));
+}
+
+int bpfprobe_object__instance_info(const struct bpfprobe_object *obj, size_t i,
+				   struct bpfprobe_instance_info *info)
+{
+	return bp_api_err(object_instance_info(obj, i, info));
 }

@@ -29,6 +29,7 @@
 #include "loader/metadata.h"
 #include "loader/object.h"
 #include "util/log.h"
+#include "util/opts.h"
 
 #define BPFFS_MOUNT "/sys/fs/bpf"
 #define NAME_MAX_LEN 64
@@ -192,7 +193,7 @@ static void session_path(char *buf, size_t len, const char *name)
 	snprintf(buf, len, "%s/%s", BPFPROBE_PIN_ROOT, name);
 }
 
-int bpfprobe_pin__exists(const char *name)
+static int pin_exists(const char *name)
 {
 	char path[PATH_MAX];
 	struct stat st;
@@ -229,19 +230,19 @@ static int install(const char *staging, const char *name, bool replace)
 	return 0;
 }
 
-int bpfprobe_object__pin(struct bpfprobe_object *obj, const char *name,
-			 const struct bpfprobe_pin_opts *opts)
+static int object_pin(struct bpfprobe_object *obj, const char *name,
+		      const struct bpfprobe_pin_opts *opts)
 {
 	bool replace = false;
 	char staging[PATH_MAX];
 	int err;
 
-	if (!obj || !obj->loaded)
+	if (!obj || !obj->loaded || !OPTS_VALID(opts, bpfprobe_pin_opts))
 		return -EINVAL;
 	err = check_name(name);
 	if (err)
 		return err;
-	if (opts && opts->sz > offsetof(struct bpfprobe_pin_opts, replace))
+	if (OPTS_HAS(opts, replace))
 		replace = opts->replace;
 	if (!replace && bpfprobe_pin__exists(name) == 1) {
 		bp_err("pin name '%s' exists (%s/%s): unload it first or use --replace\n",
@@ -271,7 +272,7 @@ int bpfprobe_object__pin(struct bpfprobe_object *obj, const char *name,
 	return err;
 }
 
-int bpfprobe_pin__remove(const char *name)
+static int pin_remove(const char *name)
 {
 	char path[PATH_MAX];
 	int err = check_name(name);
@@ -296,7 +297,7 @@ int bpfprobe_pin__remove(const char *name)
 	return err;
 }
 
-int bpfprobe_pin__for_each(int (*cb)(const char *name, void *ctx), void *ctx)
+static int pin_for_each(int (*cb)(const char *name, void *ctx), void *ctx)
 {
 	char **names = NULL;
 	struct dirent *de;
@@ -329,4 +330,25 @@ int bpfprobe_pin__for_each(int (*cb)(const char *name, void *ctx), void *ctx)
 	}
 	free(names);
 	return err;
+}
+
+int bpfprobe_pin__exists(const char *name)
+{
+	return bp_api_err(pin_exists(name));
+}
+
+int bpfprobe_object__pin(struct bpfprobe_object *obj, const char *name,
+			 const struct bpfprobe_pin_opts *opts)
+{
+	return bp_api_err(object_pin(obj, name, opts));
+}
+
+int bpfprobe_pin__remove(const char *name)
+{
+	return bp_api_err(pin_remove(name));
+}
+
+int bpfprobe_pin__for_each(int (*cb)(const char *name, void *ctx), void *ctx)
+{
+	return bp_api_err(pin_for_each(cb, ctx));
 }

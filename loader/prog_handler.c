@@ -8,6 +8,7 @@
  * perf 6.1 missed, which is why it cannot load objects built with -g.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "loader/object.h"
@@ -15,6 +16,8 @@
 #include "util/log.h"
 #include "util/grow.h"
 
+/* all of the state below, and libbpf's calls into it */
+static pthread_mutex_t handler_lock = PTHREAD_MUTEX_INITIALIZER;
 static int handler_id;
 static const struct bpf_program **claimed;
 static size_t nclaimed, claimed_cap;
@@ -70,6 +73,17 @@ static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opt
 	return err;
 }
 
+void bp_handler__lock(void)
+{
+	pthread_mutex_lock(&handler_lock);
+}
+
+void bp_handler__unlock(void)
+{
+	pthread_mutex_unlock(&handler_lock);
+}
+
+/* With the lock held. */
 int bp_handler__register(void)
 {
 	LIBBPF_OPTS(libbpf_prog_handler_opts, opts,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Which registers a program body reads before writing them: the prologue
- * then sets only those of r1..r5 (see bp_plan.unread).
+ * then sets only those of r1..r5 (see BP_UNREAD_ALL in prologue.h).
  *
  * A backward dataflow over the instructions, iterated to a fixpoint:
  *   live_in(i)  = use(i) | (live_out(i) & ~def(i))

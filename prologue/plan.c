@@ -52,7 +52,7 @@ bool bp_plan__equal(const struct bp_plan *a, const struct bp_plan *b)
 {
 	int i;
 
-	if (a->nargs != b->nargs || a->unread != b->unread)
+	if (a->nargs != b->nargs)
 		return false;
 	for (i = 0; i < a->nargs && i < BP_MAX_ARGS; i++) {
 		if (!bp_fetch__equal(&a->args[i], &b->args[i]))

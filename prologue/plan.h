@@ -61,20 +61,7 @@ struct bp_fetch {
 struct bp_plan {
 	int nargs;
 	struct bp_fetch args[BP_MAX_ARGS];
-	/*
-	 * The registers of r1..r5 the program never reads before writing
-	 * them (bit r: BPF_REG_r), so the prologue need not set them: those
-	 * its BTF prototype does not declare, and those the liveness of its
-	 * body (prologue/liveness.h) finds unread. 0: unknown, all are set.
-	 */
-	uint8_t unread;
 };
-
-/* bp_plan.unread: every one of r1..r5 */
-#define BP_UNREAD_ALL	0x3e
-/* what a prototype of nparams parameters leaves unread: r(nparams+1)..r5 */
-#define BP_UNREAD_PARAMS(nparams) \
-	((nparams) >= 5 ? 0 : BP_UNREAD_ALL & ~((2u << (nparams)) - 1))
 
 bool bp_fetch__equal(const struct bp_fetch *a, const struct bp_fetch *b);
 bool bp_plan__equal(const struct bp_plan *a, const struct bp_plan *b);

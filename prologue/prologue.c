@@ -38,7 +38,7 @@
  *	r1 = r6
  *	<program body>
  *
- * Registers the program never reads (bp_plan.unread: its prototype does
+ * Registers the program never reads (unread: its prototype does
  * not declare them, or its body writes them before any read) are left
  * alone, except r2 and the fetched arguments of the second shape: a
  * failed read must still reach r2, and perf sets them the same way.
@@ -73,6 +73,8 @@
 #define CTX_SAVE_REG	BPF_REG_6
 
 struct gen {
+	/* registers of r1..r5 the program never reads (bp_prologue__gen) */
+	uint8_t unread;
 	struct bpf_insn *insns;
 	size_t max;
 	size_t n;		/* counts past max so we can tell -E2BIG */
@@ -335,17 +337,17 @@ static void patch_jump(struct gen *g, size_t at, size_t to)
 }
 
 /* May the program read register reg (r1..r5) before writing it? Its
- * prototype and the liveness of its body say (bp_plan.unread). */
-static bool reads(const struct bp_plan *plan, int reg)
+ * prototype and the liveness of its body say (the caller's unread). */
+static bool reads(const struct gen *g, int reg)
 {
-	return !(plan->unread & (1u << reg));
+	return !(g->unread & (1u << reg));
 }
 
 /* Zeroes what the program reads of r(3+from)..r5. */
 static void zero_args_from(struct gen *g, const struct bp_plan *plan, int from)
 {
 	for (int i = from; i < BP_MAX_ARGS; i++)
-		if (reads(plan, BPF_REG_3 + i))
+		if (reads(g, BPF_REG_3 + i))
 			emit(g, MOV64_IMM(BPF_REG_3 + i, 0));
 }
 
@@ -354,9 +356,9 @@ static void gen_fast(struct gen *g, const struct bp_plan *plan)
 	int i;
 
 	for (i = 0; i < plan->nargs; i++)
-		if (reads(plan, BPF_REG_3 + i))
+		if (reads(g, BPF_REG_3 + i))
 			emit_direct_arg(g, BPF_REG_3 + i, BPF_REG_1, &plan->args[i]);
-	if (reads(plan, BPF_REG_2))
+	if (reads(g, BPF_REG_2))
 		emit(g, MOV64_IMM(BPF_REG_2, 0));
 	zero_args_from(g, plan, plan->nargs);
 }
@@ -400,12 +402,12 @@ static void gen_slow(struct gen *g, const struct bp_plan *plan)
 	err = g->n;
 	emit(g, MOV64_IMM(BPF_REG_2, 1));
 	for (i = 0; i < plan->nargs; i++)
-		if (reads(plan, BPF_REG_3 + i))
+		if (reads(g, BPF_REG_3 + i))
 			emit(g, MOV64_IMM(BPF_REG_3 + i, 0));
 
 	unused = g->n;
 	zero_args_from(g, plan, plan->nargs);
-	if (reads(plan, BPF_REG_1))
+	if (reads(g, BPF_REG_1))
 		emit(g, MOV64_REG(BPF_REG_1, CTX_SAVE_REG));
 
 	patch_jump(g, goto_unused, unused);
@@ -450,10 +452,10 @@ void bp_prologue__preamble(struct bpf_insn *insns)
 		insns[i] = MOV64_IMM(BPF_REG_2 + i, 0);
 }
 
-int bp_prologue__gen(const struct bp_plan *plan, struct bpf_insn *insns,
-		     size_t max)
+int bp_prologue__gen(const struct bp_plan *plan, uint8_t unread,
+		     struct bpf_insn *insns, size_t max)
 {
-	struct gen g = { .insns = insns, .max = max };
+	struct gen g = { .unread = unread, .insns = insns, .max = max };
 	bool has_call = false;
 	int i, err;
 

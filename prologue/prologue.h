@@ -5,7 +5,7 @@
  * Contract of the generated prologue (it runs first, r1 = ctx = struct pt_regs *):
  *   on success: r2 = 0, r3..r5 = fetched args (unused ones 0), r1 = ctx
  *   on any failed read: r2 = 1 (non-zero), r3..r5 = 0, r1 = ctx
- * except that registers in plan->unread (the body never reads them) may be
+ * except that registers in unread (the program never reads them) may be
  * left unset. It may use r6..r9 and the 8 bytes at r10-8; the program body
  * follows it directly (falls through from the last prologue instruction).
  */
@@ -13,6 +13,7 @@
 #define BPFPROBE_PROLOGUE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <linux/bpf.h>
 #include "prologue/plan.h"
 
@@ -20,14 +21,27 @@
 #define BP_PREAMBLE_LEN 4
 void bp_prologue__preamble(struct bpf_insn *insns);
 
+/*
+ * The registers of r1..r5 a program never reads before writing them (bit
+ * r: BPF_REG_r), which its prologue need not set: those its BTF prototype
+ * does not declare, and those the liveness of its body (liveness.h) finds
+ * unread. 0: unknown, all are set.
+ */
+#define BP_UNREAD_ALL	0x3e	/* every one of r1..r5 */
+/* what a prototype of nparams parameters leaves unread: r(nparams+1)..r5 */
+#define BP_UNREAD_PARAMS(nparams) \
+	((nparams) >= 5 ? 0 : BP_UNREAD_ALL & ~((2u << (nparams)) - 1))
+
 /* Upper bound on bp_prologue__gen()'s output for any plan. */
 #define BP_PROLOGUE_MAX_INSNS 256
 
 /*
- * Writes the prologue for plan into insns (room for max). Returns the
+ * Writes the prologue for plan into insns (room for max), for a program
+ * that never reads the registers in unread (BP_UNREAD_*). Returns the
  * number of instructions, or -EINVAL (bad plan) / -E2BIG (no room).
  */
-int bp_prologue__gen(const struct bp_plan *plan, struct bpf_insn *insns, size_t max);
+int bp_prologue__gen(const struct bp_plan *plan, uint8_t unread,
+		     struct bpf_insn *insns, size_t max);
 
 /* One instruction as readable BPF assembly ("r3 = *(u64 *)(r6 +112)").
  * ldimm64 takes two slots: pass both (next may be NULL otherwise).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* The single print callback shared by the library and libbpf. */
+/* The library's print callback, and libbpf's when the application asks. */
 #include <stdio.h>
 #include <bpf/libbpf.h>
 #include "util/log.h"
@@ -12,6 +12,9 @@ static int default_print(enum bpfprobe_print_level level, const char *fmt, va_li
 }
 
 static bpfprobe_print_fn_t print_fn = default_print;
+/* libbpf's callback before bpfprobe_route_libbpf_print(true) replaced it */
+static libbpf_print_fn_t libbpf_prev;
+static bool routed;
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -33,13 +36,16 @@ bpfprobe_print_fn_t bpfprobe_set_print(bpfprobe_print_fn_t fn)
 	bpfprobe_print_fn_t old = print_fn;
 
 	print_fn = fn;
-	bp_log__route_libbpf();
 	return old;
 }
 
-void bp_log__route_libbpf(void)
+void bpfprobe_route_libbpf_print(bool route)
 {
-	libbpf_set_print(libbpf_print);
+	if (route && !routed)
+		libbpf_prev = libbpf_set_print(libbpf_print);
+	else if (!route && routed)
+		libbpf_set_print(libbpf_prev);
+	routed = route;
 }
 
 void bp_log(enum bpfprobe_print_level level, const char *fmt, ...)

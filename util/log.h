@@ -8,9 +8,6 @@
 void bp_log(enum bpfprobe_print_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Sends libbpf's messages through our callback too. */
-void bp_log__route_libbpf(void);
-
 /* Errors are the messages a user must see: they name the culprit. */
 #define bp_err(...)	bp_log(BPFPROBE_WARN, __VA_ARGS__)
 #define bp_info(...)	bp_log(BPFPROBE_INFO, __VA_ARGS__)

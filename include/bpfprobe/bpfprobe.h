@@ -6,6 +6,19 @@
  *
  * Conventions follow libbpf: object__verb functions, opts structs with a
  * leading sz field, negative errno returns, one print callback.
+ *
+ * Errors: functions returning int return 0 (or a count) on success and a
+ * negative errno on failure, and then also set errno to it; those
+ * returning a pointer return NULL and set errno. An options struct whose
+ * sz covers fields this library does not know is refused (-EINVAL) unless
+ * those bytes are zero, as libbpf does.
+ *
+ * Threads: one object, and the output made from it, must be used by one
+ * thread at a time; different objects may be opened, loaded, attached and
+ * read from different threads at once (libbpf's section handler, which is
+ * process-wide, is used under a lock). bpfprobe_set_print() and
+ * bpfprobe_route_libbpf_print() change process-wide state: call them
+ * before other threads use the library.
  */
 #ifndef BPFPROBE_BPFPROBE_H
 #define BPFPROBE_BPFPROBE_H
@@ -35,11 +48,22 @@ typedef int (*bpfprobe_print_fn_t)(enum bpfprobe_print_level level,
 				   const char *fmt, va_list args);
 
 /**
- * @brief Sets the print callback for bpfprobe and libbpf messages.
+ * @brief Sets the print callback for bpfprobe's messages. The default
+ * prints BPFPROBE_WARN to stderr.
  * @param fn new callback, NULL to silence everything
  * @return the previous callback
  */
 BPFPROBE_API bpfprobe_print_fn_t bpfprobe_set_print(bpfprobe_print_fn_t fn);
+
+/**
+ * @brief Sends libbpf's messages through bpfprobe's print callback too
+ * (libbpf's warnings as BPFPROBE_WARN, its info and debug output as
+ * BPFPROBE_INFO and BPFPROBE_DEBUG), or, with false, gives libbpf back the
+ * callback it had. The library never changes libbpf's callback otherwise:
+ * by default libbpf's messages (the verifier's log of a program that does
+ * not load, say) go where the application's libbpf_set_print() sends them.
+ */
+BPFPROBE_API void bpfprobe_route_libbpf_print(bool route);
 
 struct bpfprobe_object;
 struct bpf_object;

@@ -15,7 +15,8 @@
 
 #include "prologue/arch.h"
 #include "prologue/arch_x86_64.h"
-#include "loader/resolve_only.h"
+#include "loader/inspect.h"
+#include "loader/object.h"
 #include "probes/resolve.h"
 #include "probes/listing.h"
 #include "probes/spec.h"
@@ -437,7 +438,7 @@ static void test_resolve_object(void)
 		CHECK(obj, "%s: open failed", path);
 		if (!obj)
 			continue;
-		CHECK_INT(bp_object__resolve_only(obj), 0);
+		CHECK_INT(bp_inspect__resolve(obj), 0);
 		CHECK(!obj->loaded, "%s: loaded", path);
 		twin = program(obj, "twin");
 		neg = program(obj, "neg");
@@ -478,7 +479,7 @@ static void test_resolve_sec_text(void)
 
 	cur = &variants[1];
 	snprintf(text, sizeof(text), "exec=%s;ev=twin x", target("args"));
-	CHECK_INT(bp_object__resolve_sec(text, NULL, &obj), 0);
+	CHECK_INT(bp_inspect__resolve_sec(text, NULL, &obj), 0);
 	if (obj) {
 		CHECK_INT(obj->nprogs, 1);
 		CHECK_STR(obj->progs[0].name, "ev");
@@ -490,7 +491,7 @@ static void test_resolve_sec_text(void)
 	msgs[0] = '\0';
 	bpfprobe_set_print(capture);
 	snprintf(text, sizeof(text), "exec=%s;handle_req req->lenn", target("args"));
-	CHECK_INT(bp_object__resolve_sec(text, NULL, &obj), -ENOENT);
+	CHECK_INT(bp_inspect__resolve_sec(text, NULL, &obj), -ENOENT);
 	CHECK(!obj, "an object on error");
 	CHECK(strstr(msgs, "lenn") && strstr(msgs, "struct req"), "message: %s", msgs);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* A fetch plan's argument as JSON (see plan_json.h). */
-#include "cli/plan_json.h"
+/* A fetch plan's argument as JSON (see inspect.h). */
+#include "loader/inspect.h"
 #include "prologue/arch.h"
 
 static const char *base_name(enum bp_base_kind base)
@@ -13,7 +13,7 @@ static const char *base_name(enum bp_base_kind base)
 	}
 }
 
-void bp_fetch__json(const struct bp_fetch *f, struct bp_json *j)
+void bp_inspect__fetch_json(const struct bp_fetch *f, struct bp_json *j)
 {
 	char text[256];
 	int i, n = f->nderef < BP_MAX_DEREFS ? f->nderef : BP_MAX_DEREFS;

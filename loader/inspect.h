@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What the bpfprobe tool reads beyond the public API, and the only
+ * internal header it includes: an object resolved without loading
+ * (`bpfprobe resolve`) with its probe points, fetch plans, program
+ * instances and their prologues; the functions of a binary (`funcs`) and
+ * the variables at a probe point (`vars`). The types are plain data
+ * (probes/point.h, probes/listing.h). Internal: not installed, not
+ * exported by libbpfprobe.so; the tool links the static library.
+ */
+#ifndef BPFPROBE_INSPECT_H
+#define BPFPROBE_INSPECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <bpfprobe/bpfprobe.h>
+#include "probes/listing.h"
+#include "probes/point.h"
+#include "util/json.h"
+
+/*
+ * For an object from bpfprobe_object__open(): checks each annotated
+ * program's prototype, resolves its probe points and groups them into
+ * instances exactly as bpfprobe_object__load() does, with the same
+ * messages, handing nothing to the kernel (no privileges needed). The
+ * object is not loaded and must not be afterwards; destroy it when done.
+ * Returns 0 or a negative errno.
+ */
+int bp_inspect__resolve(struct bpfprobe_object *obj);
+
+/*
+ * The same for one SEC() text, as an object holding a single program
+ * named after its EVENT= (else its function). *out is destroyed with
+ * bpfprobe_object__destroy(); NULL on error (a message was printed).
+ */
+int bp_inspect__resolve_sec(const char *text, const char *vmlinux,
+			    struct bpfprobe_object **out);
+
+/* True when the object came from a SEC text, not a file. */
+bool bp_inspect__is_sec_text(const struct bpfprobe_object *obj);
+
+/* An annotated program of a resolved object. */
+struct bp_inspect_program {
+	const char *name;
+	const char *sec;
+	const char *event;	/* EVENT= of the SEC; NULL if none */
+	const char *func;	/* the function the SEC names; NULL for SRC:ALN */
+	bool is_return;
+	/* per argument of the SEC as written ("req->len"); NULL when the
+	 * SEC's $params makes the points' arguments differ */
+	const char *arg_expr[BP_MAX_ARGS];
+	const struct bp_point *points;
+	int npoints;
+};
+
+/* An instance: one per distinct fetch plan of a program. */
+struct bp_inspect_instance {
+	const char *name;
+	int program;		/* index of its program */
+	const struct bp_plan *plan;
+};
+
+size_t bp_inspect__program_cnt(const struct bpfprobe_object *obj);
+size_t bp_inspect__instance_cnt(const struct bpfprobe_object *obj);
+/* 0, or -ENOENT past the last one. */
+int bp_inspect__program(const struct bpfprobe_object *obj, size_t i,
+			struct bp_inspect_program *out);
+/* The instance point j of program i runs; -ENOENT if there is none. */
+int bp_inspect__point_instance(const struct bpfprobe_object *obj, size_t i, int j);
+int bp_inspect__instance(const struct bpfprobe_object *obj, size_t i,
+			 struct bp_inspect_instance *out);
+
+/*
+ * Calls emit with each instruction of instance i's prologue as BPF
+ * assembly (an ldimm64 once, at its first slot). Returns the number of
+ * instruction slots, or a negative errno after a message.
+ */
+int bp_inspect__prologue(const struct bpfprobe_object *obj, size_t i,
+			 void (*emit)(int slot, const char *text, void *ctx), void *ctx);
+
+/* A fetch as text, "s32 *(u32 *)(%rdi + 8) [user]"; snprintf's value. */
+int bp_inspect__fetch_text(const struct bp_fetch *f, char *buf, size_t len);
+
+/*
+ * A fetch as a JSON object (a value: write its key first when in an object):
+ *   {"text": "s32 *(u32 *)(%rdi + 8) [user]",
+ *    "base": "reg" | "const" | "addr" | "none",
+ *    "reg": "rdi" (base reg; null otherwise), "add": 8,
+ *    "anchor": null | {"addr": 5184, "kind": "ip" | "func_ip"}  (base addr:
+ *        the load bias is the anchor's run-time address minus addr),
+ *    "derefs": [{"off": 8, "user": true}, ...],  innermost first
+ *    "size": 4, "signed": true,
+ *    "bits": null | {"off": 3, "size": 5}}
+ */
+void bp_inspect__fetch_json(const struct bp_fetch *f, struct bp_json *j);
+
+/*
+ * Every function of binary (found like exec=) whose name matches glob
+ * (NULL: all); see bp_func_list__collect(). l must be freed with
+ * bp_func_list__free() either way.
+ */
+int bp_inspect__funcs(struct bp_func_list *l, const char *binary, const char *glob);
+
+/*
+ * The variables at every probe point POINT names in binary (POINT as the
+ * SEC text "exec=BINARY;POINT" would, without arguments). Returns 0 or a
+ * negative errno after a message naming point. l must be freed with
+ * bp_var_list__free() either way.
+ */
+int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *point);
+
+#endif /* BPFPROBE_INSPECT_H */
