@@ -38,9 +38,12 @@ $(BUILD)/libbpfprobe.so: $(LIB_OBJS) lib/libbpfprobe.map
 $(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/libbpfprobe.a
 	$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libbpfprobe.a $(LDLIBS)
 
+# A unit test links the helpers (tests/unit/*.c other than test_*.c) it names here.
+$(BUILD)/tests/test_prologue: $(BUILD)/obj/tests/unit/bpf_interp.o
+
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fvisibility=default -o $@ $< $(BUILD)/libbpfprobe.a $(LDLIBS)
+	$(CC) $(CFLAGS) -fvisibility=default -o $@ $< $(filter %.o,$^) $(BUILD)/libbpfprobe.a $(LDLIBS)
 
 # Test targets, BPF test objects and their rules live beside the tests.
 include tests/tests.mk
