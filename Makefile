@@ -45,10 +45,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(wildcard tests/unit/*.
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fvisibility=default -o $@ $< $(filter %.o,$^) $(BUILD)/libbpfprobe.a $(LDLIBS)
 
-# Test targets, BPF test objects and their rules live beside the tests.
+# The rules of test targets, BPF test objects and samples live beside them.
 include tests/tests.mk
 include tests/argx.mk
 include tests/points.mk
+include samples/samples.mk
 VMTEST_DEPS := tests-build
 include tests/vm/vm.mk
 include tests/kernel/kernel.mk
@@ -85,22 +86,3 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
-
-# samples/: the demo application (with DWARF) and its BPF object
-.PHONY: samples
-SAMPLE_BPF := $(patsubst samples/%.bpf.c,$(BUILD)/samples/%.bpf.o,$(wildcard samples/*.bpf.c))
-SAMPLE_APPS := $(BUILD)/samples/demo_app $(BUILD)/samples/malloc_app \
-	       $(BUILD)/samples/setscheduler_app
-samples: $(SAMPLE_BPF) $(SAMPLE_APPS) $(BUILD)/samples/lib_example
-
-$(BUILD)/samples/%_app: samples/%_app.c
-	@mkdir -p $(dir $@)
-	$(CC) -g -O2 -o $@ $<
-
-$(BUILD)/samples/%.bpf.o: samples/%.bpf.c
-	@mkdir -p $(dir $@)
-	$(CLANG) $(BPF_CFLAGS) -DDEMO_APP='"$(abspath $(BUILD)/samples/demo_app)"' -c $< -o $@
-
-# links the in-tree library the way an installed one is linked (see the install test)
-$(BUILD)/samples/lib_example: samples/lib_example.c $(BUILD)/libbpfprobe.a
-	$(CC) -O2 -g -Wall -Iinclude -o $@ $< $(BUILD)/libbpfprobe.a $(LDLIBS)
