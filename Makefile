@@ -47,8 +47,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(wildcard tests/unit/*.
 
 # The rules of test targets, BPF test objects and samples live beside them.
 include tests/tests.mk
-include tests/argx.mk
-include tests/points.mk
+include tests/targets/argx/argx.mk
+include tests/targets/points/points.mk
 include samples/samples.mk
 VMTEST_DEPS := tests-build
 include tests/vm/vm.mk

@@ -2,6 +2,9 @@
 #
 # Targets: tests/targets/NAME/*.c  ->  build/targets/NAME-CC-OPT
 #   for every compiler in TARGET_CCS and level in TARGET_OPTS (all with -g).
+#   Only the folder's own *.c are compiled: a target that also needs other
+#   builds (a library, hand-written DWARF) keeps their rules beside its
+#   sources in tests/targets/NAME/NAME.mk, which the top Makefile includes.
 # BPF objects: tests/bpf/TARGET__WHAT.bpf.c  ->  build/bpf/TARGET__WHAT-CC-OPT.o
 #   compiled with -DTARGET='"<abs path of build/targets/TARGET-CC-OPT>"', so a
 #   program writes SEC("exec=" TARGET ";func=...").

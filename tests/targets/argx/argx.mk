@@ -1,4 +1,4 @@
-# Builds of the argx test sources that the generic target rule (tests.mk)
+# Builds of the argx test sources that the generic target rule (tests/tests.mk)
 # does not make (tests/targets/argx itself is built there, PIE and not):
 #   build/targets/argx_lib-CC-OPT.so  tests/targets/argx/lib/argxlib.c, a shared library
 #   build/targets/argx_lib-CC-OPT     tests/targets/argx/lib/user.c, linked with it
