@@ -10,6 +10,22 @@ CFLAGS  += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 LDLIBS  := -lbpf -ldw -lelf -lz -ltraceevent
 VERSION := 0.1.0
 
+# Each rule prints one short line ("  CC      build/obj/probes/spec.o"):
+# `make V=1` prints the whole commands instead, `make -s` neither. Compiler
+# messages show in every mode. A recipe line is $(call msg,TAG,WHAT)
+# followed by $(Q)command.
+ifeq ($(V),1)
+Q   :=
+msg :=
+else
+Q   := @
+msg = @printf '  %-7s %s\n' '$(1)' '$(2)'
+MAKEFLAGS += --no-print-directory
+endif
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+msg :=
+endif
+
 LIB_SRCS := $(wildcard probes/*.c prologue/*.c loader/*.c util/*.c sysinfo/*.c output/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_SRCS := $(wildcard cli/*.c)
@@ -25,25 +41,30 @@ cli: $(BUILD)/bpfprobe
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/libbpfprobe.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/libbpfprobe.so: $(LIB_OBJS) lib/libbpfprobe.map
-	$(CC) -shared -Wl,-soname,libbpfprobe.so.0 -Wl,--version-script=lib/libbpfprobe.map \
+	$(call msg,LD,$@)
+	$(Q)$(CC) -shared -Wl,-soname,libbpfprobe.so.0 -Wl,--version-script=lib/libbpfprobe.map \
 		-o $@ $(LIB_OBJS) $(LDLIBS)
 
 $(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/libbpfprobe.a
-	$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libbpfprobe.a $(LDLIBS)
+	$(call msg,LD,$@)
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libbpfprobe.a $(LDLIBS)
 
 # A unit test links the helpers (tests/unit/*.c other than test_*.c) it names here.
 $(BUILD)/tests/test_prologue: $(BUILD)/obj/tests/unit/bpf_interp.o
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fvisibility=default -o $@ $< $(filter %.o,$^) $(BUILD)/libbpfprobe.a $(LDLIBS)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -fvisibility=default -o $@ $< $(filter %.o,$^) $(BUILD)/libbpfprobe.a $(LDLIBS)
 
 # The rules of test targets, BPF test objects and samples live beside them.
 include tests/tests.mk
@@ -62,11 +83,12 @@ include prologue/prologue.mk
 tests-build: all samples $(UNIT_BINS) $(TEST_ARTIFACTS)
 
 deps:
-	@./scripts/deps.sh
+	$(Q)./scripts/deps.sh
 
 test: deps
-	$(MAKE) tests-build
-	./tests/run.sh
+	$(Q)$(MAKE) tests-build
+	$(call msg,RUN,tests/run.sh)
+	$(Q)./tests/run.sh
 
 # The whole suite under ASan+UBSan+LeakSanitizer: the tool, the library and
 # the unit tests are rebuilt into $(ASAN_BUILD) (fuzz/fuzz.mk: asan-bins);
@@ -74,15 +96,18 @@ test: deps
 ASAN_BUILD ?= build/asan
 .PHONY: test-asan
 test-asan: deps
-	$(MAKE) tests-build
-	$(MAKE) BUILD=$(ASAN_BUILD) CC="$(ASAN_CC)" asan-bins
-	./fuzz/test-asan.sh $(ASAN_BUILD)
+	$(Q)$(MAKE) tests-build
+	$(Q)$(MAKE) BUILD=$(ASAN_BUILD) CC="$(ASAN_CC)" asan-bins
+	$(call msg,RUN,fuzz/test-asan.sh $(ASAN_BUILD))
+	$(Q)./fuzz/test-asan.sh $(ASAN_BUILD)
 
 demo: deps
-	$(MAKE) all samples
-	./samples/demo.sh
+	$(Q)$(MAKE) all samples
+	$(call msg,RUN,samples/demo.sh)
+	$(Q)./samples/demo.sh
 
 clean:
-	rm -rf $(BUILD)
+	$(call msg,CLEAN,$(BUILD))
+	$(Q)rm -rf $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

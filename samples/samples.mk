@@ -13,12 +13,15 @@ samples: $(SAMPLE_BPF) $(SAMPLE_APPS) $(BUILD)/samples/lib_example
 
 $(BUILD)/samples/%_app: samples/%_app.c
 	@mkdir -p $(dir $@)
-	$(CC) -g -O2 -o $@ $<
+	$(call msg,CC,$@)
+	$(Q)$(CC) -g -O2 -o $@ $<
 
 $(BUILD)/samples/%.bpf.o: samples/%.bpf.c
 	@mkdir -p $(dir $@)
-	$(CLANG) $(BPF_CFLAGS) -DDEMO_APP='"$(abspath $(BUILD)/samples/demo_app)"' -c $< -o $@
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DDEMO_APP='"$(abspath $(BUILD)/samples/demo_app)"' -c $< -o $@
 
 # links the in-tree library the way an installed one is linked (see the install test)
 $(BUILD)/samples/lib_example: samples/lib_example.c $(BUILD)/libbpfprobe.a
-	$(CC) -O2 -g -Wall -Iinclude -o $@ $< $(BUILD)/libbpfprobe.a $(LDLIBS)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -g -Wall -Iinclude -o $@ $< $(BUILD)/libbpfprobe.a $(LDLIBS)

@@ -9,11 +9,13 @@
 define points_lib_rules
 $(BUILD)/targets/pointslib-$(1)/libpoints.so: tests/targets/points/lib/libpoints.c
 	@mkdir -p $$(dir $$@)
-	$(firstword $(subst -, ,$(1))) -g $(call opt_flags,$(word 2,$(subst -, ,$(1)))) -fPIC -shared \
+	$$(call msg,CC,$$@)
+	$$(Q)$(firstword $(subst -, ,$(1))) -g $(call opt_flags,$(word 2,$(subst -, ,$(1)))) -fPIC -shared \
 		-Wl,-soname,libpoints.so -o $$@ $$<
 
 $(BUILD)/targets/pointsapp-$(1): tests/targets/points/app/main.c $(BUILD)/targets/pointslib-$(1)/libpoints.so
-	$(firstword $(subst -, ,$(1))) -g $(call opt_flags,$(word 2,$(subst -, ,$(1)))) -o $$@ $$< \
+	$$(call msg,CC,$$@)
+	$$(Q)$(firstword $(subst -, ,$(1))) -g $(call opt_flags,$(word 2,$(subst -, ,$(1)))) -o $$@ $$< \
 		-L$(BUILD)/targets/pointslib-$(1) -lpoints
 endef
 $(foreach v,$(call target_variants,pointsapp),$(eval $(call points_lib_rules,$(v))))
