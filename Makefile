@@ -10,6 +10,22 @@ CFLAGS  += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 LDLIBS  := -lbpf -ldw -lelf -lz -ltraceevent
 VERSION := 0.1.0
 
+# Each rule prints one short line ("  CC      build/obj/probes/spec.o"):
+# `make V=1` prints the whole commands instead, `make -s` neither. Compiler
+# messages show in every mode. A recipe line is $(call msg,TAG,WHAT)
+# followed by $(Q)command.
+ifeq ($(V),1)
+Q   :=
+msg :=
+else
+Q   := @
+msg = @printf '  %-7s %s\n' '$(1)' '$(2)'
+MAKEFLAGS += --no-print-directory
+endif
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+msg :=
+endif
+
 LIB_SRCS := $(wildcard probes/*.c probes/dwarf/*.c probes/kernel/*.c prologue/*.c \
 	      loader/*.c util/*.c output/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -30,31 +46,41 @@ cli: $(BUILD)/bpfprobe
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/libbpfprobe.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcsP $@ $^
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcsP $@ $^
 
 $(BUILD)/libbpfprobe.so: $(LIB_OBJS) lib/libbpfprobe.map
-	$(CC) -shared -Wl,-soname,libbpfprobe.so.0 -Wl,--version-script=lib/libbpfprobe.map \
+	$(call msg,LD,$@)
+	$(Q)$(CC) -shared -Wl,-soname,libbpfprobe.so.0 -Wl,--version-script=lib/libbpfprobe.map \
 		-o $@ $(LIB_OBJS) $(LDLIBS)
 
 $(BUILD)/sysinfo.a: $(SYSINFO_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcsP $@ $^
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcsP $@ $^
 
 $(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a
-	$(CC) -o $@ $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a $(LDLIBS)
+	$(call msg,LD,$@)
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a $(LDLIBS)
+
+# A unit test links the helpers (tests/unit/*.c other than test_*.c) it names here.
+$(BUILD)/tests/test_prologue: $(BUILD)/obj/tests/unit/bpf_interp.o
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(BUILD)/sysinfo.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fvisibility=default -o $@ $< $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a $(LDLIBS)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -fvisibility=default -o $@ $< $(filter %.o,$^) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a $(LDLIBS)
 
-# Test targets, BPF test objects and their rules live beside the tests.
+# The rules of test targets, BPF test objects and samples live beside them.
 include tests/tests.mk
-include tests/argx.mk
-include tests/points.mk
+include tests/targets/argx/argx.mk
+include tests/targets/points/points.mk
+include samples/samples.mk
 VMTEST_DEPS := tests-build
 include tests/vm/vm.mk
 include tests/kernel/kernel.mk
@@ -67,11 +93,12 @@ include prologue/prologue.mk
 tests-build: all samples $(UNIT_BINS) $(TEST_ARTIFACTS)
 
 deps:
-	@./scripts/deps.sh
+	$(Q)./scripts/deps.sh
 
 test: deps
-	$(MAKE) tests-build
-	./tests/run.sh
+	$(Q)$(MAKE) tests-build
+	$(call msg,RUN,tests/run.sh)
+	$(Q)./tests/run.sh
 
 # The whole suite under ASan+UBSan+LeakSanitizer: the tool, the library and
 # the unit tests are rebuilt into $(ASAN_BUILD) (fuzz/fuzz.mk: asan-bins);
@@ -79,34 +106,18 @@ test: deps
 ASAN_BUILD ?= build/asan
 .PHONY: test-asan
 test-asan: deps
-	$(MAKE) tests-build
-	$(MAKE) BUILD=$(ASAN_BUILD) CC="$(ASAN_CC)" asan-bins
-	./fuzz/test-asan.sh $(ASAN_BUILD)
+	$(Q)$(MAKE) tests-build
+	$(Q)$(MAKE) BUILD=$(ASAN_BUILD) CC="$(ASAN_CC)" asan-bins
+	$(call msg,RUN,fuzz/test-asan.sh $(ASAN_BUILD))
+	$(Q)./fuzz/test-asan.sh $(ASAN_BUILD)
 
 demo: deps
-	$(MAKE) all samples
-	./samples/demo.sh
+	$(Q)$(MAKE) all samples
+	$(call msg,RUN,samples/demo.sh)
+	$(Q)./samples/demo.sh
 
 clean:
-	rm -rf $(BUILD)
+	$(call msg,CLEAN,$(BUILD))
+	$(Q)rm -rf $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
-
-# samples/: the demo application (with DWARF) and its BPF object
-.PHONY: samples
-SAMPLE_BPF := $(patsubst samples/%.bpf.c,$(BUILD)/samples/%.bpf.o,$(wildcard samples/*.bpf.c))
-SAMPLE_APPS := $(BUILD)/samples/demo_app $(BUILD)/samples/malloc_app \
-	       $(BUILD)/samples/setscheduler_app
-samples: $(SAMPLE_BPF) $(SAMPLE_APPS) $(BUILD)/samples/lib_example
-
-$(BUILD)/samples/%_app: samples/%_app.c
-	@mkdir -p $(dir $@)
-	$(CC) -g -O2 -o $@ $<
-
-$(BUILD)/samples/%.bpf.o: samples/%.bpf.c
-	@mkdir -p $(dir $@)
-	$(CLANG) $(BPF_CFLAGS) -DDEMO_APP='"$(abspath $(BUILD)/samples/demo_app)"' -c $< -o $@
-
-# links the in-tree library the way an installed one is linked (see the install test)
-$(BUILD)/samples/lib_example: samples/lib_example.c $(BUILD)/libbpfprobe.a
-	$(CC) -O2 -g -Wall -Iinclude -o $@ $< $(BUILD)/libbpfprobe.a $(LDLIBS)

@@ -26,55 +26,67 @@ BENCH_BINS := $(BENCH_DIR)/runstat $(BENCH_DIR)/app $(BENCH_DIR)/rb_bench $(BENC
 .PHONY: bench bench-build bench-deps
 # bpftrace is a reference only: the table says n/a where it is missing
 bench-deps:
-	@./scripts/deps.sh bpftrace
+	$(Q)./scripts/deps.sh bpftrace
 
 bench-build: all $(BENCH_BINS)
 
 bench: bench-deps
-	$(MAKE) bench-build
-	./bench/bench.sh $(BENCH_DIR)
+	$(Q)$(MAKE) bench-build
+	$(call msg,RUN,bench/bench.sh $(BENCH_DIR))
+	$(Q)./bench/bench.sh $(BENCH_DIR)
 
 $(BENCH_DIR)/runstat: bench/runstat.c
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -Wall -Wextra -o $@ $<
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -Wall -Wextra -o $@ $<
 
 $(BENCH_DIR)/bpf_insns: bench/bpf_insns.c
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -Wall -Wextra -Wno-unused-parameter -o $@ $< -lbpf
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -Wall -Wextra -Wno-unused-parameter -o $@ $< -lbpf
 
 $(BENCH_DIR)/rb_bench: bench/rb_bench.c $(BUILD)/libbpfprobe.a
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -Wall -Wextra -Wno-unused-parameter -Iinclude -o $@ $< $(BUILD)/libbpfprobe.a $(LDLIBS)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -g -Wall -Wextra -Wno-unused-parameter -Iinclude -o $@ $< $(BUILD)/libbpfprobe.a $(LDLIBS)
 
 $(BENCH_DIR)/cu_%.o: bench/app_cu.c bench/app.h
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -I. -DCU=$* -c $< -o $@
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -g -I. -DCU=$* -c $< -o $@
 
 $(BENCH_DIR)/app: bench/app_main.c bench/app.h $(BENCH_CUS:%=$(BENCH_DIR)/cu_%.o)
-	$(CC) -O2 -g -Wall -I. -o $@ $< $(BENCH_CUS:%=$(BENCH_DIR)/cu_%.o)
+	$(call msg,LD,$@)
+	$(Q)$(CC) -O2 -g -Wall -I. -o $@ $< $(BENCH_CUS:%=$(BENCH_DIR)/cu_%.o)
 
 $(BENCH_DIR)/points_one.bpf.o: bench/points.bpf.c
 	@mkdir -p $(dir $@)
-	$(CLANG) $(BENCH_BPF_NOG) -DPOINTS_ONE -c $< -o $@
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BENCH_BPF_NOG) -DPOINTS_ONE -c $< -o $@
 
 $(BENCH_DIR)/points_distinct.bpf.o: bench/points.bpf.c
 	@mkdir -p $(dir $@)
-	$(CLANG) $(BENCH_BPF_NOG) -DPOINTS_DISTINCT -c $< -o $@
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BENCH_BPF_NOG) -DPOINTS_DISTINCT -c $< -o $@
 
 $(BENCH_DIR)/points_static.bpf.o: bench/points.bpf.c
 	@mkdir -p $(dir $@)
-	$(CLANG) $(BENCH_BPF_NOG) -DPOINTS_STATIC -c $< -o $@
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BENCH_BPF_NOG) -DPOINTS_STATIC -c $< -o $@
 
 $(BENCH_DIR)/hit_%.bpf.o: bench/hit.bpf.c
 	@mkdir -p $(dir $@)
-	$(CLANG) $(BENCH_BPF_NOG) -DNAME=h_$* -DSPEC='"h_$*=$(HIT_SPEC_$*)"' \
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BENCH_BPF_NOG) -DNAME=h_$* -DSPEC='"h_$*=$(HIT_SPEC_$*)"' \
 		$(if $(filter empty,$*),-DNO_ARGS) -c $< -o $@
 
 # bpfprobe only (perf cannot consume a ring buffer): with -g, BTF for the maps
 $(BENCH_DIR)/rb.bpf.o: bench/rb.bpf.c
 	@mkdir -p $(dir $@)
-	$(CLANG) $(BENCH_BPF_NOG) -g -c $< -o $@
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BENCH_BPF_NOG) -g -c $< -o $@
 
 $(BENCH_DIR)/rb_empty.bpf.o: bench/rb.bpf.c
 	@mkdir -p $(dir $@)
-	$(CLANG) $(BENCH_BPF_NOG) -g -DEMPTY -c $< -o $@
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BENCH_BPF_NOG) -g -DEMPTY -c $< -o $@

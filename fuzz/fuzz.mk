@@ -25,26 +25,29 @@ FUZZ_RT_PKG  := libclang-rt-$(firstword $(subst ., ,$(shell $(CLANG) -dumpversio
 .PHONY: fuzz fuzz-build fuzz-deps fuzz-seeds
 
 fuzz-deps:
-	@./scripts/deps.sh $(FUZZ_RT_PKG)
+	$(Q)./scripts/deps.sh $(FUZZ_RT_PKG)
 
 fuzz-build: fuzz-deps
-	$(MAKE) $(FUZZ_BINS)
+	$(Q)$(MAKE) $(FUZZ_BINS)
 
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+	$(call msg,CC,$@)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 $(FUZZ_DIR)/libbpfprobe-fuzz.a: $(FUZZ_LIB_OBJS)
-	rm -f $@ && ar rcsP $@ $^
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcsP $@ $^
 
 $(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_DIR)/libbpfprobe-fuzz.a
-	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_DIR)/libbpfprobe-fuzz.a $(LDLIBS)
+	$(call msg,CC,$@)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_DIR)/libbpfprobe-fuzz.a $(LDLIBS)
 
 # Each target runs for FUZZ_SECONDS; any crash, leak, UB report or input
 # slower than 10 s fails the run and leaves the input in artifacts/.
 fuzz: fuzz-build
 	@mkdir -p $(FUZZ_DIR)/artifacts
-	@set -e; for n in $(FUZZ_NAMES); do \
+	$(Q)set -e; for n in $(FUZZ_NAMES); do \
 		mkdir -p $(FUZZ_DIR)/corpus-$$n; \
 		echo "fuzz: $$n for $(FUZZ_SECONDS) s"; \
 		$(FUZZ_DIR)/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
@@ -59,9 +62,12 @@ fuzz: fuzz-build
 
 # The seed ELFs: small freestanding programs with DWARF and CFI.
 fuzz-seeds:
-	$(CC) -O2 -g -nostdlib -static -o fuzz/corpus/resolve/mini-gcc-O2.elf fuzz/seeds/mini.c
-	$(CC) -O0 -g -nostdlib -static -o fuzz/corpus/resolve/mini-gcc-O0.elf fuzz/seeds/mini.c
-	$(CLANG) -O2 -g -nostdlib -static -o fuzz/corpus/resolve/mini-clang-O2.elf fuzz/seeds/mini.c
+	$(call msg,CC,fuzz/corpus/resolve/mini-gcc-O2.elf)
+	$(Q)$(CC) -O2 -g -nostdlib -static -o fuzz/corpus/resolve/mini-gcc-O2.elf fuzz/seeds/mini.c
+	$(call msg,CC,fuzz/corpus/resolve/mini-gcc-O0.elf)
+	$(Q)$(CC) -O0 -g -nostdlib -static -o fuzz/corpus/resolve/mini-gcc-O0.elf fuzz/seeds/mini.c
+	$(call msg,CC,fuzz/corpus/resolve/mini-clang-O2.elf)
+	$(Q)$(CLANG) -O2 -g -nostdlib -static -o fuzz/corpus/resolve/mini-clang-O2.elf fuzz/seeds/mini.c
 
 -include $(shell find $(FUZZ_DIR)/obj -name '*.d' 2>/dev/null)
 

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
-#include "output/output.h"
+#include "output/record.h"
 
 #define BP_RECORD_VAR_PREFIX "__bpfprobe_record_"
 

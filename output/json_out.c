@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "output/btf_record.h"
-#include "output/output.h"
+#include "output/json_out.h"
 #include "util/json.h"
 
 struct json_sink {

@@ -10,9 +10,8 @@
 #ifndef BPFPROBE_MAP_DUMP_H
 #define BPFPROBE_MAP_DUMP_H
 
-#include "output/output.h"
-
 struct bpf_object;
+struct bp_emitter;
 
 /* Returns the number of maps dumped or a negative errno. */
 int bp_map_dump(struct bpf_object *obj, struct bp_emitter *em);

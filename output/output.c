@@ -11,13 +11,12 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include <bpfprobe/bpfprobe.h>
+#include "output/emit.h"
 #include "output/map_dump.h"
-#include "output/output.h"
 #include "output/perfbuf.h"
 #include "output/printk_filter.h"
 #include "output/printk_raw.h"
 #include "output/ringbuf.h"
-#include "util/json.h"
 #include "util/log.h"
 
 struct bpfprobe_output {
@@ -30,79 +29,6 @@ struct bpfprobe_output {
 	int epfd;
 	__u64 printk_lost;
 };
-
-/* --- the emitter: text or JSON Lines --- */
-
-int bp_emitter__init(struct bp_emitter *em, FILE *out, bool json, bool quiet_meta)
-{
-	memset(em, 0, sizeof(*em));
-	em->out = out;
-	em->diag = stderr;
-	em->json = json;
-	em->quiet_meta = quiet_meta;
-	if (json) {
-		em->j = bp_json__new(out, NULL);
-		if (!em->j)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-void bp_emitter__fini(struct bp_emitter *em)
-{
-	if (em->j && bp_json__free(em->j) == -EINVAL)
-		bp_err("bpfprobe: internal error: malformed JSON output\n");
-	em->j = NULL;
-	if (em->out)
-		fflush(em->out);
-}
-
-void bp_emit__printk(struct bp_emitter *em, const struct bp_printk_msg *m)
-{
-	if (em->json)
-		bp_jsonout__printk(em->j, m);
-	else
-		bp_text__printk(em->out, m, em->quiet_meta);
-}
-
-void bp_emit__record(struct bp_emitter *em, const struct bp_record *r)
-{
-	if (em->json)
-		bp_jsonout__record(em->j, r);
-	else
-		bp_text__record(em->out, r, em->quiet_meta);
-}
-
-void bp_emit__lost(struct bp_emitter *em, const struct bp_lost *l)
-{
-	if (em->json)
-		bp_jsonout__lost(em->j, l);
-	else
-		bp_text__lost(em->diag, l);
-}
-
-void bp_emit__map_begin(struct bp_emitter *em, const struct bp_map_head *h)
-{
-	if (em->json)
-		bp_jsonout__map_begin(em->j, h);
-}
-
-void bp_emit__map_entry(struct bp_emitter *em, const struct bp_map_head *h,
-			const struct bp_typed *key, const struct bp_typed *values, int nvalues)
-{
-	if (em->json)
-		bp_jsonout__map_entry(em->j, key, values, nvalues);
-	else
-		bp_text__map_entry(em->out, h, key, values, nvalues);
-}
-
-void bp_emit__map_end(struct bp_emitter *em, const struct bp_map_head *h, size_t nentries)
-{
-	if (em->json)
-		bp_jsonout__map_end(em->j);
-}
-
-/* --- the channels --- */
 
 static void on_printk(void *ctx, const struct bp_printk_msg *m)
 {

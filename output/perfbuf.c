@@ -5,6 +5,7 @@
 #include <sys/epoll.h>
 #include <bpf/libbpf.h>
 #include "output/btf_record.h"
+#include "output/emit.h"
 #include "output/perfbuf.h"
 #include "util/log.h"
 

@@ -10,14 +10,15 @@
 #ifndef BPFPROBE_PERFBUF_H
 #define BPFPROBE_PERFBUF_H
 
+#include <stddef.h>
 #include <linux/types.h>
-#include "output/output.h"
 
 #define BP_PERF_STDOUT_MAP "__bpf_stdout__"
 /* per CPU, per map: 256 KiB with 4 KiB pages */
 #define BP_PERF_PAGES_DEFAULT 64
 
 struct bpf_object;
+struct bp_emitter;
 struct bp_perfbufs;
 
 /*

@@ -15,7 +15,7 @@
 #define BPFPROBE_PRINTK_RAW_H
 
 #include <sys/types.h>
-#include "output/output.h"
+#include "output/record.h"
 
 struct bp_printk_raw;
 

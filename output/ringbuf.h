@@ -8,9 +8,8 @@
 #ifndef BPFPROBE_RINGBUF_H
 #define BPFPROBE_RINGBUF_H
 
-#include "output/output.h"
-
 struct bpf_object;
+struct bp_emitter;
 struct bp_ringbufs;
 
 /* Returns 0 with *out NULL when obj has no ring buffer map. */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "output/btf_record.h"
-#include "output/output.h"
+#include "output/text_out.h"
 
 #define MAX_NEST 64
 

@@ -8,7 +8,8 @@ HELPER_NARGS_H  := $(BUILD)/gen/bpf_helper_nargs.h
 
 $(HELPER_NARGS_H): $(BPF_HELPER_DEFS) prologue/helper_nargs.awk
 	@mkdir -p $(dir $@)
-	awk -f prologue/helper_nargs.awk $(BPF_HELPER_DEFS) >$@.tmp && mv $@.tmp $@
+	$(call msg,GEN,$@)
+	$(Q)awk -f prologue/helper_nargs.awk $(BPF_HELPER_DEFS) >$@.tmp && mv $@.tmp $@
 
 # the library's build, its sanitized twin (BUILD=build/asan) and the fuzz build
 $(BUILD)/obj/prologue/liveness.o $(FUZZ_DIR)/obj/prologue/liveness.o: $(HELPER_NARGS_H)

@@ -2,6 +2,9 @@
 #
 # Targets: tests/targets/NAME/*.c  ->  build/targets/NAME-CC-OPT
 #   for every compiler in TARGET_CCS and level in TARGET_OPTS (all with -g).
+#   Only the folder's own *.c are compiled: a target that also needs other
+#   builds (a library, hand-written DWARF) keeps their rules beside its
+#   sources in tests/targets/NAME/NAME.mk, which the top Makefile includes.
 # BPF objects: tests/bpf/TARGET__WHAT.bpf.c  ->  build/bpf/TARGET__WHAT-CC-OPT.o
 #   compiled with -DTARGET='"<abs path of build/targets/TARGET-CC-OPT>"', so a
 #   program writes SEC("exec=" TARGET ";func=...").
@@ -32,7 +35,8 @@ BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell unam
 define target_rule
 $(BUILD)/targets/$(1)-$(2)-$(3): $(wildcard tests/targets/$(1)/*.c) $(wildcard tests/targets/$(1)/*.h)
 	@mkdir -p $$(dir $$@)
-	$(2) -g $(call opt_flags,$(3)) -o $$@ $(wildcard tests/targets/$(1)/*.c)
+	$$(call msg,CC,$$@)
+	$$(Q)$(2) -g $(call opt_flags,$(3)) -o $$@ $(wildcard tests/targets/$(1)/*.c)
 endef
 $(foreach t,$(TARGET_NAMES),$(foreach c,$(TARGET_CCS),$(foreach o,$(call target_opts,$(t)),\
 	$(eval $(call target_rule,$(t),$(c),$(o))))))
@@ -40,7 +44,8 @@ $(foreach t,$(TARGET_NAMES),$(foreach c,$(TARGET_CCS),$(foreach o,$(call target_
 define bpf_rule
 $(BUILD)/bpf/$(1)-$(2).o: tests/bpf/$(1).bpf.c $(wildcard tests/bpf/*.h)
 	@mkdir -p $$(dir $$@)
-	$(CLANG) $(BPF_CFLAGS) -DTARGET='"$(abspath $(BUILD)/targets/$(call bpf_target,$(1))-$(2))"' -c $$< -o $$@
+	$$(call msg,CLANG,$$@)
+	$$(Q)$(CLANG) $(BPF_CFLAGS) -DTARGET='"$(abspath $(BUILD)/targets/$(call bpf_target,$(1))-$(2))"' -c $$< -o $$@
 endef
 $(foreach b,$(BPF_NAMES),$(foreach v,$(call target_variants,$(call bpf_target,$(b))),$(eval $(call bpf_rule,$(b),$(v)))))
 

@@ -17,16 +17,19 @@ KERNEL_TEST_ARTIFACTS := $(KTEST_BPF) $(KTEST_BAD) $(KTEST_PROGS)
 
 $(BUILD)/kernel/%.bpf.o: $(KTEST_DIR)/bpf/%.bpf.c $(KTEST_DIR)/bpf/ktest.h
 	@mkdir -p $(dir $@)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/kernel/bad_%.o: $(KTEST_DIR)/bpf/bad.bpf.c $(KTEST_DIR)/bpf/ktest.h
 	@mkdir -p $(dir $@)
-	$(CLANG) $(BPF_CFLAGS) -DBAD_$* -c $< -o $@
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DBAD_$* -c $< -o $@
 
 # static: they run in the VM, whatever it has
 $(BUILD)/kernel/kt_%: $(KTEST_DIR)/progs/kt_%.c
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -Wall -static -o $@ $<
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -g -Wall -static -o $@ $<
 
 .PHONY: kernel-tests-build
 kernel-tests-build: all $(KERNEL_TEST_ARTIFACTS)

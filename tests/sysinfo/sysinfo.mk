@@ -9,14 +9,17 @@ SYSINFO_TEST_BINS := $(BUILD)/sysinfo-tests/plain_loader $(BUILD)/sysinfo-tests/
 
 $(BUILD)/sysinfo-tests/%_loader: tests/sysinfo/%_loader.c
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -Wall -Wextra -o $@ $< -lbpf -lelf -lz
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -g -Wall -Wextra -o $@ $< -lbpf -lelf -lz
 
 $(BUILD)/sysinfo-tests/attach_all: tests/sysinfo/attach_all.c
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -Wall -Wextra -o $@ $< -lbpf -lelf -lz
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -g -Wall -Wextra -o $@ $< -lbpf -lelf -lz
 
 $(BUILD)/sysinfo-tests/%.bpf.o: tests/sysinfo/%.bpf.c
 	@mkdir -p $(dir $@)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 tests-build: $(SYSINFO_TEST_BINS)

@@ -16,9 +16,10 @@
 
 #include "output/btf_record.h"
 #include "output/comm.h"
-#include "output/output.h"
+#include "output/json_out.h"
 #include "output/printk_event.h"
 #include "output/printk_filter.h"
+#include "output/text_out.h"
 #include "util/json.h"
 #include "tests/unit/test.h"
 

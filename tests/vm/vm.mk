@@ -11,7 +11,8 @@ VMTEST_DEPS ?=
 
 .PHONY: vm-prep vmtest
 vm-prep:
-	@$(VM_DIR)/mkinitramfs.sh >/dev/null
+	$(Q)$(VM_DIR)/mkinitramfs.sh >/dev/null
 
 vmtest: vm-prep $(VMTEST_DEPS)
-	$(VM_DIR)/run.sh $(VM_DIR)/kernel-tests.sh
+	$(call msg,RUN,$(VM_DIR)/kernel-tests.sh in the VM)
+	$(Q)$(VM_DIR)/run.sh $(VM_DIR)/kernel-tests.sh

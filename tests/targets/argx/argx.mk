@@ -1,4 +1,4 @@
-# Builds of the argx test sources that the generic target rule (tests.mk)
+# Builds of the argx test sources that the generic target rule (tests/tests.mk)
 # does not make (tests/targets/argx itself is built there, PIE and not):
 #   build/targets/argx_lib-CC-OPT.so  tests/targets/argx/lib/argxlib.c, a shared library
 #   build/targets/argx_lib-CC-OPT     tests/targets/argx/lib/user.c, linked with it
@@ -9,15 +9,19 @@
 define argx_rules
 $(BUILD)/targets/argx_lib-$(1)-$(2).so: tests/targets/argx/lib/argxlib.c tests/targets/argx/argx.h
 	@mkdir -p $$(dir $$@)
-	$(1) -g -$(2) -fPIC -shared -Wl,-soname,$$(notdir $$@) -o $$@ $$<
+	$$(call msg,CC,$$@)
+	$$(Q)$(1) -g -$(2) -fPIC -shared -Wl,-soname,$$(notdir $$@) -o $$@ $$<
 
 $(BUILD)/targets/argx_lib-$(1)-$(2): tests/targets/argx/lib/user.c $(BUILD)/targets/argx_lib-$(1)-$(2).so
-	$(1) -g -$(2) -o $$@ $$< $(BUILD)/targets/argx_lib-$(1)-$(2).so -Wl,-rpath,$(abspath $(BUILD)/targets)
+	$$(call msg,CC,$$@)
+	$$(Q)$(1) -g -$(2) -o $$@ $$< $(BUILD)/targets/argx_lib-$(1)-$(2).so -Wl,-rpath,$(abspath $(BUILD)/targets)
 
 $(BUILD)/targets/argx_dw-$(1)-$(2): tests/targets/argx/dw/main.c tests/targets/argx/dw/dw.s
 	@mkdir -p $$(dir $$@)
-	$(1) -c -o $$@.dw.o tests/targets/argx/dw/dw.s
-	$(1) -g -$(2) -o $$@ tests/targets/argx/dw/main.c $$@.dw.o
+	$$(call msg,AS,$$@.dw.o)
+	$$(Q)$(1) -c -o $$@.dw.o tests/targets/argx/dw/dw.s
+	$$(call msg,CC,$$@)
+	$$(Q)$(1) -g -$(2) -o $$@ tests/targets/argx/dw/main.c $$@.dw.o
 endef
 $(foreach c,$(TARGET_CCS),$(foreach o,$(TARGET_OPTS),$(eval $(call argx_rules,$(c),$(o)))))
 

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The emitter: where the output channels (printk, ring buffers, perf
+ * buffers, map dump) send what they read, printed in one of two forms,
+ * text (text_out.h) or JSON Lines (json_out.h). One per bpfprobe_output
+ * (output.c), which hands it to the channels it opens.
+ */
+#ifndef BPFPROBE_EMIT_H
+#define BPFPROBE_EMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "output/record.h"
+
+struct bp_json;
+
+struct bp_emitter {
+	FILE *out;		/* records */
+	FILE *diag;		/* text mode's lost-record notes (stderr) */
+	bool json;
+	bool quiet_meta;
+	struct bp_json *j;	/* json mode */
+};
+
+int bp_emitter__init(struct bp_emitter *em, FILE *out, bool json, bool quiet_meta);
+void bp_emitter__fini(struct bp_emitter *em);
+
+void bp_emit__printk(struct bp_emitter *em, const struct bp_printk_msg *m);
+void bp_emit__record(struct bp_emitter *em, const struct bp_record *r);
+void bp_emit__lost(struct bp_emitter *em, const struct bp_lost *l);
+/*
+ * values: the value, or for a per-CPU map that could not be summed one
+ * value per CPU (nvalues > 1).
+ */
+void bp_emit__map_begin(struct bp_emitter *em, const struct bp_map_head *h);
+void bp_emit__map_entry(struct bp_emitter *em, const struct bp_map_head *h,
+			const struct bp_typed *key, const struct bp_typed *values, int nvalues);
+void bp_emit__map_end(struct bp_emitter *em, const struct bp_map_head *h, size_t nentries);
+
+#endif /* BPFPROBE_EMIT_H */

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The text form of the output (text_out.c): printk lines, records, lost
+ * record notes and map entries, written to a stdio stream.
+ */
+#ifndef BPFPROBE_TEXT_OUT_H
+#define BPFPROBE_TEXT_OUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "output/record.h"
+
+void bp_text__printk(FILE *f, const struct bp_printk_msg *m, bool quiet_meta);
+void bp_text__record(FILE *f, const struct bp_record *r, bool quiet_meta);
+void bp_text__lost(FILE *f, const struct bp_lost *l);
+void bp_text__map_entry(FILE *f, const struct bp_map_head *h, const struct bp_typed *key,
+			const struct bp_typed *values, int nvalues);
+
+#endif /* BPFPROBE_TEXT_OUT_H */

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The unit tests' strict BPF interpreter, its fake pt_regs and fake
+ * address space: see bpf_interp.h.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "tests/unit/bpf_interp.h"
+
+/* ------------------------------------------------------------------ */
+/* Fake pt_regs                                                        */
+
+/* The pt_regs layout, written out independently of prologue/arch_x86_64.c. */
+const int pt_off[BP_REG_MAX] = {
+	[BP_REG_RAX] = 80, [BP_REG_RDX] = 96, [BP_REG_RCX] = 88,
+	[BP_REG_RBX] = 40, [BP_REG_RSI] = 104, [BP_REG_RDI] = 112,
+	[BP_REG_RBP] = 32, [BP_REG_RSP] = 152, [BP_REG_R8] = 72,
+	[BP_REG_R9] = 64, [BP_REG_R10] = 56, [BP_REG_R11] = 48,
+	[BP_REG_R12] = 24, [BP_REG_R13] = 16, [BP_REG_R14] = 8,
+	[BP_REG_R15] = 0, [BP_REG_RIP] = 128,
+};
+
+void set_reg(struct pt_regs_fake *regs, int dwarf, uint64_t v)
+{
+	regs->w[pt_off[dwarf] / 8] = v;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fake address space                                                  */
+
+struct region {
+	uint64_t addr;
+	const uint8_t *data;
+	size_t len;
+	bool user;
+};
+
+static struct region regions[8];
+static int nregions;
+
+void mem_reset(void)
+{
+	nregions = 0;
+}
+
+void mem_add(bool user, uint64_t addr, const void *data, size_t len)
+{
+	regions[nregions++] = (struct region){ addr, data, len, user };
+}
+
+bool fake_read(bool user, uint64_t addr, uint64_t size, void *dst)
+{
+	int i;
+
+	for (i = 0; i < nregions; i++) {
+		const struct region *r = &regions[i];
+
+		if (r->user != user || addr < r->addr || size > r->len ||
+		    addr - r->addr > r->len - size)
+			continue;
+		memcpy(dst, r->data + (addr - r->addr), size);
+		return true;
+	}
+	memset(dst, 0, size);
+	return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* A strict little BPF interpreter                                     */
+
+int vm_fail(struct vm *vm, int pc, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (vm->err[0])
+		return -1;
+	n = snprintf(vm->err, sizeof(vm->err), "pc %d: ", pc);
+	va_start(ap, fmt);
+	vsnprintf(vm->err + n, sizeof(vm->err) - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int vm_scalar(struct vm *vm, int pc, int reg, uint64_t *v)
+{
+	if (vm->r[reg].kind != V_SCALAR)
+		return vm_fail(vm, pc, "r%d is %s, want a scalar", reg,
+			       vm->r[reg].kind == V_UNINIT ? "uninitialized"
+							   : "a pointer");
+	*v = vm->r[reg].v;
+	return 0;
+}
+
+static int vm_write(struct vm *vm, int pc, int reg, struct vreg val)
+{
+	if (reg >= 10)
+		return vm_fail(vm, pc, "write to r%d", reg);
+	vm->r[reg] = val;
+	vm->written |= 1U << reg;
+	return 0;
+}
+
+static uint64_t alu(int op, uint64_t a, uint64_t b, bool is64, bool *ok)
+{
+	int sh = is64 ? 63 : 31;
+
+	*ok = true;
+	if (!is64) {
+		a = (uint32_t)a;
+		b = (uint32_t)b;
+	}
+	switch (op) {
+	case BPF_ADD: return a + b;
+	case BPF_SUB: return a - b;
+	case BPF_MUL: return a * b;
+	case BPF_DIV: return b ? a / b : 0;
+	case BPF_MOD: return b ? a % b : a;
+	case BPF_OR: return a | b;
+	case BPF_AND: return a & b;
+	case BPF_XOR: return a ^ b;
+	case BPF_LSH: return a << (b & sh);
+	case BPF_RSH: return a >> (b & sh);
+	case BPF_NEG: return -a;
+	case BPF_MOV: return b;
+	case BPF_ARSH:
+		if (is64)
+			return (uint64_t)((int64_t)a >> (b & sh));
+		return (uint32_t)((int32_t)a >> (b & sh));
+	}
+	*ok = false;
+	return 0;
+}
+
+static int vm_alu(struct vm *vm, int pc, const struct bpf_insn *in)
+{
+	bool is64 = BPF_CLASS(in->code) == BPF_ALU64, ok;
+	int op = BPF_OP(in->code);
+	struct vreg *dst = &vm->r[in->dst_reg];
+	uint64_t a = 0, b = 0, res;
+
+	if (in->dst_reg > 10 || in->src_reg > 10)
+		return vm_fail(vm, pc, "bad register");
+	if (BPF_SRC(in->code) == BPF_X) {
+		/* copying a pointer keeps it a pointer */
+		if (op == BPF_MOV && is64 && vm->r[in->src_reg].kind != V_UNINIT)
+			return vm_write(vm, pc, in->dst_reg, vm->r[in->src_reg]);
+		if (vm_scalar(vm, pc, in->src_reg, &b))
+			return -1;
+	} else {
+		b = (uint64_t)(int64_t)in->imm;
+	}
+	if (op != BPF_MOV) {
+		/* stack/ctx pointers only move by constants */
+		if (is64 && (dst->kind == V_CTX || dst->kind == V_STACK) &&
+		    BPF_SRC(in->code) == BPF_K &&
+		    (op == BPF_ADD || op == BPF_SUB)) {
+			dst->v = op == BPF_ADD ? dst->v + b : dst->v - b;
+			vm->written |= 1U << in->dst_reg;
+			return in->dst_reg == 10 ? vm_fail(vm, pc, "write to r10") : 0;
+		}
+		if (vm_scalar(vm, pc, in->dst_reg, &a))
+			return -1;
+	}
+	res = alu(op, a, b, is64, &ok);
+	if (!ok)
+		return vm_fail(vm, pc, "alu op 0x%x", op);
+	if (!is64)
+		res = (uint32_t)res;
+	return vm_write(vm, pc, in->dst_reg, (struct vreg){ V_SCALAR, res });
+}
+
+static int size_bytes(int code)
+{
+	switch (BPF_SIZE(code)) {
+	case BPF_B: return 1;
+	case BPF_H: return 2;
+	case BPF_W: return 4;
+	default: return 8;
+	}
+}
+
+/* Host pointer for [ptr + off, +size) in ctx or stack, or NULL. */
+static uint8_t *vm_mem(struct vm *vm, int pc, int reg, int16_t off, int size,
+		       bool write)
+{
+	const struct vreg *p = &vm->r[reg];
+	int64_t a = (int64_t)p->v + off;
+
+	if (a % size) {
+		vm_fail(vm, pc, "misaligned access");
+		return NULL;
+	}
+	if (p->kind == V_CTX && !write) {
+		if (a < 0 || a + size > PT_REGS_SIZE) {
+			vm_fail(vm, pc, "ctx access at %" PRId64, a);
+			return NULL;
+		}
+		return (uint8_t *)vm->ctx + a;
+	}
+	if (p->kind == V_STACK) {
+		if (a < -STACK_SIZE || a + size > 0) {
+			vm_fail(vm, pc, "stack access at %" PRId64, a);
+			return NULL;
+		}
+		vm->stack_used = true;
+		return vm->stack + STACK_SIZE + a;
+	}
+	vm_fail(vm, pc, "memory access through r%d (not ctx/stack)", reg);
+	return NULL;
+}
+
+static int vm_ldx(struct vm *vm, int pc, const struct bpf_insn *in)
+{
+	int size = size_bytes(in->code), i;
+	uint64_t v = 0;
+	uint8_t *p;
+
+	if (BPF_MODE(in->code) != BPF_MEM)
+		return vm_fail(vm, pc, "ldx mode");
+	p = vm_mem(vm, pc, in->src_reg, in->off, size, false);
+	if (!p)
+		return -1;
+	if (vm->r[in->src_reg].kind == V_STACK) {
+		for (i = 0; i < size; i++) {
+			if (!vm->stack_init[p - vm->stack + i])
+				return vm_fail(vm, pc, "read of uninitialized stack");
+		}
+	}
+	memcpy(&v, p, size);
+	return vm_write(vm, pc, in->dst_reg, (struct vreg){ V_SCALAR, v });
+}
+
+static int vm_st(struct vm *vm, int pc, const struct bpf_insn *in)
+{
+	int size = size_bytes(in->code);
+	uint64_t v;
+	uint8_t *p;
+
+	if (BPF_MODE(in->code) != BPF_MEM || vm->r[in->dst_reg].kind != V_STACK)
+		return vm_fail(vm, pc, "store must go to the stack");
+	if (BPF_CLASS(in->code) == BPF_STX) {
+		if (vm_scalar(vm, pc, in->src_reg, &v))
+			return -1;
+	} else {
+		v = (uint64_t)(int64_t)in->imm;
+	}
+	p = vm_mem(vm, pc, in->dst_reg, in->off, size, true);
+	if (!p)
+		return -1;
+	memcpy(p, &v, size);
+	memset(vm->stack_init + (p - vm->stack), 1, size);
+	return 0;
+}
+
+/* What bpf_get_func_ip() returns: the probed function's run-time entry at
+ * a uretprobe, 0 on kernels before 6.6. */
+uint64_t fake_func_ip;
+
+static void clobber_caller_saved(struct vm *vm, uint64_t ret)
+{
+	int i;
+
+	for (i = 1; i <= 5; i++)
+		vm->r[i] = (struct vreg){ V_UNINIT, 0xbadbadbadULL };
+	vm->r[0] = (struct vreg){ V_SCALAR, ret };
+	vm->written |= 0x3f;
+}
+
+static int vm_call(struct vm *vm, int pc, const struct bpf_insn *in)
+{
+	bool user = in->imm == BPF_FUNC_probe_read_user;
+	uint64_t size = 0, src = 0, ret = 0;
+	uint8_t *dst;
+
+	if (!in->src_reg && in->imm == BPF_FUNC_get_func_ip) {
+		if (vm->r[1].kind != V_CTX || vm->r[1].v)
+			return vm_fail(vm, pc, "get_func_ip without ctx in r1");
+		vm->func_ip_calls++;
+		clobber_caller_saved(vm, fake_func_ip);
+		return 0;
+	}
+	if (in->src_reg || (in->imm != BPF_FUNC_probe_read_user &&
+			    in->imm != BPF_FUNC_probe_read_kernel))
+		return vm_fail(vm, pc, "unexpected call %d", in->imm);
+	if (vm_scalar(vm, pc, 2, &size) || vm_scalar(vm, pc, 3, &src))
+		return -1;
+	if (vm->r[1].kind != V_STACK || size < 1 || size > 8)
+		return vm_fail(vm, pc, "bad probe_read args");
+	dst = vm_mem(vm, pc, 1, 0, 1, true);
+	if (!dst || (int64_t)vm->r[1].v + (int64_t)size > 0)
+		return vm_fail(vm, pc, "probe_read destination out of the stack");
+	if (!fake_read(user, src, size, dst))
+		ret = (uint64_t)-EFAULT;
+	memset(vm->stack_init + (dst - vm->stack), 1, size);
+	if (user)
+		vm->user_calls++;
+	else
+		vm->kernel_calls++;
+	/* caller-saved registers are gone after a call */
+	clobber_caller_saved(vm, ret);
+	return 0;
+}
+
+static bool jmp_cond(int op, uint64_t a, uint64_t b, bool is64, bool *ok)
+{
+	int64_t sa = is64 ? (int64_t)a : (int32_t)a;
+	int64_t sb = is64 ? (int64_t)b : (int32_t)b;
+
+	*ok = true;
+	if (!is64) {
+		a = (uint32_t)a;
+		b = (uint32_t)b;
+	}
+	switch (op) {
+	case BPF_JEQ: return a == b;
+	case BPF_JNE: return a != b;
+	case BPF_JGT: return a > b;
+	case BPF_JGE: return a >= b;
+	case BPF_JLT: return a < b;
+	case BPF_JLE: return a <= b;
+	case BPF_JSET: return a & b;
+	case BPF_JSGT: return sa > sb;
+	case BPF_JSGE: return sa >= sb;
+	case BPF_JSLT: return sa < sb;
+	case BPF_JSLE: return sa <= sb;
+	}
+	*ok = false;
+	return false;
+}
+
+/* Runs insns[0..n); the only EXIT allowed is the last instruction. */
+int vm_run(struct vm *vm, const struct bpf_insn *insns, int n)
+{
+	int pc = 0;
+
+	for (;;) {
+		const struct bpf_insn *in;
+		uint64_t a = 0, b = 0;
+		bool taken, ok;
+		int op;
+
+		if (pc < 0 || pc >= n)
+			return vm_fail(vm, pc, "pc out of range");
+		if (++vm->steps > 10000)
+			return vm_fail(vm, pc, "runaway");
+		in = &insns[pc];
+		op = BPF_OP(in->code);
+		switch (BPF_CLASS(in->code)) {
+		case BPF_ALU:
+		case BPF_ALU64:
+			if (vm_alu(vm, pc, in))
+				return -1;
+			break;
+		case BPF_LDX:
+			if (vm_ldx(vm, pc, in))
+				return -1;
+			break;
+		case BPF_STX:
+		case BPF_ST:
+			if (vm_st(vm, pc, in))
+				return -1;
+			break;
+		case BPF_LD:
+			if (in->code != (BPF_LD | BPF_DW | BPF_IMM) || in->src_reg ||
+			    pc + 1 >= n)
+				return vm_fail(vm, pc, "bad ld");
+			b = (uint64_t)(uint32_t)insns[pc + 1].imm << 32 |
+			    (uint32_t)in->imm;
+			if (vm_write(vm, pc, in->dst_reg, (struct vreg){ V_SCALAR, b }))
+				return -1;
+			pc++;
+			break;
+		case BPF_JMP:
+		case BPF_JMP32:
+			if (op == BPF_EXIT)
+				return pc == n - 1 ? 0 :
+				       vm_fail(vm, pc, "exit inside the prologue");
+			if (op == BPF_CALL) {
+				if (vm_call(vm, pc, in))
+					return -1;
+				break;
+			}
+			if (op == BPF_JA) {
+				pc += in->off;
+				break;
+			}
+			if (vm_scalar(vm, pc, in->dst_reg, &a))
+				return -1;
+			if (BPF_SRC(in->code) == BPF_X) {
+				if (vm_scalar(vm, pc, in->src_reg, &b))
+					return -1;
+			} else {
+				b = (uint64_t)(int64_t)in->imm;
+			}
+			taken = jmp_cond(op, a, b, BPF_CLASS(in->code) == BPF_JMP, &ok);
+			if (!ok)
+				return vm_fail(vm, pc, "jmp op 0x%x", op);
+			if (taken)
+				pc += in->off;
+			break;
+		default:
+			return vm_fail(vm, pc, "opcode 0x%02x", in->code);
+		}
+		pc++;
+	}
+}

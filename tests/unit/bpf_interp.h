@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * A strict little BPF interpreter for the unit tests (bpf_interp.c), with
+ * a fake pt_regs as the program's ctx and a fake address space behind
+ * bpf_probe_read_user()/bpf_probe_read_kernel().
+ *
+ * It is deliberately strict, a bit like the verifier: it tracks which
+ * registers are initialized and which hold ctx/stack pointers, clobbers
+ * r1..r5 on helper calls, refuses reads of stack bytes nothing wrote and
+ * refuses an EXIT anywhere but at the last instruction. The only helpers
+ * it knows are bpf_probe_read_user, bpf_probe_read_kernel and
+ * bpf_get_func_ip (which returns fake_func_ip).
+ */
+#ifndef BPFPROBE_TEST_BPF_INTERP_H
+#define BPFPROBE_TEST_BPF_INTERP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <linux/bpf.h>
+#include "prologue/arch_x86_64.h"
+#include "prologue/plan.h"
+
+/* --- fake pt_regs (x86-64), indexed by DWARF register number --- */
+
+/* Offset of each register in struct pt_regs (bpf_interp.c). */
+extern const int pt_off[BP_REG_MAX];
+#define PT_REGS_SIZE	168
+
+struct pt_regs_fake {
+	uint64_t w[PT_REGS_SIZE / 8];
+};
+
+void set_reg(struct pt_regs_fake *regs, int dwarf, uint64_t v);
+
+/* --- fake address space --- */
+
+#define USER_BASE	0x00007f0000010000ULL
+#define KERN_BASE	0xffff888000020000ULL
+
+/* Forgets every region. */
+void mem_reset(void);
+/* Maps len bytes of data at addr, user or kernel memory (8 regions at most). */
+void mem_add(bool user, uint64_t addr, const void *data, size_t len);
+/* Like the kernel's helpers: all or nothing, the destination zeroed on failure. */
+bool fake_read(bool user, uint64_t addr, uint64_t size, void *dst);
+
+static inline void put_u64(uint8_t *buf, size_t off, uint64_t v)
+{
+	memcpy(buf + off, &v, 8);	/* host is little-endian like BPF on x86 */
+}
+
+static inline void put_u32(uint8_t *buf, size_t off, uint32_t v)
+{
+	memcpy(buf + off, &v, 4);
+}
+
+/* What bpf_get_func_ip() returns: the probed function's run-time entry at
+ * a uretprobe, 0 on kernels before 6.6. */
+extern uint64_t fake_func_ip;
+
+/* --- the machine --- */
+
+enum vkind { V_UNINIT, V_SCALAR, V_CTX, V_STACK };
+
+struct vreg {
+	enum vkind kind;
+	uint64_t v;		/* value, or offset for pointers */
+};
+
+#define STACK_SIZE 512
+
+/*
+ * Set r[1] (V_CTX, 0), r[10] (V_STACK, 0) and ctx before vm_run(); the
+ * rest starts zeroed (uninitialized).
+ */
+struct vm {
+	struct vreg r[11];
+	const struct pt_regs_fake *ctx;
+	uint8_t stack[STACK_SIZE];
+	bool stack_init[STACK_SIZE];
+	bool stack_used;
+	uint32_t written;	/* registers written, bit per register */
+	int user_calls, kernel_calls, func_ip_calls;
+	int steps;
+	char err[200];
+};
+
+/* Records the first failure in vm->err ("pc N: ..."). Returns -1. */
+__attribute__((format(printf, 3, 4)))
+int vm_fail(struct vm *vm, int pc, const char *fmt, ...);
+
+/*
+ * Runs insns[0..n); the only EXIT allowed is the last instruction.
+ * Returns 0, or -1 with vm->err saying why.
+ */
+int vm_run(struct vm *vm, const struct bpf_insn *insns, int n);
+
+#endif /* BPFPROBE_TEST_BPF_INTERP_H */
