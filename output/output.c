@@ -18,6 +18,7 @@
 #include "output/printk_raw.h"
 #include "output/ringbuf.h"
 #include "util/log.h"
+#include "util/opts.h"
 
 struct bpfprobe_output {
 	struct bpf_object *obj;
@@ -83,16 +84,19 @@ struct bpfprobe_output *bpfprobe_output__new(struct bpfprobe_object *obj,
 	bool global_off = false;
 	int err;
 
-	if (opts && opts->sz >= offsetof(struct bpfprobe_output_opts, file) + sizeof(FILE *) &&
-	    opts->file)
+	if (!OPTS_VALID(opts, bpfprobe_output_opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (OPTS_HAS(opts, file) && opts->file)
 		file = opts->file;
-	if (opts && opts->sz >= offsetof(struct bpfprobe_output_opts, json) + sizeof(bool))
+	if (OPTS_HAS(opts, json))
 		json = opts->json;
-	if (opts && opts->sz >= offsetof(struct bpfprobe_output_opts, quiet_meta) + sizeof(bool))
+	if (OPTS_HAS(opts, quiet_meta))
 		quiet = opts->quiet_meta;
-	if (opts && opts->sz >= offsetof(struct bpfprobe_output_opts, perf_pages) + sizeof(size_t))
+	if (OPTS_HAS(opts, perf_pages))
 		pages = opts->perf_pages;
-	if (opts && opts->sz >= offsetof(struct bpfprobe_output_opts, global_printk_off) + sizeof(bool))
+	if (OPTS_HAS(opts, global_printk_off))
 		global_off = opts->global_printk_off;
 	if (!bpfprobe_object__bpf_object(obj)) {
 		errno = EINVAL;
@@ -129,22 +133,22 @@ struct bpfprobe_output *bpfprobe_output__new(struct bpfprobe_object *obj,
 
 int bpfprobe_output__global_printk(void)
 {
-	return bp_printk_raw__global_enabled();
+	return bp_api_err(bp_printk_raw__global_enabled());
 }
 
 int bpfprobe_output__scope_pid(struct bpfprobe_output *out, pid_t pid)
 {
 	if (!out || pid <= 0)
-		return -EINVAL;
-	return out->printk ? bp_printk_raw__scope_pid(out->printk, pid) : 0;
+		return bp_api_err(-EINVAL);
+	return bp_api_err(out->printk ? bp_printk_raw__scope_pid(out->printk, pid) : 0);
 }
 
 int bpfprobe_output__fd(const struct bpfprobe_output *out)
 {
-	return out ? out->epfd : -EINVAL;
+	return out ? out->epfd : bp_api_err(-EINVAL);
 }
 
-int bpfprobe_output__drain(struct bpfprobe_output *out)
+static int output_drain(struct bpfprobe_output *out)
 {
 	int n = 0, err;
 
@@ -167,17 +171,22 @@ int bpfprobe_output__drain(struct bpfprobe_output *out)
 	return n;
 }
 
+int bpfprobe_output__drain(struct bpfprobe_output *out)
+{
+	return bp_api_err(output_drain(out));
+}
+
 int bpfprobe_output__poll(struct bpfprobe_output *out, int timeout_ms)
 {
 	struct epoll_event evs[8];
 
 	if (!out)
-		return -EINVAL;
+		return bp_api_err(-EINVAL);
 	/* every channel is drained whichever fd woke us: draining is cheap
 	 * and a trace_pipe_raw wakeup may lag behind its data */
 	if (epoll_wait(out->epfd, evs, 8, timeout_ms) < 0 && errno != EINTR)
-		return -errno;
-	return bpfprobe_output__drain(out);
+		return bp_api_err(-errno);
+	return bp_api_err(output_drain(out));
 }
 
 int bpfprobe_output__dump_maps(struct bpfprobe_output *out)
@@ -185,10 +194,10 @@ int bpfprobe_output__dump_maps(struct bpfprobe_output *out)
 	int n;
 
 	if (!out)
-		return -EINVAL;
+		return bp_api_err(-EINVAL);
 	n = bp_map_dump(out->obj, &out->em);
 	fflush(out->em.out);
-	return n;
+	return bp_api_err(n);
 }
 
 void bpfprobe_output__free(struct bpfprobe_output *out)
