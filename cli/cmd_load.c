@@ -70,7 +70,7 @@ static int check_pin_args(const struct load_args *a)
 		if (a->replace)
 			return 0;
 		fprintf(stderr, "bpfprobe load: pin name '%s' exists (%s/%s): unload it first or use --replace\n",
-			a->pin, BPFPROBE_PIN_ROOT, a->pin);
+			a->pin, bpfprobe_pin__root(), a->pin);
 		return -EEXIST;
 	default:
 		fprintf(stderr, "bpfprobe load: bad pin name '%s': use up to 64 letters, digits, '_' or '-', starting with a letter or digit\n",

@@ -61,7 +61,7 @@ int cmd_unload(int argc, char **argv)
 	}
 	if (all) {
 		if (bpfprobe_pin__for_each(unload_one, &ctx)) {
-			fprintf(stderr, "bpfprobe unload: cannot read %s\n", BPFPROBE_PIN_ROOT);
+			fprintf(stderr, "bpfprobe unload: cannot read %s\n", bpfprobe_pin__root());
 			return 1;
 		}
 		if (!ctx.count && !ctx.failed)

@@ -34,6 +34,26 @@
 #define BPFFS_MOUNT "/sys/fs/bpf"
 #define NAME_MAX_LEN 64
 
+/*
+ * BPFPROBE_PIN_ROOT, or the directory $BPFPROBE_PIN_ROOT names (an
+ * absolute path under the BPF filesystem's mount): a test suite, or a
+ * second user of the machine, keeps its sessions apart from the default.
+ */
+static const char *pin_root(void)
+{
+	const char *env = getenv("BPFPROBE_PIN_ROOT");
+
+	if (env && env[0] == '/' && !strncmp(env, BPFFS_MOUNT "/", strlen(BPFFS_MOUNT) + 1) &&
+	    !strstr(env, "/.."))
+		return env;
+	return BPFPROBE_PIN_ROOT;
+}
+
+const char *bpfprobe_pin__root(void)
+{
+	return pin_root();
+}
+
 static bool name_ok(const char *name)
 {
 	size_t n = name ? strlen(name) : 0;
@@ -190,7 +210,7 @@ static int pin_standard(struct bpfprobe_object *obj, const char *dir)
 
 static void session_path(char *buf, size_t len, const char *name)
 {
-	snprintf(buf, len, "%s/%s", BPFPROBE_PIN_ROOT, name);
+	snprintf(buf, len, "%s/%s", pin_root(), name);
 }
 
 static int pin_exists(const char *name)
@@ -211,7 +231,7 @@ static int install(const char *staging, const char *name, bool replace)
 	bool moved_old = false;
 
 	session_path(final, sizeof(final), name);
-	snprintf(old, sizeof(old), "%s/_old-%s-%d", BPFPROBE_PIN_ROOT, name, (int)getpid());
+	snprintf(old, sizeof(old), "%s/_old-%s-%d", pin_root(), name, (int)getpid());
 	if (replace && !rename(final, old))
 		moved_old = true;
 	if (rename(staging, final)) {
@@ -246,15 +266,15 @@ static int object_pin(struct bpfprobe_object *obj, const char *name,
 		replace = opts->replace;
 	if (!replace && bpfprobe_pin__exists(name) == 1) {
 		bp_err("pin name '%s' exists (%s/%s): unload it first or use --replace\n",
-		       name, BPFPROBE_PIN_ROOT, name);
+		       name, pin_root(), name);
 		return -EEXIST;
 	}
 	err = ensure_bpffs();
 	if (!err)
-		err = make_dir(BPFPROBE_PIN_ROOT);
+		err = make_dir(pin_root());
 	if (err)
 		return err;
-	snprintf(staging, sizeof(staging), "%s/_new-%s-%d", BPFPROBE_PIN_ROOT, name, (int)getpid());
+	snprintf(staging, sizeof(staging), "%s/_new-%s-%d", pin_root(), name, (int)getpid());
 	err = make_dir(staging);
 	if (err)
 		return err;
@@ -267,7 +287,7 @@ static int object_pin(struct bpfprobe_object *obj, const char *name,
 	if (err) {
 		remove_dir(staging);
 		bp_meta__update_object(obj, "pin", "", false);
-		rmdir(BPFPROBE_PIN_ROOT);	/* only if empty */
+		rmdir(pin_root());	/* only if empty */
 	}
 	return err;
 }
@@ -293,7 +313,7 @@ static int pin_remove(const char *name)
 	err = remove_dir(path);
 	if (err)
 		bp_err("cannot remove %s: %s\n", path, strerror(-err));
-	rmdir(BPFPROBE_PIN_ROOT);	/* the last one leaves nothing behind */
+	rmdir(pin_root());	/* the last one leaves nothing behind */
 	return err;
 }
 
@@ -304,7 +324,7 @@ static int pin_for_each(int (*cb)(const char *name, void *ctx), void *ctx)
 	int n = 0, err = 0;
 	DIR *d;
 
-	d = opendir(BPFPROBE_PIN_ROOT);
+	d = opendir(pin_root());
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
 	/* names first: cb may remove entries */

@@ -265,8 +265,18 @@ BPFPROBE_API uint64_t bpfprobe_output__lost(const struct bpfprobe_output *out);
 /** @brief Stops reading and frees everything. NULL is fine. */
 BPFPROBE_API void bpfprobe_output__free(struct bpfprobe_output *out);
 
-/** @brief Where pinned sessions live: one directory per name. */
+/**
+ * @brief Where pinned sessions live by default: one directory per name.
+ * The environment variable of the same name may point elsewhere under
+ * /sys/fs/bpf (a test suite's own root, say); see bpfprobe_pin__root().
+ */
 #define BPFPROBE_PIN_ROOT "/sys/fs/bpf/bpfprobe"
+
+/**
+ * @brief The pin root in effect: $BPFPROBE_PIN_ROOT when it is an absolute
+ * path under /sys/fs/bpf, else BPFPROBE_PIN_ROOT.
+ */
+BPFPROBE_API const char *bpfprobe_pin__root(void);
 
 /** @brief Options for bpfprobe_object__pin(). */
 struct bpfprobe_pin_opts {
@@ -277,7 +287,7 @@ struct bpfprobe_pin_opts {
 
 /**
  * @brief Pins an attached object as session @p name: its links, program
- * instances, standard programs and maps under BPFPROBE_PIN_ROOT/name
+ * instances, standard programs and maps under bpfprobe_pin__root()/name
  * (mounting the BPF filesystem on /sys/fs/bpf if needed), so the probes
  * keep running after the process exits or destroys the object. The
  * programs' metadata (what `bpfprobe list` shows) records the name.

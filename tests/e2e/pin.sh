@@ -13,9 +13,13 @@ command -v jq >/dev/null || { fail pin "jq is missing (make deps installs it)"; 
 tmp=$(mktemp -d)
 NAME=e2e-pin-$$
 NAME2=e2e-pin2-$$
-ROOT=/sys/fs/bpf/bpfprobe
+# a pin root of our own: the user's sessions under /sys/fs/bpf/bpfprobe
+# (and other suites' running at the same time) are never touched
+export BPFPROBE_PIN_ROOT=/sys/fs/bpf/bpfprobe-test.$$
+ROOT=$BPFPROBE_PIN_ROOT
 cleanup() {
-	"$BPFPROBE" unload $NAME $NAME2 >/dev/null 2>&1
+	BPFPROBE_PIN_ROOT=$ROOT "$BPFPROBE" unload --all >/dev/null 2>&1
+	rmdir "$ROOT" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -66,12 +70,12 @@ fi
 
 # list: the session's programs, no process holds them, pinned, metadata
 "$BPFPROBE" list --json >"$tmp/list.json"
-if jq -e --arg n $NAME --arg obj "$OBJ" --arg tgt "$TGT" --argjson np "$nprogs" '
+if jq -e --arg n $NAME --arg obj "$OBJ" --arg tgt "$TGT" --arg root "$ROOT" --argjson np "$nprogs" '
 	[.programs[] | select(.bpfprobe.pin == $n)] | length == $np and all(.[];
 		.owners == [] and .bpfprobe.object == $obj and (.pinned | length) >= 2
 		and (.attach | length) >= 1 and all(.attach[]; .target == $tgt and .pid == -1))
 	and ([.[] | select(.name == "neg") | .pinned | sort] ==
-	     [["/sys/fs/bpf/bpfprobe/" + $n + "/link_neg_0", "/sys/fs/bpf/bpfprobe/" + $n + "/prog_neg"]])' \
+	     [[$root + "/" + $n + "/link_neg_0", $root + "/" + $n + "/prog_neg"]])' \
 	"$tmp/list.json" >/dev/null; then
 	pass pin_listed
 else
@@ -155,12 +159,12 @@ else
 	fail pin_bad_input "$r1 $r2 $r3 $r4: $(cat "$tmp/e1" "$tmp/e2" "$tmp/e3" "$tmp/e4")"
 fi
 
-# unload --all removes every session
+# unload --all removes every session (of our own pin root)
 "$BPFPROBE" load --pin $NAME "$OBJ" >/dev/null 2>"$tmp/err" &&
 	"$BPFPROBE" load --pin $NAME2 "$OBJ" >/dev/null 2>>"$tmp/err"
 p1=$(session_progs $NAME)
 p2=$(session_progs $NAME2)
-"$BPFPROBE" unload --all >"$tmp/out" 2>>"$tmp/err"
+BPFPROBE_PIN_ROOT=$ROOT "$BPFPROBE" unload --all >"$tmp/out" 2>>"$tmp/err"
 rc=$?
 if [ $rc -eq 0 ] && [ -n "$p1" ] && [ -n "$p2" ] && grep -qx "unloaded $NAME" "$tmp/out" &&
    grep -qx "unloaded $NAME2" "$tmp/out" && [ ! -e $ROOT/$NAME ] && [ ! -e $ROOT/$NAME2 ] &&
