@@ -274,7 +274,8 @@ BPFPROBE_API void bpfprobe_output__free(struct bpfprobe_output *out);
 
 /**
  * @brief The pin root in effect: $BPFPROBE_PIN_ROOT when it is an absolute
- * path under /sys/fs/bpf, else BPFPROBE_PIN_ROOT.
+ * path under /sys/fs/bpf (whose names may not hold a '.'), else
+ * BPFPROBE_PIN_ROOT.
  */
 BPFPROBE_API const char *bpfprobe_pin__root(void);
 

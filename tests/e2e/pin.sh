@@ -15,7 +15,7 @@ NAME=e2e-pin-$$
 NAME2=e2e-pin2-$$
 # a pin root of our own: the user's sessions under /sys/fs/bpf/bpfprobe
 # (and other suites' running at the same time) are never touched
-export BPFPROBE_PIN_ROOT=/sys/fs/bpf/bpfprobe-test.$$
+export BPFPROBE_PIN_ROOT=/sys/fs/bpf/bpfprobe-test-$$
 ROOT=$BPFPROBE_PIN_ROOT
 cleanup() {
 	BPFPROBE_PIN_ROOT=$ROOT "$BPFPROBE" unload --all >/dev/null 2>&1
