@@ -3,7 +3,9 @@
  * The user-space resolver's driver: a parsed spec and an opened binary ->
  * every probe point the spec names there, each with its address, file
  * offset and fetch plan. (Kernel specs with vmlinux DWARF come here too,
- * through probes/kernel/resolve.c.)
+ * through probes/kernel/resolve.c.) The layers below record what goes
+ * wrong with an argument (probes/diag.h); this one says it, naming the
+ * point and argument.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,6 +16,7 @@
 
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
+#include "probes/report.h"
 #include "util/log.h"
 
 /* --- one point ------------------------------------------------------------ */
@@ -27,6 +30,7 @@ struct point_ctx {
 	/* this point's arguments: spec's with $params expanded */
 	struct bp_arg_spec *args;
 	int nargs;
+	struct bp_diag diag;	/* what the layers below record, said at once */
 };
 
 static const char *arg_text(const struct bp_arg_spec *arg)
@@ -59,6 +63,7 @@ static void arg_ctx(struct point_ctx *p, const struct bp_arg_spec *arg,
 	c->func_entry = p->fn->frame_entry;
 	c->at_return = p->spec->is_return;
 	c->kernel = !p->spec->exec;
+	c->diag = &p->diag;
 }
 
 /* What the function of DWARF return type (NULL: void) returns, for
@@ -103,12 +108,30 @@ static int retval_untyped(const struct point_ctx *p, const struct bp_arg_ctx *c,
 	return *type_name && *loc_desc ? 0 : -ENOMEM;
 }
 
+/* $retval of a function with DWARF: rax, typed by its return type. */
+static int retval_typed(struct point_ctx *p, struct bp_arg_ctx *c,
+			const struct bp_arg_spec *arg, struct bp_fetch *f,
+			char **type_name, char *desc, size_t desclen)
+{
+	Dwarf_Die tmem, *type;
+	struct bp_val val;
+	int err;
+
+	type = bp_die_type(&p->fn->die, &tmem);
+	err = bp_retval__value(c, p->spec, ret_kind(type), &val, desc, desclen);
+	if (err)
+		return err;
+	c->user = c->user || arg->user;
+	err = bp_member__compile(c, arg, type, &val, f, type_name);
+	if (err)
+		bp_arg__where_else(c);
+	return err;
+}
+
 static int resolve_arg(struct point_ctx *p, uint64_t addr, int i, struct bp_point *pt)
 {
 	const struct bp_arg_spec *arg = &p->args[i];
-	Dwarf_Die tmem, *type;
 	struct bp_arg_ctx c = {};
-	struct bp_val val;
 	char desc[128];
 	int err;
 
@@ -117,22 +140,18 @@ static int resolve_arg(struct point_ctx *p, uint64_t addr, int i, struct bp_poin
 	if (!pt->arg_name[i])
 		return -ENOMEM;
 	if (is_retval(arg) && !p->fn->has_die)
-		return retval_untyped(p, &c, arg, &pt->plan.args[i], &pt->type_name[i],
-				      &pt->loc_desc[i]);
-	if (is_retval(arg)) {
-		type = bp_die_type(&p->fn->die, &tmem);
-		err = bp_retval__value(&c, p->spec, ret_kind(type), &val, desc, sizeof(desc));
-		if (err)
-			return err;
-		c.user = c.user || arg->user;
-		err = bp_member__compile(&c, arg, type, &val, &pt->plan.args[i],
-					 &pt->type_name[i]);
-	} else {
+		err = retval_untyped(p, &c, arg, &pt->plan.args[i], &pt->type_name[i],
+				     &pt->loc_desc[i]);
+	else if (is_retval(arg))
+		err = retval_typed(p, &c, arg, &pt->plan.args[i], &pt->type_name[i],
+				   desc, sizeof(desc));
+	else
 		/* variables: parameters, locals, globals (arg.c) */
 		err = bp_arg__compile(&c, arg, &pt->plan.args[i], &pt->type_name[i],
 				      desc, sizeof(desc));
-	}
-	if (err)
+	/* what went wrong, or a warning, named with the point and argument */
+	bp_report__diag(NULL, &p->diag, p->where);
+	if (err || pt->loc_desc[i])
 		return err;
 	pt->loc_desc[i] = strdup(desc);
 	return pt->loc_desc[i] ? 0 : -ENOMEM;
@@ -158,8 +177,10 @@ static int skip_prologue(struct point_ctx *p, uint64_t *addr)
 			continue;
 		arg_ctx(p, &p->args[i], *addr, &c);
 		err = bp_var__find(&c, p->args[i].var, &var);
-		if (err)
+		if (err) {
+			bp_report__diag(NULL, &p->diag, p->where);
 			return err;
+		}
 		frame_based = bp_loc__frame_based(&c, &var);
 	}
 	if (!frame_based)
@@ -220,9 +241,11 @@ static int resolve_point(struct point_ctx *p, struct bp_point *pt)
 		return err;
 
 	err = bp_args__expand(spec, p->fn->has_die ? &p->fn->die : NULL, p->where,
-			      &p->args, &p->nargs);
-	if (err)
+			      &p->args, &p->nargs, &p->diag);
+	if (err) {
+		bp_report__diag(NULL, &p->diag, p->where);
 		return err;
+	}
 	err = probe_addr(p, &addr);
 	pt->plan.nargs = p->nargs;
 	for (i = 0; i < p->nargs && !err; i++)

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <bpf/btf.h>
 
+#include "probes/diag.h"
 #include "probes/kernel/kallsyms.h"
 #include "probes/point.h"
 #include "probes/spec.h"
@@ -70,11 +71,12 @@ bool bp_kbtf__same_protos(const struct btf *btf, const __u32 *ids, int n);
 /*
  * Compiles spec's arguments at the entry (or, for $retval, the return) of
  * the BTF function func_id into pt->plan, pt->loc_desc and pt->type_name.
- * where is "FUNC in the kernel" for messages.
+ * What fails is recorded in d (an argument's failure names the argument);
+ * where is "FUNC in the kernel" for the messages.
  */
 int bp_kbtf__resolve_args(const struct btf *btf, __u32 func_id,
 			  const struct bp_spec *spec, const char *where,
-			  struct bp_point *pt);
+			  struct bp_point *pt, struct bp_diag *d);
 
 /* --- vmlinux.c ----------------------------------------------------------- */
 

@@ -17,6 +17,7 @@
 #include "probes/dwarf/dwarf.h"
 #include "probes/kernel/kconfig.h"
 #include "probes/kernel/kernel.h"
+#include "probes/report.h"
 #include "util/log.h"
 
 #define MAX_BTF_FUNCS	16
@@ -353,8 +354,12 @@ static int resolve_btf(struct bp_kernel *k, struct kspec *ks, struct bp_point *p
 		err = load_btf(k, ks, &btf, path, sizeof(path));
 		if (!err)
 			err = btf_func(btf, ks, path, &id);
-		if (!err)
-			err = bp_kbtf__resolve_args(btf, id, spec, ks->where, &pts[0]);
+		if (!err) {
+			struct bp_diag d = {};
+
+			err = bp_kbtf__resolve_args(btf, id, spec, ks->where, &pts[0], &d);
+			bp_report__diag(NULL, &d, ks->where);
+		}
 		if (err)
 			return err;
 		snprintf(source, sizeof(source), "BTF %s", path);
