@@ -11,8 +11,8 @@
  * the entry is read past the prologue. So "fetchable" answers "would
  * `FUNC VAR` load?" and "why" is what the loader would say (the failure
  * the resolver's layers record, without the point and argument the loader
- * would name). At a return, "FUNC%return $retval" is resolved as is (what
- * it says captured from the log).
+ * would name). At a return, "FUNC%return $retval" is resolved as is, what
+ * the resolver says kept instead of printed.
  */
 #define _GNU_SOURCE		/* asprintf */
 #include <errno.h>
@@ -26,8 +26,8 @@
 #include "probes/dwarf/types.h"
 #include "probes/resolve.h"
 #include "probes/listing.h"
+#include "probes/report.h"
 #include "util/log.h"
-#include "util/log_capture.h"
 #include "util/grow.h"
 
 #define MAX_AVAIL	64
@@ -72,46 +72,6 @@ static char *reason(const struct bp_diag *d)
 	if (asprintf(&why, "%s%s", d->msg, d->avail) < 0)
 		return NULL;
 	return why;
-}
-
-/*
- * The resolver's log without its "FUNC in BIN: argument 'x': " prefix,
- * several messages joined by "; ". NULL when out of memory.
- */
-static char *logged_reason(const struct bp_log_capture *cap, const char *name)
-{
-	char prefix[160], *out, *p, *nl;
-	size_t len = 0;
-
-	/* room for a "; " per line break */
-	out = calloc(1, 2 * cap->len + 1);
-	if (!out)
-		return NULL;
-	snprintf(prefix, sizeof(prefix), "argument '%s': ", name);
-	for (p = (char *)cap->buf; *p; p = nl ? nl + 1 : p + strlen(p)) {
-		char *start = p, *hit;
-		size_t n;
-
-		nl = strchr(p, '\n');
-		n = nl ? (size_t)(nl - p) : strlen(p);
-		hit = strstr(p, prefix);
-		if (hit && (!nl || hit < nl)) {
-			start = hit + strlen(prefix);
-			n -= start - p;
-		}
-		if (!n)
-			continue;
-		if (len)
-			len += sprintf(out + len, "; ");
-		memcpy(out + len, start, n);
-		len += n;
-		out[len] = '\0';
-		if (!nl)
-			break;
-	}
-	if (!len)
-		snprintf(out, cap->len + 1, "%s", cap->len ? cap->buf : "");
-	return out;
 }
 
 /* --- scopes -------------------------------------------------------------- */
@@ -545,7 +505,7 @@ struct retval_res {
 static int retval_resolve(struct bp_resolver *r, const struct bp_spec *spec,
 			  int npoints, struct retval_res *res)
 {
-	struct bp_log_capture cap;
+	struct bp_report said = {};
 	struct bp_spec rspec;
 	char *text, msg[256];
 	int err;
@@ -559,12 +519,11 @@ static int retval_resolve(struct bp_resolver *r, const struct bp_spec *spec,
 		res->why = strdup(msg);
 		return res->why ? 0 : -ENOMEM;
 	}
-	bp_log_capture__begin(&cap);
-	err = bp_resolver__resolve(r, &rspec, &res->pts, &res->n);
-	bp_log_capture__end(&cap);
+	/* what it says is the reason, as data */
+	err = bp_resolver__resolve_report(r, &rspec, &res->pts, &res->n, &said);
 	bp_spec__free(&rspec);
 	if (err)
-		res->why = logged_reason(&cap, "$retval");
+		res->why = strdup(said.text);
 	else if (res->n != npoints)
 		res->why = strdup("its probe points differ from those without $retval");
 	else
@@ -616,13 +575,15 @@ static int copy_point(struct bp_var_point *vp, const struct bp_point *pt)
 
 static int open_di(const char *path, struct bp_debuginfo **di)
 {
+	struct bp_diag d = {};
 	int err;
 
 	if (*di && !strcmp((*di)->path, path))
 		return 0;
 	bp_debuginfo__free(*di);
 	*di = NULL;
-	err = bp_debuginfo__open(path, di);
+	err = bp_debuginfo__open(path, di, &d);
+	bp_report__diag(NULL, &d, NULL);
 	if (err)
 		return err;
 	if (!(*di)->dwarf) {

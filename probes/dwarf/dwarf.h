@@ -59,9 +59,10 @@ struct bp_site {
 	int line;
 	const char *symbol;	/* ELF symbol at fn's entry when its name differs
 				 * (clone_me.constprop.0); else NULL */
-	/* non-zero: this point cannot be probed, and why was said (bp_err);
-	 * fatal unless force=yes */
+	/* non-zero: this point cannot be probed, and msg (malloc'ed, a whole
+	 * line) says why; fatal unless force=yes */
 	int err;
+	char *msg;
 	char where[320];	/* "FUNC (CU) in BINARY", ... for messages */
 };
 
@@ -69,11 +70,13 @@ struct bp_site {
  * Every probe point spec names in di: each copy of FUNC (glob, @SRC,
  * inlined copies unless inlines=no) at its entry, +OFFS, %return, :RLN
  * or ;PTN lines, or the lines SRC:ALN / SRC;PTN. Returns 0 with *nsites
- * >= 1 (*sites malloc'ed; some may carry err) or a negative errno after
- * bp_err() when nothing matches at all.
+ * >= 1 (*sites malloc'ed, free with bp_sites__free; some may carry err
+ * and msg) or a negative errno, with d saying why, when nothing matches
+ * at all.
  */
 int bp_sites__find(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		   struct bp_site **sites, int *nsites);
+		   struct bp_site **sites, int *nsites, struct bp_diag *d);
+void bp_sites__free(struct bp_site *sites, int nsites);
 
 /* A growing array of sites (sites.c, line.c). */
 struct bp_site_list {
@@ -112,14 +115,15 @@ int bp_inlines__find(const struct bp_debuginfo *di, const char *name, bool glob,
 		     int (*cb)(const struct bp_func *fn, void *ctx), void *ctx);
 
 /* The sites of spec's :RLN or ;PTN lines in the copy fn (line.c).
- * Errors (no code at that line in fn, ...) are reported, not returned
- * in a site. */
+ * Errors (no code at that line in fn, ...) are recorded in d (whole
+ * lines), not in a site. */
 int bp_lines__in_func(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		      const struct bp_func *fn, struct bp_site_list *l);
+		      const struct bp_func *fn, struct bp_site_list *l,
+		      struct bp_diag *d);
 
-/* The sites of SRC:ALN or SRC;PTN anywhere in di (line.c). */
+/* The sites of SRC:ALN or SRC;PTN anywhere in di (line.c); errors in d. */
 int bp_lines__in_file(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		      struct bp_site_list *l);
+		      struct bp_site_list *l, struct bp_diag *d);
 
 /* die's DW_AT_decl_file (through origins) as a path, absolute when its
  * CU's comp_dir allows: in buf, or a libdw string. NULL when unknown. */
@@ -419,9 +423,12 @@ int bp_chain__index_pointer(struct bp_chain *ch, long index, long size);
  */
 int bp_chain__bitfield(struct bp_chain *ch, long unit, int64_t bit_pos, int bit_size);
 
+struct bp_report;
+
 /* Resolves spec against an opened binary's DWARF (the driver, resolve.c):
- * a kernel spec (no exec=) gets kernel points (func + offset). */
+ * a kernel spec (no exec=) gets kernel points (func + offset). What went
+ * wrong is printed, or kept in rep (see probes/report.h). */
 int bp_dwarf__resolve(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		      struct bp_point **points, int *npoints);
+		      struct bp_point **points, int *npoints, struct bp_report *rep);
 
 #endif /* BPFPROBE_DWARF_RESOLVE_H */

@@ -27,6 +27,7 @@
 #include "probes/diag.h"
 #include "probes/kernel/kallsyms.h"
 #include "probes/point.h"
+#include "probes/report.h"
 #include "probes/spec.h"
 
 struct bp_debuginfo_cache;
@@ -51,10 +52,11 @@ void bp_kernel__set_paths(struct bp_kernel *k, const struct bp_kernel_paths *pat
 void bp_kernel__free(struct bp_kernel *k);
 
 /* Resolves a kernel spec into points (see bp_resolver__resolve); a
- * vmlinux or module with DWARF is opened through cache. */
+ * vmlinux or module with DWARF is opened through cache. What went wrong
+ * is printed, or kept in rep (see probes/report.h). */
 int bp_kernel__resolve(struct bp_kernel *k, struct bp_debuginfo_cache *cache,
 		       const struct bp_spec *spec, struct bp_point **points,
-		       int *npoints);
+		       int *npoints, struct bp_report *rep);
 
 /* --- btf.c --------------------------------------------------------------- */
 
