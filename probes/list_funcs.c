@@ -18,6 +18,7 @@
 #include "probes/dwarf/libpath.h"
 #include "probes/dwarf/types.h"
 #include "probes/listing.h"
+#include "probes/report.h"
 #include "util/log.h"
 #include "util/grow.h"
 
@@ -303,6 +304,7 @@ int bp_func_list__collect(struct bp_func_list *l, const char *binary, const char
 {
 	struct bp_debuginfo *di = NULL;
 	struct collect c = { .glob = glob, .l = l };
+	struct bp_diag d = {};
 	int err;
 
 	memset(l, 0, sizeof(*l));
@@ -311,7 +313,8 @@ int bp_func_list__collect(struct bp_func_list *l, const char *binary, const char
 		bp_err("binary '%s' not found\n", binary);
 		return -ENOENT;
 	}
-	err = bp_debuginfo__open(l->binary, &di);
+	err = bp_debuginfo__open(l->binary, &di, &d);
+	bp_report__diag(NULL, &d, NULL);
 	if (err)
 		return err;
 	c.di = di;

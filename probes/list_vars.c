@@ -9,8 +9,10 @@
  * then bp_arg__compile), set up as the resolver's driver does, with the
  * same -O0 rule: a variable in a frame slot the prologue has not filled at
  * the entry is read past the prologue. So "fetchable" answers "would
- * `FUNC VAR` load?" and "why" is what the loader would say (captured from
- * the log). At a return, "FUNC%return $retval" is resolved as is.
+ * `FUNC VAR` load?" and "why" is what the loader would say (the failure
+ * the resolver's layers record, without the point and argument the loader
+ * would name). At a return, "FUNC%return $retval" is resolved as is, what
+ * the resolver says kept instead of printed.
  */
 #define _GNU_SOURCE		/* asprintf */
 #include <errno.h>
@@ -24,8 +26,8 @@
 #include "probes/dwarf/types.h"
 #include "probes/resolve.h"
 #include "probes/listing.h"
+#include "probes/report.h"
 #include "util/log.h"
-#include "util/log_capture.h"
 #include "util/grow.h"
 
 #define MAX_AVAIL	64
@@ -57,43 +59,19 @@ const char *bp_var_kind__name(enum bp_var_kind kind)
 /* --- messages ------------------------------------------------------------ */
 
 /*
- * The resolver's reason without its "FUNC in BIN: argument 'x': " prefix,
- * several messages joined by "; ". NULL when out of memory.
+ * Why a variable cannot be read, from the resolver's diagnosis: the
+ * failure as the loader would say it, without its "FUNC in BIN: argument
+ * 'x': " prefix. NULL when out of memory.
  */
-static char *reason(const struct bp_log_capture *cap, const char *name)
+static char *reason(const struct bp_diag *d)
 {
-	char prefix[160], *out, *p, *nl;
-	size_t len = 0;
+	char *why;
 
-	/* room for a "; " per line break */
-	out = calloc(1, 2 * cap->len + 1);
-	if (!out)
+	if (!d->failed)
+		return strdup("");
+	if (asprintf(&why, "%s%s", d->msg, d->avail) < 0)
 		return NULL;
-	snprintf(prefix, sizeof(prefix), "argument '%s': ", name);
-	for (p = (char *)cap->buf; *p; p = nl ? nl + 1 : p + strlen(p)) {
-		char *start = p, *hit;
-		size_t n;
-
-		nl = strchr(p, '\n');
-		n = nl ? (size_t)(nl - p) : strlen(p);
-		hit = strstr(p, prefix);
-		if (hit && (!nl || hit < nl)) {
-			start = hit + strlen(prefix);
-			n -= start - p;
-		}
-		if (!n)
-			continue;
-		if (len)
-			len += sprintf(out + len, "; ");
-		memcpy(out + len, start, n);
-		len += n;
-		out[len] = '\0';
-		if (!nl)
-			break;
-	}
-	if (!len)
-		snprintf(out, cap->len + 1, "%s", cap->len ? cap->buf : "");
-	return out;
+	return why;
 }
 
 /* --- scopes -------------------------------------------------------------- */
@@ -371,8 +349,8 @@ static int read_addr(struct vars_ctx *v, struct bp_arg_ctx *c, Dwarf_Die *var)
 		return 0;
 	if (!bp_list__code_range(&v->outer, &fn.entry, &fn.end) ||
 	    bp_func__after_prologue(&fn, &after)) {
-		bp_arg_err(c, "in a frame slot the prologue fills, and where the prologue ends is unknown (no line table?): probe %s+OFFS past it",
-			   v->pt->func);
+		bp_arg_fail(c, "in a frame slot the prologue fills, and where the prologue ends is unknown (no line table?): probe %s+OFFS past it",
+			    v->pt->func);
 		return -ENOENT;
 	}
 	c->addr = after;
@@ -397,13 +375,15 @@ static int check_lookup(struct bp_arg_ctx *c, struct cand *cd)
 	err = bp_var__find(c, cd->name, &found);
 	if (err || same_die(&found, &cd->die))
 		return err;
-	bp_arg_err(c, "the name '%s' means another variable at this point (a parameter or local of the same name)",
-		   cd->name);
+	bp_arg_fail(c, "the name '%s' means another variable at this point (a parameter or local of the same name)",
+		    cd->name);
 	return -ENOENT;
 }
 
-/* Set up as the resolver's driver does for an argument at this point. */
-static void arg_ctx(struct vars_ctx *v, const char *name, struct bp_arg_ctx *c)
+/* Set up as the resolver's driver does for an argument at this point;
+ * what fails is recorded in d. */
+static void arg_ctx(struct vars_ctx *v, const char *name, struct bp_arg_ctx *c,
+		    struct bp_diag *d)
 {
 	uint64_t entry = 0, end;
 
@@ -416,6 +396,7 @@ static void arg_ctx(struct vars_ctx *v, const char *name, struct bp_arg_ctx *c)
 	c->addr = v->daddr;
 	c->arg = name;
 	c->user = true;		/* exec=: the probed process's memory */
+	c->diag = d;
 	if (bp_list__code_range(&v->outer, &entry, &end))
 		c->func_entry = entry;
 }
@@ -424,10 +405,11 @@ static void arg_ctx(struct vars_ctx *v, const char *name, struct bp_arg_ctx *c)
 static char *location(struct bp_arg_ctx *c, struct cand *cd)
 {
 	struct bp_arg_ctx q = *c;
+	struct bp_diag scratch = {};
 	struct bp_val val;
 	char desc[160];
 
-	q.quiet = true;
+	q.diag = &scratch;
 	if (bp_loc__var(&q, &cd->die, &val, desc, sizeof(desc)))
 		return NULL;
 	return strdup(desc);
@@ -436,20 +418,18 @@ static char *location(struct bp_arg_ctx *c, struct cand *cd)
 static int eval_var(struct vars_ctx *v, struct cand *cd, struct bp_var_entry *e)
 {
 	struct bp_arg_spec arg = { .text = e->name, .name = e->name, .var = e->name };
-	struct bp_log_capture cap;
+	struct bp_diag d = {};
 	struct bp_arg_ctx c;
 	char desc[160], *tname = NULL;
 	int err;
 
-	arg_ctx(v, e->name, &c);
-	bp_log_capture__begin(&cap);
+	arg_ctx(v, e->name, &c, &d);
 	err = read_addr(v, &c, &cd->die);
 	if (!err)
 		err = check_lookup(&c, cd);
 	/* the resolver's whole path for one argument: this is the verdict */
 	if (!err)
 		err = bp_arg__compile(&c, &arg, &e->fetch, &tname, desc, sizeof(desc));
-	bp_log_capture__end(&cap);
 	free(tname);
 	e->addr = bp_debuginfo__elf_addr(v->di, c.addr);
 	e->fetchable = !err;
@@ -457,7 +437,7 @@ static int eval_var(struct vars_ctx *v, struct cand *cd, struct bp_var_entry *e)
 		return err;
 	e->loc_desc = err ? location(&c, cd) : strdup(desc);
 	if (err) {
-		e->why = reason(&cap, e->name);
+		e->why = reason(&d);
 		if (!e->why)
 			return -ENOMEM;
 	} else if (!e->loc_desc) {
@@ -525,7 +505,7 @@ struct retval_res {
 static int retval_resolve(struct bp_resolver *r, const struct bp_spec *spec,
 			  int npoints, struct retval_res *res)
 {
-	struct bp_log_capture cap;
+	struct bp_report said = {};
 	struct bp_spec rspec;
 	char *text, msg[256];
 	int err;
@@ -539,12 +519,11 @@ static int retval_resolve(struct bp_resolver *r, const struct bp_spec *spec,
 		res->why = strdup(msg);
 		return res->why ? 0 : -ENOMEM;
 	}
-	bp_log_capture__begin(&cap);
-	err = bp_resolver__resolve(r, &rspec, &res->pts, &res->n);
-	bp_log_capture__end(&cap);
+	/* what it says is the reason, as data */
+	err = bp_resolver__resolve_report(r, &rspec, &res->pts, &res->n, &said);
 	bp_spec__free(&rspec);
 	if (err)
-		res->why = reason(&cap, "$retval");
+		res->why = strdup(said.text);
 	else if (res->n != npoints)
 		res->why = strdup("its probe points differ from those without $retval");
 	else
@@ -596,13 +575,15 @@ static int copy_point(struct bp_var_point *vp, const struct bp_point *pt)
 
 static int open_di(const char *path, struct bp_debuginfo **di)
 {
+	struct bp_diag d = {};
 	int err;
 
 	if (*di && !strcmp((*di)->path, path))
 		return 0;
 	bp_debuginfo__free(*di);
 	*di = NULL;
-	err = bp_debuginfo__open(path, di);
+	err = bp_debuginfo__open(path, di, &d);
+	bp_report__diag(NULL, &d, NULL);
 	if (err)
 		return err;
 	if (!(*di)->dwarf) {

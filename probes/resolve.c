@@ -14,8 +14,8 @@
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/libpath.h"
 #include "probes/kernel/kernel.h"
+#include "probes/report.h"
 #include "probes/resolve.h"
-#include "util/log.h"
 
 struct bp_resolver {
 	/* opened binaries by path: specs often share one */
@@ -61,40 +61,43 @@ static const char *point_name(const struct bp_spec *spec)
 	return spec->point ? spec->point : spec->func ? spec->func : "?";
 }
 
-static int check_spec(const struct bp_spec *spec)
+static int check_spec(const struct bp_spec *spec, struct bp_report *rep)
 {
 	if ((!spec->func || !*spec->func) && !spec->src) {
-		bp_err("SEC(\"%s\"): no function or source line named\n", spec->text ? spec->text : "");
+		bp_report__line(rep, "SEC(\"%s\"): no function or source line named\n",
+				spec->text ? spec->text : "");
 		return -EINVAL;
 	}
 	if (spec->nargs < 0 || spec->nargs > BP_MAX_ARGS) {
-		bp_err("%s: %d arguments requested, at most %d can be fetched\n",
-		       point_name(spec), spec->nargs, BP_MAX_ARGS);
+		bp_report__line(rep, "%s: %d arguments requested, at most %d can be fetched\n",
+				point_name(spec), spec->nargs, BP_MAX_ARGS);
 		return -E2BIG;
 	}
 	return 0;
 }
 
 static int open_binary(struct bp_resolver *r, const struct bp_spec *spec,
-		       struct bp_debuginfo **di)
+		       struct bp_debuginfo **di, struct bp_report *rep)
 {
+	struct bp_diag d = {};
 	char *path;
 	int err;
 
 	path = bp_find_binary(spec->exec);
 	if (!path) {
-		bp_err("%s: binary '%s' not found%s\n", point_name(spec), spec->exec,
-		       strchr(spec->exec, '/') ? "" :
-		       " (a bare name is looked up in PATH and, like the dynamic loader, in LD_LIBRARY_PATH, /etc/ld.so.cache, /lib and /usr/lib)");
+		bp_report__line(rep, "%s: binary '%s' not found%s\n", point_name(spec), spec->exec,
+				strchr(spec->exec, '/') ? "" :
+				" (a bare name is looked up in PATH and, like the dynamic loader, in LD_LIBRARY_PATH, /etc/ld.so.cache, /lib and /usr/lib)");
 		return -ENOENT;
 	}
-	err = bp_debuginfo_cache__get(&r->cache, path, di);
+	err = bp_debuginfo_cache__get(&r->cache, path, di, &d);
 	free(path);
+	bp_report__diag(rep, &d, point_name(spec));
 	if (err)
 		return err;
 	if (spec->nargs && !(*di)->dwarf && !bp_spec__only_plain_retval(spec)) {
-		bp_err("%s: binary %s has no debug info (DWARF), needed to find argument '%s': rebuild it with -g, or install its debug info (the -dbg/-dbgsym package, or set DEBUGINFOD_URLS for debuginfod)\n",
-		       point_name(spec), (*di)->path, arg_text(&spec->args[0]));
+		bp_report__line(rep, "%s: binary %s has no debug info (DWARF), needed to find argument '%s': rebuild it with -g, or install its debug info (the -dbg/-dbgsym package, or set DEBUGINFOD_URLS for debuginfod)\n",
+				point_name(spec), (*di)->path, arg_text(&spec->args[0]));
 		return -ENODATA;
 	}
 	return 0;
@@ -102,6 +105,13 @@ static int open_binary(struct bp_resolver *r, const struct bp_spec *spec,
 
 int bp_resolver__resolve(struct bp_resolver *r, const struct bp_spec *spec,
 			 struct bp_point **points, int *npoints)
+{
+	return bp_resolver__resolve_report(r, spec, points, npoints, NULL);
+}
+
+int bp_resolver__resolve_report(struct bp_resolver *r, const struct bp_spec *spec,
+				struct bp_point **points, int *npoints,
+				struct bp_report *rep)
 {
 	struct bp_debuginfo *di;
 	int err;
@@ -116,13 +126,13 @@ int bp_resolver__resolve(struct bp_resolver *r, const struct bp_spec *spec,
 		}
 		if (!r->kernel)
 			return -ENOMEM;
-		return bp_kernel__resolve(r->kernel, &r->cache, spec, points, npoints);
+		return bp_kernel__resolve(r->kernel, &r->cache, spec, points, npoints, rep);
 	}
-	err = check_spec(spec);
+	err = check_spec(spec, rep);
 	if (!err)
-		err = open_binary(r, spec, &di);
+		err = open_binary(r, spec, &di, rep);
 	if (err)
 		return err;
-	return bp_dwarf__resolve(di, spec, points, npoints);
+	return bp_dwarf__resolve(di, spec, points, npoints, rep);
 }
 

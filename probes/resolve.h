@@ -11,6 +11,7 @@
 #include "probes/point.h"
 #include "probes/spec.h"
 
+struct bp_report;
 struct bp_resolver;
 
 struct bp_resolver *bp_resolver__new(void);
@@ -26,10 +27,16 @@ void bp_resolver__free(struct bp_resolver *r);
  * On success returns 0
  * and a malloc'ed array of *npoints (>= 1) points. On error returns a
  * negative errno and has logged (bp_err) a message naming the culprit:
- * function, member, path, argument.
+ * function, member, path, argument. Warnings are logged the same way.
  */
 int bp_resolver__resolve(struct bp_resolver *r, const struct bp_spec *spec,
 			 struct bp_point **points, int *npoints);
+
+/* The same, with what went wrong kept in rep instead of printed (NULL:
+ * printed), for a caller that shows it as data (probes/report.h). */
+int bp_resolver__resolve_report(struct bp_resolver *r, const struct bp_spec *spec,
+				struct bp_point **points, int *npoints,
+				struct bp_report *rep);
 
 /* Kernel DWARF from this file (a vmlinux with debug info) instead of the
  * usual places; must be set before the first kernel spec. */

@@ -2,7 +2,9 @@
 /*
  * One variable argument from name to fetch (variable, location, member
  * chain); where in its function an argument that cannot be read here could
- * be; and $params, expanded into a function's parameters.
+ * be (the locations say only that it cannot: loc.c records the failure,
+ * this file adds the ranges); and $params, expanded into a function's
+ * parameters.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,7 +15,6 @@
 
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
-#include "util/log.h"
 
 #define MAX_LISTED_RANGES	4
 
@@ -55,13 +56,15 @@ int bp_arg__compile(struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
 		return err;
 	if (c->at_return && !bp_var__is_static(&var)) {
 		/* its registers and stack slots are reused by then */
-		bp_arg_err(c, "a return probe can only fetch $retval and variables at fixed addresses (globals, statics): '%s' lives in registers or the stack frame the function has left",
-			   arg->var);
+		bp_arg_fail(c, "a return probe can only fetch $retval and variables at fixed addresses (globals, statics): '%s' lives in registers or the stack frame the function has left",
+			    arg->var);
 		return -EINVAL;
 	}
 	c->var = &var;
 	c->spec_arg = arg;
 	err = compile_var(c, arg, &var, out, type_name, desc, desclen);
+	if (err)
+		bp_arg__where_else(c);
 	c->var = NULL;
 	c->spec_arg = NULL;
 	return err;
@@ -77,15 +80,16 @@ struct avail {
 	bool more;
 };
 
-/* Whether the argument compiles at addr (quietly). */
+/* Whether the argument compiles at addr (why not is of no interest). */
 static bool readable_at(const struct bp_arg_ctx *c, uint64_t addr)
 {
 	struct bp_arg_ctx t = *c;
+	struct bp_diag scratch = {};
 	struct bp_fetch f;
 	char *type_name = NULL, desc[160];
 	int err;
 
-	t.quiet = true;
+	t.diag = &scratch;
 	t.addr = addr;
 	err = compile_var(&t, c->spec_arg, c->var, &f, &type_name, desc, sizeof(desc));
 	free(type_name);
@@ -138,20 +142,20 @@ static size_t format_range(const struct bp_arg_ctx *c, const char *fname,
 			start, end, fname, start - entry, end - 1 - entry);
 }
 
-int bp_arg__unavailable(const struct bp_arg_ctx *c, int err, const char *what,
-			const char *detail)
+void bp_arg__where_else(const struct bp_arg_ctx *c)
 {
 	struct avail a = { .c = c };
 	/* offsets count from the entry of the function that has the frame */
-	const char *fname = bp_die_name(c->frame ? c->frame : c->func);
-	char ranges[384], here[64] = "";
-	size_t pos = 0;
+	const char *fname;
+	char *ranges;
+	size_t pos = 0, len;
 	int i, n = 0;
 
-	if (c->quiet)
-		return err;
-	if (!fname)
-		fname = "the function";
+	if (!c->diag || !c->diag->unavailable || c->diag->avail[0])
+		return;
+	fname = bp_loc__frame_name(c);
+	ranges = c->diag->avail;
+	len = sizeof(c->diag->avail);
 	if (c->var && c->spec_arg) {
 		n = bp_loc__ranges(c->var, avail_range, &a);
 		/* one expression for the whole function: only an entry value
@@ -160,26 +164,20 @@ int bp_arg__unavailable(const struct bp_arg_ctx *c, int err, const char *what,
 		    readable_at(c, c->func_entry))
 			avail_add(&a, c->func_entry, c->func_entry + 1);
 	}
-	if (c->func_entry && c->addr >= c->func_entry)
-		snprintf(here, sizeof(here), " (%s+0x%" PRIx64 ")", fname,
-			 c->addr - c->func_entry);
 	if (!a.n) {
-		snprintf(ranges, sizeof(ranges), "; it is readable nowhere in %s", fname);
-	} else {
-		pos = snprintf(ranges, sizeof(ranges), "; available at ");
-		for (i = 0; i < a.n && pos < sizeof(ranges); i++) {
-			if (i)
-				pos += snprintf(ranges + pos, sizeof(ranges) - pos, ", ");
-			if (pos < sizeof(ranges))
-				pos += format_range(c, fname, a.start[i], a.end[i], ranges + pos,
-						    sizeof(ranges) - pos);
-		}
-		if (a.more && pos < sizeof(ranges))
-			snprintf(ranges + pos, sizeof(ranges) - pos, ", ...");
+		snprintf(ranges, len, "; it is readable nowhere in %s", fname);
+		return;
 	}
-	bp_arg_err(c, "%s at 0x%" PRIx64 "%s%s%s%s", what, c->addr, here,
-		   detail && *detail ? ": " : "", detail ? detail : "", ranges);
-	return err;
+	pos = snprintf(ranges, len, "; available at ");
+	for (i = 0; i < a.n && pos < len; i++) {
+		if (i)
+			pos += snprintf(ranges + pos, len - pos, ", ");
+		if (pos < len)
+			pos += format_range(c, fname, a.start[i], a.end[i], ranges + pos,
+					    len - pos);
+	}
+	if (a.more && pos < len)
+		snprintf(ranges + pos, len - pos, ", ...");
 }
 
 /* --- $params ------------------------------------------------------------- */
@@ -285,7 +283,7 @@ static void join_names(const char **names, int n, char *buf, size_t len)
 }
 
 int bp_args__expand(const struct bp_spec *spec, Dwarf_Die *func, const char *where,
-		    struct bp_arg_spec **args, int *nargs)
+		    struct bp_arg_spec **args, int *nargs, struct bp_diag *d)
 {
 	const char *names[32];
 	struct bp_arg_spec *out;
@@ -304,9 +302,9 @@ int bp_args__expand(const struct bp_spec *spec, Dwarf_Die *func, const char *whe
 	}
 	if (expand && total > BP_MAX_ARGS) {
 		join_names(names, nparams < 32 ? nparams : 32, list, sizeof(list));
-		bp_err("%s: $params expands to %d parameter%s (%s), %d argument%s in all; at most %d fit in R3..R5: name the ones you need\n",
-		       where, nparams, nparams == 1 ? "" : "s", list, total,
-		       total == 1 ? "" : "s", BP_MAX_ARGS);
+		bp_diag__set(d, "%s: $params expands to %d parameter%s (%s), %d argument%s in all; at most %d fit in R3..R5: name the ones you need",
+			     where, nparams, nparams == 1 ? "" : "s", list, total,
+			     total == 1 ? "" : "s", BP_MAX_ARGS);
 		return -E2BIG;
 	}
 	out = calloc(total ? total : 1, sizeof(*out));

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "probes/dwarf/dwarf.h"
-#include "util/log.h"
 
 #define MAX_LISTED	8
 
@@ -35,7 +34,7 @@ int bp_chain__bad_step(struct bp_chain *ch, const char *what, const char *hint)
 	char tname[128];
 
 	ch->ops->type_name(ch, tname, sizeof(tname));
-	bp_arg_err(ch->c, "%s '%s' (type %s)%s", what, ch->path, tname, hint);
+	bp_arg_fail(ch->c, "%s '%s' (type %s)%s", what, ch->path, tname, hint);
 	return -EINVAL;
 }
 
@@ -44,7 +43,7 @@ int bp_chain__cannot_fetch(struct bp_chain *ch, const char *why)
 	char tname[128];
 
 	ch->ops->type_name(ch, tname, sizeof(tname));
-	bp_arg_err(ch->c, "'%s' is %s (type %s)", ch->path, why, tname);
+	bp_arg_fail(ch->c, "'%s' is %s (type %s)", ch->path, why, tname);
 	return -EINVAL;
 }
 
@@ -71,8 +70,8 @@ void bp_names__add(struct bp_names *l, const char *name)
 int bp_chain__no_member(struct bp_chain *ch, const char *rec, const char *field,
 			const struct bp_names *members)
 {
-	bp_arg_err(ch->c, "%s has no member '%s' (members: %s)", rec, field,
-		   members->buf[0] ? members->buf : "none");
+	bp_arg_fail(ch->c, "%s has no member '%s' (members: %s)", rec, field,
+		    members->buf[0] ? members->buf : "none");
 	return -ENOENT;
 }
 
@@ -95,7 +94,7 @@ int bp_chain__add_index(struct bp_chain *ch, long index, long size)
 
 	if (__builtin_mul_overflow((int64_t)index, (int64_t)size, &delta) ||
 	    __builtin_add_overflow(ch->val->off, delta, &ch->val->off)) {
-		bp_arg_err(ch->c, "index %ld of '%s' is out of range", index, ch->path);
+		bp_arg_fail(ch->c, "index %ld of '%s' is out of range", index, ch->path);
 		return -ERANGE;
 	}
 	return 0;
@@ -109,8 +108,8 @@ int bp_chain__index_pointer(struct bp_chain *ch, long index, long size)
 		char tname[128];
 
 		ch->ops->type_name(ch, tname, sizeof(tname));
-		bp_arg_err(ch->c, "cannot index '%s' (type %s): unknown element size",
-			   ch->path, tname);
+		bp_arg_fail(ch->c, "cannot index '%s' (type %s): unknown element size",
+			    ch->path, tname);
 		return -EINVAL;
 	}
 	err = bp_chain__follow(ch);
@@ -141,8 +140,8 @@ static int bitfield_place(const struct bp_arg_ctx *c, const char *path, long uni
 		start = bit_pos - bit_pos % 8;
 		need = (bit_pos - start + bit_size + 7) / 8;
 		if (need > 8) {
-			bp_arg_err(c, "bitfield '%s' spans more than 8 bytes: not supported",
-				   path);
+			bp_arg_fail(c, "bitfield '%s' spans more than 8 bytes: not supported",
+				    path);
 			return -EOPNOTSUPP;
 		}
 		*bit_read = need <= 1 ? 1 : need <= 2 ? 2 : need <= 4 ? 4 : 8;
@@ -195,14 +194,14 @@ static int finish_bits(const struct bp_arg_ctx *c, const struct bp_val *v,
 		out->is_signed = v->wsigned;
 	}
 	if (v->width && lo + bits > v->width) {
-		bp_arg_err(c, "'%s' needs bits %d..%d, but its location defines only the low %u",
-			   k->path, lo, lo + bits - 1, v->width);
+		bp_arg_fail(c, "'%s' needs bits %d..%d, but its location defines only the low %u",
+			    k->path, lo, lo + bits - 1, v->width);
 		return -EOPNOTSUPP;
 	}
 	lo += v->shift;
 	if (lo + bits > 64) {
-		bp_arg_err(c, "'%s' lies past the 64 bits of the register holding it",
-			   k->path);
+		bp_arg_fail(c, "'%s' lies past the 64 bits of the register holding it",
+			    k->path);
 		return -EOPNOTSUPP;
 	}
 	if (!lo && !k->bit_size && (bits == 8 || bits == 16 || bits == 32 || bits == 64)) {
@@ -228,8 +227,8 @@ static int finish_value(const struct bp_arg_ctx *c, const struct bp_arg_spec *ar
 		size = arg->type_size;
 		is_signed = arg->type_signed;
 		if (k->bit_size && size * 8 < k->bit_off + k->bit_size) {
-			bp_arg_err(c, "type :%c%d is narrower than bitfield '%s'",
-				   is_signed ? 's' : 'u', size * 8, k->path);
+			bp_arg_fail(c, "type :%c%d is narrower than bitfield '%s'",
+				    is_signed ? 's' : 'u', size * 8, k->path);
 			return -EINVAL;
 		}
 	}
@@ -246,7 +245,7 @@ static int finish_value(const struct bp_arg_ctx *c, const struct bp_arg_spec *ar
 			return err;
 	} else if (v->off) {
 		if (v->f.nderef) {
-			bp_arg_err(c, "needs an addition after a memory read: not supported");
+			bp_arg_fail(c, "needs an addition after a memory read: not supported");
 			return -EOPNOTSUPP;
 		}
 		v->f.add += v->off;
@@ -285,8 +284,8 @@ static int finish(struct bp_chain *ch, const struct bp_arg_spec *arg, struct bp_
 			char tname[128];
 
 			ch->ops->type_name(ch, tname, sizeof(tname));
-			bp_arg_err(ch->c, "'%s' has size %ld (type %s); only 1, 2, 4 or 8 bytes can be fetched (a :u64-style cast reads part of it)",
-				   ch->path, bytes, tname);
+			bp_arg_fail(ch->c, "'%s' has size %ld (type %s); only 1, 2, 4 or 8 bytes can be fetched (a :u64-style cast reads part of it)",
+				    ch->path, bytes, tname);
 			return -EINVAL;
 		}
 		k.size = (uint8_t)bytes;
@@ -308,7 +307,7 @@ int bp_chain__compile(struct bp_chain *ch, const struct bp_arg_spec *arg,
 
 		/* nothing but the end may follow a bitfield: it is no record */
 		if (ch->bit_size) {
-			bp_arg_err(ch->c, "'%s' is a bitfield: nothing can follow it", ch->path);
+			bp_arg_fail(ch->c, "'%s' is a bitfield: nothing can follow it", ch->path);
 			return -EINVAL;
 		}
 		switch (s->kind) {
@@ -322,7 +321,7 @@ int bp_chain__compile(struct bp_chain *ch, const struct bp_arg_spec *arg,
 			err = ch->ops->index(ch, s->index);
 			break;
 		default:
-			bp_arg_err(ch->c, "unknown step kind %d", s->kind);
+			bp_arg_fail(ch->c, "unknown step kind %d", s->kind);
 			err = -EINVAL;
 		}
 		path_append(ch, s);

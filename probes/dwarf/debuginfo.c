@@ -14,6 +14,7 @@
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 
+#include "probes/diag.h"
 #include "probes/dwarf/debuginfo.h"
 #include "util/log.h"
 
@@ -27,8 +28,9 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-/* -v: which file the DWARF came from, so a stale or wrong one shows. */
-static void report_debug_file(const struct bp_debuginfo *di)
+/* -v: which file the DWARF came from, so a stale or wrong one shows; a
+ * missing DWZ alternate file is a warning, in d. */
+static void report_debug_file(const struct bp_debuginfo *di, struct bp_diag *d)
 {
 	const char *debugfile = NULL, *alt = NULL;
 	const void *build_id;
@@ -40,8 +42,8 @@ static void report_debug_file(const struct bp_debuginfo *di)
 	altdw = alt ? dwarf_getalt(di->dwarf) : NULL;
 	if (alt && !altdw) {
 		/* what dwz moved there (types, shared DIEs) is then missing */
-		bp_err("%s: its debug info refers to the DWZ alternate file '%s', which was not found (by build ID under /usr/lib/debug/.build-id, or at that path): types and functions may be missing\n",
-		       di->path, alt);
+		bp_diag__warn(d, NULL, "%s: its debug info refers to the DWZ alternate file '%s', which was not found (by build ID under /usr/lib/debug/.build-id, or at that path): types and functions may be missing",
+			      di->path, alt);
 		alt = NULL;
 	}
 	bp_info("%s: debug info (DWARF) from %s%s%s%s\n", di->path,
@@ -50,7 +52,7 @@ static void report_debug_file(const struct bp_debuginfo *di)
 		alt ? "'" : "");
 }
 
-int bp_debuginfo__open(const char *path, struct bp_debuginfo **out)
+int bp_debuginfo__open(const char *path, struct bp_debuginfo **out, struct bp_diag *d)
 {
 	struct bp_debuginfo *di;
 	int err = -ENOMEM;
@@ -69,13 +71,13 @@ int bp_debuginfo__open(const char *path, struct bp_debuginfo **out)
 	dwfl_report_begin(di->dwfl);
 	di->mod = dwfl_report_offline(di->dwfl, path, path, -1);
 	if (!di->mod || dwfl_report_end(di->dwfl, NULL, NULL)) {
-		bp_err("cannot open '%s': %s\n", path, dwfl_errmsg(-1));
+		bp_diag__set(d, "cannot open '%s': %s", path, dwfl_errmsg(-1));
 		err = -EINVAL;
 		goto err;
 	}
 	di->elf = dwfl_module_getelf(di->mod, &di->elf_bias);
 	if (!di->elf) {
-		bp_err("cannot read ELF file '%s': %s\n", path, dwfl_errmsg(-1));
+		bp_diag__set(d, "cannot read ELF file '%s': %s", path, dwfl_errmsg(-1));
 		err = -EINVAL;
 		goto err;
 	}
@@ -86,13 +88,13 @@ int bp_debuginfo__open(const char *path, struct bp_debuginfo **out)
 		/* symbols then speak in the main ELF's addresses */
 		di->dwarf_bias = di->elf_bias;
 	} else {
-		report_debug_file(di);
+		report_debug_file(di, d);
 	}
 	*out = di;
 	return 0;
 err:
 	if (err == -ENOMEM)
-		bp_err("out of memory opening '%s'\n", path);
+		bp_diag__add(d, "out of memory opening '%s'", path);
 	bp_debuginfo__free(di);
 	return err;
 }

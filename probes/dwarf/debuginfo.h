@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <elfutils/libdwfl.h>
 
+struct bp_diag;
+
 struct bp_debuginfo {
 	char *path;		/* absolute path of the binary */
 	Dwfl *dwfl;
@@ -36,10 +38,11 @@ struct bp_debuginfo {
 };
 
 /*
- * Opens path (absolute). Returns 0, or a negative errno after logging why.
- * A binary without DWARF opens fine: dwarf is NULL.
+ * Opens path (absolute). Returns 0, or a negative errno with d saying why.
+ * A binary without DWARF opens fine: dwarf is NULL. What is worth a
+ * warning (a DWZ alternate file that is missing) is in d either way.
  */
-int bp_debuginfo__open(const char *path, struct bp_debuginfo **out);
+int bp_debuginfo__open(const char *path, struct bp_debuginfo **out, struct bp_diag *d);
 void bp_debuginfo__free(struct bp_debuginfo *di);
 
 /* The main ELF's link-time address of a DWARF address (equal unless the

@@ -5,7 +5,7 @@
 #include "probes/dwarf/debuginfo_cache.h"
 
 int bp_debuginfo_cache__get(struct bp_debuginfo_cache *cache, const char *path,
-			    struct bp_debuginfo **out)
+			    struct bp_debuginfo **out, struct bp_diag *d)
 {
 	struct bp_debuginfo *di;
 	int err;
@@ -16,7 +16,7 @@ int bp_debuginfo_cache__get(struct bp_debuginfo_cache *cache, const char *path,
 			return 0;
 		}
 	}
-	err = bp_debuginfo__open(path, &di);
+	err = bp_debuginfo__open(path, &di, d);
 	if (err)
 		return err;
 	di->next = cache->head;

@@ -9,16 +9,19 @@
 
 #include "probes/dwarf/debuginfo.h"
 
+struct bp_diag;
+
 struct bp_debuginfo_cache {
 	struct bp_debuginfo *head;
 };
 
 /*
  * path's debuginfo (path absolute), opened on first use (bp_debuginfo__open)
- * and owned by the cache. Returns 0 or a negative errno after a message.
+ * and owned by the cache. Returns 0 or a negative errno; what the opening
+ * has to say (why not, warnings) is in d.
  */
 int bp_debuginfo_cache__get(struct bp_debuginfo_cache *cache, const char *path,
-			    struct bp_debuginfo **out);
+			    struct bp_debuginfo **out, struct bp_diag *d);
 
 /* Closes every binary; the cache is empty again. */
 void bp_debuginfo_cache__clear(struct bp_debuginfo_cache *cache);

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
+#include "probes/diag.h"
 #include "probes/dwarf/debuginfo.h"
 #include "prologue/plan.h"
 #include "probes/point.h"
@@ -58,9 +59,10 @@ struct bp_site {
 	int line;
 	const char *symbol;	/* ELF symbol at fn's entry when its name differs
 				 * (clone_me.constprop.0); else NULL */
-	/* non-zero: this point cannot be probed, and why was said (bp_err);
-	 * fatal unless force=yes */
+	/* non-zero: this point cannot be probed, and msg (malloc'ed, a whole
+	 * line) says why; fatal unless force=yes */
 	int err;
+	char *msg;
 	char where[320];	/* "FUNC (CU) in BINARY", ... for messages */
 };
 
@@ -68,11 +70,13 @@ struct bp_site {
  * Every probe point spec names in di: each copy of FUNC (glob, @SRC,
  * inlined copies unless inlines=no) at its entry, +OFFS, %return, :RLN
  * or ;PTN lines, or the lines SRC:ALN / SRC;PTN. Returns 0 with *nsites
- * >= 1 (*sites malloc'ed; some may carry err) or a negative errno after
- * bp_err() when nothing matches at all.
+ * >= 1 (*sites malloc'ed, free with bp_sites__free; some may carry err
+ * and msg) or a negative errno, with d saying why, when nothing matches
+ * at all.
  */
 int bp_sites__find(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		   struct bp_site **sites, int *nsites);
+		   struct bp_site **sites, int *nsites, struct bp_diag *d);
+void bp_sites__free(struct bp_site *sites, int nsites);
 
 /* A growing array of sites (sites.c, line.c). */
 struct bp_site_list {
@@ -111,14 +115,15 @@ int bp_inlines__find(const struct bp_debuginfo *di, const char *name, bool glob,
 		     int (*cb)(const struct bp_func *fn, void *ctx), void *ctx);
 
 /* The sites of spec's :RLN or ;PTN lines in the copy fn (line.c).
- * Errors (no code at that line in fn, ...) are reported, not returned
- * in a site. */
+ * Errors (no code at that line in fn, ...) are recorded in d (whole
+ * lines), not in a site. */
 int bp_lines__in_func(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		      const struct bp_func *fn, struct bp_site_list *l);
+		      const struct bp_func *fn, struct bp_site_list *l,
+		      struct bp_diag *d);
 
-/* The sites of SRC:ALN or SRC;PTN anywhere in di (line.c). */
+/* The sites of SRC:ALN or SRC;PTN anywhere in di (line.c); errors in d. */
 int bp_lines__in_file(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		      struct bp_site_list *l);
+		      struct bp_site_list *l, struct bp_diag *d);
 
 /* die's DW_AT_decl_file (through origins) as a path, absolute when its
  * CU's comp_dir allows: in buf, or a libdw string. NULL when unknown. */
@@ -142,7 +147,8 @@ bool bp_inline__code(Dwarf_Die *die, uint64_t *entry, uint64_t *end);
 /* The first address past fn's prologue (line table), or -ENOENT. */
 int bp_func__after_prologue(struct bp_func *fn, uint64_t *addr);
 
-/* What the resolution of one argument needs to know, and says in errors. */
+/* What the resolution of one argument needs to know, and where its
+ * failures go. */
 struct bp_arg_ctx {
 	const struct bp_debuginfo *di;
 	Dwarf_Die *func;	/* the function's DIE (frame base, scopes) */
@@ -167,16 +173,16 @@ struct bp_arg_ctx {
 				 * (DW_OP_entry_value is known there); 0: unknown */
 	bool at_return;		/* a uretprobe: globals anchor on bpf_get_func_ip() */
 	bool kernel;		/* a kernel probe: no load bias for globals yet */
-	bool quiet;		/* trying another address: no messages */
+	/* failures and warnings are recorded here, about argument arg;
+	 * trying another address: a scratch one, thrown away */
+	struct bp_diag *diag;
 	Dwarf_Die *var;		/* the variable being fetched, when one is */
 	const struct bp_arg_spec *spec_arg;	/* the argument being compiled */
 };
 
-#define bp_arg_err(c, fmt, ...) do {					\
-	if (!(c)->quiet)						\
-		bp_err("%s: argument '%s': " fmt "\n", (c)->where, (c)->arg,	\
-		       ##__VA_ARGS__);						\
-} while (0)
+/* Records that the argument c compiles fails: fmt names the culprit. */
+#define bp_arg_fail(c, fmt, ...) \
+	bp_diag__set_arg((c)->diag, (c)->arg, fmt, ##__VA_ARGS__)
 
 /*
  * A value being built. f holds the base and the dereferences so far; the
@@ -239,13 +245,13 @@ int bp_val__split(const struct bp_arg_ctx *c, struct bp_val *v, long size,
 		  const char *path);
 
 /* The parameter (or variable in scope at c->addr, or file-scope
- * variable) called name. -ENOENT after bp_err() listing the function's
+ * variable) called name. -ENOENT, recorded with the function's
  * parameters. */
 int bp_var__find(const struct bp_arg_ctx *c, const char *name, Dwarf_Die *var);
 
 /* The file-scope (static or global) variable called name: in the CU of
- * c->func first, then a definition anywhere in the binary. -ENOENT after
- * bp_err() (none when quiet). */
+ * c->func first, then a definition anywhere in the binary. -ENOENT,
+ * recorded. */
 int bp_var__find_global(const struct bp_arg_ctx *c, const char *name, Dwarf_Die *var);
 
 /* True when var lives at a fixed address or is a constant: readable at
@@ -253,9 +259,14 @@ int bp_var__find_global(const struct bp_arg_ctx *c, const char *name, Dwarf_Die 
 bool bp_var__is_static(Dwarf_Die *var);
 
 /* Where var lives at c->addr, as a value, and a description ("reg rdi",
- * "CFA-20 (frame)") into desc. */
+ * "CFA-20 (frame)") into desc. When var has no value there, the failure
+ * recorded is "unavailable" (see probes/diag.h) without its avail part. */
 int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 		char *desc, size_t desclen);
+
+/* The name of the function whose frame c->addr is in, for messages:
+ * "the function" when it has none. */
+const char *bp_loc__frame_name(const struct bp_arg_ctx *c);
 
 /* Calls cb with [start, end) of every entry of var's location list, and
  * whether it is an entry value; returns how many (0: a single expression,
@@ -284,29 +295,29 @@ int bp_member__compile(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg
  * One variable argument, whole: finds the variable arg names (parameter,
  * local, global; @var: global only), its location at c->addr and its
  * member chain, into *out. *type_name (malloc'ed) and desc as for
- * bp_member__compile / bp_loc__var. Errors name the argument, and when it
- * is not readable at c->addr, where in the function it is.
+ * bp_member__compile / bp_loc__var. Failures (in c->diag) name the
+ * argument, and when it is not readable at c->addr, where in the
+ * function it is.
  */
 int bp_arg__compile(struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
 		    struct bp_fetch *out, char **type_name, char *desc,
 		    size_t desclen);
 
 /*
- * Reports that the argument cannot be read at c->addr: "<what> at ADDR
- * (FUNC+OFF)[: detail]", and the ranges of the function where it can be
- * ("; available at ..."). what: "optimized out", "in floating-point
- * register xmm0"; detail may be NULL. Returns err.
+ * When c->diag holds an "unavailable" failure without its avail part:
+ * the ranges of the function where the argument can be read ("; available
+ * at ..."), or "; it is readable nowhere in FUNC". c->var and c->spec_arg
+ * say what to try at other addresses (none: nowhere).
  */
-int bp_arg__unavailable(const struct bp_arg_ctx *c, int err, const char *what,
-			const char *detail);
+void bp_arg__where_else(const struct bp_arg_ctx *c);
 
 /*
  * The arguments one point fetches: spec's, with $params expanded into
  * func's named parameters. *args (malloc'ed, free with bp_args__free)
- * borrows the spec's strings. -E2BIG past BP_MAX_ARGS, after bp_err().
+ * borrows the spec's strings. -E2BIG past BP_MAX_ARGS, recorded in d.
  */
 int bp_args__expand(const struct bp_spec *spec, Dwarf_Die *func, const char *where,
-		    struct bp_arg_spec **args, int *nargs);
+		    struct bp_arg_spec **args, int *nargs, struct bp_diag *d);
 void bp_args__free(struct bp_arg_spec *args, int nargs);
 
 /*
@@ -324,8 +335,8 @@ enum bp_ret_kind {
 
 /*
  * $retval (retval.c): rax at a return probe, into val and desc.
- * An error after a message naming spec->func when spec is no return probe
- * or the function returns kind void, floating-point or record.
+ * An error, recorded naming spec->func, when spec is no return probe or
+ * the function returns kind void, floating-point or record.
  */
 int bp_retval__value(const struct bp_arg_ctx *c, const struct bp_spec *spec,
 		     enum bp_ret_kind kind, struct bp_val *val, char *desc,
@@ -335,8 +346,8 @@ int bp_retval__value(const struct bp_arg_ctx *c, const struct bp_spec *spec,
  * A member chain (->f .f [N]) walked from an argument's value, over DWARF
  * types (member.c) or BTF types (probes/kernel/btf.c): chain.c holds what does
  * not depend on where the types come from (the walk, its messages, the
- * final read), the ops what does. Each op returns 0 or a negative errno
- * after a message.
+ * final read), the ops what does. Each op returns 0 or a negative errno,
+ * the failure recorded in the context's diagnosis.
  */
 struct bp_chain;
 
@@ -412,9 +423,12 @@ int bp_chain__index_pointer(struct bp_chain *ch, long index, long size);
  */
 int bp_chain__bitfield(struct bp_chain *ch, long unit, int64_t bit_pos, int bit_size);
 
+struct bp_report;
+
 /* Resolves spec against an opened binary's DWARF (the driver, resolve.c):
- * a kernel spec (no exec=) gets kernel points (func + offset). */
+ * a kernel spec (no exec=) gets kernel points (func + offset). What went
+ * wrong is printed, or kept in rep (see probes/report.h). */
 int bp_dwarf__resolve(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		      struct bp_point **points, int *npoints);
+		      struct bp_point **points, int *npoints, struct bp_report *rep);
 
 #endif /* BPFPROBE_DWARF_RESOLVE_H */

@@ -27,7 +27,6 @@
 
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
-#include "util/log.h"
 #include "util/grow.h"
 
 /* a source line longer than this is matched on its first bytes only */
@@ -193,14 +192,15 @@ static int line_wanted(struct line_query *q, const char *path, int line)
 	return !fnmatch(q->spec->lazy, f->lines[line - 1], 0);
 }
 
-static void report_src_err(const struct line_query *q, const char *where)
+static void report_src_err(const struct line_query *q, const char *where,
+			   struct bp_diag *d)
 {
 	const struct src_file *f;
 
 	for (f = q->files; f; f = f->next) {
 		if (f->err && f->err != -ENOMEM) {
-			bp_err("%s: cannot read source file %s for the lazy pattern '%s': %s (the pattern is matched against the source text)\n",
-			       where, f->path, q->spec->lazy, strerror(-f->err));
+			bp_diag__set(d, "%s: cannot read source file %s for the lazy pattern '%s': %s (the pattern is matched against the source text)",
+				     where, f->path, q->spec->lazy, strerror(-f->err));
 			return;
 		}
 	}
@@ -453,7 +453,8 @@ static int groups_to_sites(const struct bp_debuginfo *di, struct groups *g,
 /* --- FUNC:RLN and FUNC;PTN ------------------------------------------------- */
 
 int bp_lines__in_func(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		      const struct bp_func *fn, struct bp_site_list *l)
+		      const struct bp_func *fn, struct bp_site_list *l,
+		      struct bp_diag *d)
 {
 	struct line_query q = { .spec = spec };
 	struct groups g = {};
@@ -465,14 +466,14 @@ int bp_lines__in_func(const struct bp_debuginfo *di, const struct bp_spec *spec,
 
 	bp_func__where(di, fn, true, where, sizeof(where));
 	if (!fn->has_die) {
-		bp_err("%s: no debug info (DWARF), which source lines need\n", where);
+		bp_diag__set(d, "%s: no debug info (DWARF), which source lines need", where);
 		return -ENODATA;
 	}
 	decl_file = bp_die_decl_file((Dwarf_Die *)&fn->die, declbuf, sizeof(declbuf));
 	if (!decl_file || dwarf_decl_line((Dwarf_Die *)&fn->die, &decl_line) ||
 	    !dwarf_diecu((Dwarf_Die *)&fn->die, &cudie, NULL, NULL)) {
-		bp_err("%s: DWARF does not say where it is declared (DW_AT_decl_file/line), which %s needs\n",
-		       where, spec->lazy ? "a lazy pattern" : "FUNC:RLN");
+		bp_diag__set(d, "%s: DWARF does not say where it is declared (DW_AT_decl_file/line), which %s needs",
+			     where, spec->lazy ? "a lazy pattern" : "FUNC:RLN");
 		return -ENOENT;
 	}
 	q.line = decl_line + spec->line;
@@ -480,19 +481,19 @@ int bp_lines__in_func(const struct bp_debuginfo *di, const struct bp_spec *spec,
 	if (!err && !g.n) {
 		err = -ENOENT;
 		if (spec->lazy && q.files && q.files->err)
-			report_src_err(&q, where);
+			report_src_err(&q, where, d);
 		else if (spec->lazy)
-			bp_err("%s: no line of it matches the lazy pattern '%s' (matched against %s, whitespace removed)\n",
-			       where, spec->lazy, decl_file);
+			bp_diag__set(d, "%s: no line of it matches the lazy pattern '%s' (matched against %s, whitespace removed)",
+				     where, spec->lazy, decl_file);
 		else
-			bp_err("%s: line %d of %s (its line %d + %d) has no code in it%s\n",
-			       where, q.line, decl_file, decl_line, spec->line,
-			       g.file_seen ? "" : " (no line of it has code here)");
+			bp_diag__set(d, "%s: line %d of %s (its line %d + %d) has no code in it%s",
+				     where, q.line, decl_file, decl_line, spec->line,
+				     g.file_seen ? "" : " (no line of it has code here)");
 	}
 	if (!err)
 		err = groups_to_sites(di, &g, l);
 	if (err == -ENOMEM)
-		bp_err("%s: out of memory reading line tables\n", where);
+		bp_diag__add(d, "%s: out of memory reading line tables", where);
 	free(g.v);
 	src_free(&q);
 	return err;
@@ -501,22 +502,22 @@ int bp_lines__in_func(const struct bp_debuginfo *di, const struct bp_spec *spec,
 /* --- SRC:ALN and SRC;PTN --------------------------------------------------- */
 
 static void report_no_line(const struct bp_debuginfo *di, struct line_query *q,
-			   const struct groups *g)
+			   const struct groups *g, struct bp_diag *d)
 {
 	const struct bp_spec *spec = q->spec;
 
 	if (!g->file_seen) {
-		bp_err("%s: no source file '%s' has code in %s (a file is matched by its path's tail, e.g. 'dir/file.c')\n",
-		       spec->point, spec->src, di->path);
+		bp_diag__set(d, "%s: no source file '%s' has code in %s (a file is matched by its path's tail, e.g. 'dir/file.c')",
+			     spec->point, spec->src, di->path);
 	} else if (g->inline_skipped) {
-		bp_err("%s: the code of %s in %s is all in inlined copies, which %s excludes\n",
-		       spec->point, spec->lazy ? "the matching lines" : "this line",
-		       di->path, spec->exec ? "inlines=no" : "a kernel probe");
+		bp_diag__set(d, "%s: the code of %s in %s is all in inlined copies, which %s excludes",
+			     spec->point, spec->lazy ? "the matching lines" : "this line",
+			     di->path, spec->exec ? "inlines=no" : "a kernel probe");
 	} else if (spec->lazy && q->files && q->files->err) {
-		report_src_err(q, spec->point);
+		report_src_err(q, spec->point, d);
 	} else if (spec->lazy) {
-		bp_err("%s: no line with code in %s of %s matches the lazy pattern '%s' (whitespace removed)\n",
-		       spec->point, spec->src, di->path, spec->lazy);
+		bp_diag__set(d, "%s: no line with code in %s of %s matches the lazy pattern '%s' (whitespace removed)",
+			     spec->point, spec->src, di->path, spec->lazy);
 	} else if (g->below || g->above) {
 		char near[64] = "";
 
@@ -524,16 +525,16 @@ static void report_no_line(const struct bp_debuginfo *di, struct line_query *q,
 			snprintf(near, sizeof(near), "%d or %d", g->below, g->above);
 		else
 			snprintf(near, sizeof(near), "%d", g->below ? g->below : g->above);
-		bp_err("%s: line %d of %s has no code in %s (nearest lines with code: %s)\n",
-		       spec->point, q->line, spec->src, di->path, near);
+		bp_diag__set(d, "%s: line %d of %s has no code in %s (nearest lines with code: %s)",
+			     spec->point, q->line, spec->src, di->path, near);
 	} else {
-		bp_err("%s: line %d of %s has no code in %s\n",
-		       spec->point, q->line, spec->src, di->path);
+		bp_diag__set(d, "%s: line %d of %s has no code in %s",
+			     spec->point, q->line, spec->src, di->path);
 	}
 }
 
 int bp_lines__in_file(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		      struct bp_site_list *l)
+		      struct bp_site_list *l, struct bp_diag *d)
 {
 	struct line_query q = { .spec = spec, .line = spec->line };
 	Dwarf_Die cudie, subdie, *unit;
@@ -543,8 +544,8 @@ int bp_lines__in_file(const struct bp_debuginfo *di, const struct bp_spec *spec,
 	int err = 0;
 
 	if (!di->dwarf) {
-		bp_err("%s: %s has no debug info (DWARF), which source lines need: rebuild it with -g, or install its debug info\n",
-		       spec->point, di->path);
+		bp_diag__set(d, "%s: %s has no debug info (DWARF), which source lines need: rebuild it with -g, or install its debug info",
+			     spec->point, di->path);
 		return -ENODATA;
 	}
 	while (!err && !dwarf_get_units(di->dwarf, cu, &cu, NULL, &unit_type,
@@ -557,14 +558,14 @@ int bp_lines__in_file(const struct bp_debuginfo *di, const struct bp_spec *spec,
 		err = scan_unit(&q, unit, dwarf_diename(unit), NULL, NULL, &g);
 	}
 	if (!err && !g.n) {
-		report_no_line(di, &q, &g);
+		report_no_line(di, &q, &g, d);
 		err = -ENOENT;
 	}
 	if (!err)
 		err = groups_to_sites(di, &g, l);
 	if (err == -ENOMEM)
-		bp_err("%s: out of memory reading line tables of %s\n", spec->point,
-		       di->path);
+		bp_diag__add(d, "%s: out of memory reading line tables of %s", spec->point,
+			     di->path);
 	free(g.v);
 	src_free(&q);
 	return err;

@@ -54,24 +54,56 @@ static const char *op_name(unsigned int op)
 	return bp_dw_op_name(op, buf, sizeof(buf));
 }
 
+/* The function whose DW_AT_frame_base DW_OP_fbreg means: at an inlined
+ * copy, the function it was inlined into. */
+static Dwarf_Die *frame_func(const struct bp_arg_ctx *c)
+{
+	return c->frame ? c->frame : c->func;
+}
+
+const char *bp_loc__frame_name(const struct bp_arg_ctx *c)
+{
+	const char *name = bp_die_name(frame_func(c));
+
+	return name ? name : "the function";
+}
+
+/*
+ * The argument has no value at c->addr: "WHAT at ADDR (FUNC+OFF)[:
+ * DETAIL]", offsets counted from the entry of the function that has the
+ * frame. Where else it can be read is the caller's to add (arg.c).
+ */
+static int unavailable(const struct bp_arg_ctx *c, int err, const char *what,
+		       const char *detail)
+{
+	char here[64] = "";
+
+	if (c->func_entry && c->addr >= c->func_entry)
+		snprintf(here, sizeof(here), " (%s+0x%" PRIx64 ")", bp_loc__frame_name(c),
+			 c->addr - c->func_entry);
+	bp_diag__unavailable(c->diag, c->arg, "%s at 0x%" PRIx64 "%s%s%s", what, c->addr,
+			     here, detail && *detail ? ": " : "", detail ? detail : "");
+	return err;
+}
+
 int bp_val__deref(const struct bp_arg_ctx *c, struct bp_val *v)
 {
 	struct bp_fetch *f = &v->f;
 
 	if (v->npieces) {
-		bp_arg_err(c, "a value split into pieces cannot be dereferenced as a whole");
+		bp_arg_fail(c, "a value split into pieces cannot be dereferenced as a whole");
 		return -EOPNOTSUPP;
 	}
 	if (v->shift || v->width) {
-		bp_arg_err(c, "needs a memory read at an address computed with a shift or mask: not supported");
+		bp_arg_fail(c, "needs a memory read at an address computed with a shift or mask: not supported");
 		return -EOPNOTSUPP;
 	}
 	if (f->nderef >= BP_MAX_DEREFS) {
-		bp_arg_err(c, "needs more than %d memory reads", BP_MAX_DEREFS);
+		bp_arg_fail(c, "needs more than %d memory reads", BP_MAX_DEREFS);
 		return -E2BIG;
 	}
 	if (v->off < INT32_MIN || v->off > INT32_MAX) {
-		bp_arg_err(c, "offset %" PRId64 " is out of range", v->off);
+		bp_arg_fail(c, "offset %" PRId64 " is out of range", v->off);
 		return -ERANGE;
 	}
 	f->deref_off[f->nderef] = (int32_t)v->off;
@@ -104,7 +136,7 @@ int bp_val__split(const struct bp_arg_ctx *c, struct bp_val *v, long size,
 	if (v->lvalue || v->npieces)
 		return 0;
 	if (size <= 0) {
-		bp_arg_err(c, "'%s' is held in a register, but its size is unknown", path);
+		bp_arg_fail(c, "'%s' is held in a register, but its size is unknown", path);
 		return -EINVAL;
 	}
 	memset(p, 0, sizeof(*p));
@@ -135,15 +167,15 @@ int bp_val__select(const struct bp_arg_ctx *c, struct bp_val *v, long size,
 		if (v->off >= q->byte_off && v->off + size <= (int64_t)q->byte_off + q->size)
 			p = q;
 		else if (v->off < (int64_t)q->byte_off + q->size && v->off + size > q->byte_off) {
-			bp_arg_err(c, "'%s' (bytes %" PRId64 "..%" PRId64 " of its variable) spans two pieces of the variable's location (DW_OP_piece): not supported",
-				   path, v->off, v->off + size - 1);
+			bp_arg_fail(c, "'%s' (bytes %" PRId64 "..%" PRId64 " of its variable) spans two pieces of the variable's location (DW_OP_piece): not supported",
+				    path, v->off, v->off + size - 1);
 			return -EOPNOTSUPP;
 		}
 	}
 	if (!p || p->empty) {
 		snprintf(why, sizeof(why), "bytes %" PRId64 "..%" PRId64 " of the variable, which '%s' needs, are %s its location (DW_OP_piece)",
 			 v->off, v->off + size - 1, path, p ? "marked missing in" : "left out of");
-		return bp_arg__unavailable(c, -ENOENT, "optimized out", why);
+		return unavailable(c, -ENOENT, "optimized out", why);
 	}
 	delta = v->off - p->byte_off;
 	v->f = p->f;
@@ -159,11 +191,11 @@ int bp_val__select(const struct bp_arg_ctx *c, struct bp_val *v, long size,
 	}
 	/* a register or computed value: the member is some of its bits */
 	if (v->shift + (delta + size) * 8 > 64) {
-		bp_arg_err(c, "'%s' lies past the 64 bits of the register holding it", path);
+		bp_arg_fail(c, "'%s' lies past the 64 bits of the register holding it", path);
 		return -EOPNOTSUPP;
 	}
 	if (v->width && (delta + size) * 8 > v->width) {
-		bp_arg_err(c, "'%s' lies past the %u bits the location defines", path, v->width);
+		bp_arg_fail(c, "'%s' lies past the %u bits the location defines", path, v->width);
 		return -EOPNOTSUPP;
 	}
 	v->width = v->width ? v->width - delta * 8 : 0;
@@ -179,7 +211,7 @@ static int const_bytes(const struct bp_arg_ctx *c, const unsigned char *data,
 
 	memset(v, 0, sizeof(*v));
 	if (len > 8 * BP_MAX_PIECES) {
-		bp_arg_err(c, "a %zu-byte constant: too large", len);
+		bp_arg_fail(c, "a %zu-byte constant: too large", len);
 		return -E2BIG;
 	}
 	for (k = 0; k * 8 < len; k++) {
@@ -211,18 +243,18 @@ static int check_reg(const struct bp_arg_ctx *c, uint64_t reg)
 		return 0;
 	if (reg < 256 && bp_arch__fp_reg((int)reg, what, sizeof(what))) {
 		snprintf(why, sizeof(why), "in %s", what);
-		return bp_arg__unavailable(c, -EOPNOTSUPP, why,
+		return unavailable(c, -EOPNOTSUPP, why,
 			"floating-point registers are not readable from a probe (pt_regs has none)");
 	}
-	bp_arg_err(c, "in DWARF register %" PRIu64 ", which is not readable from a probe",
-		   reg);
+	bp_arg_fail(c, "in DWARF register %" PRIu64 ", which is not readable from a probe",
+		    reg);
 	return -EOPNOTSUPP;
 }
 
 static int push_val(struct loc_eval *e, const struct bp_val *v)
 {
 	if (e->sp >= STACK_MAX) {
-		bp_arg_err(e->c, "location expression is too deep");
+		bp_arg_fail(e->c, "location expression is too deep");
 		return -E2BIG;
 	}
 	e->stack[e->sp++] = *v;
@@ -246,22 +278,20 @@ static int push_reg(struct loc_eval *e, uint64_t reg, int64_t off)
 /*
  * At a uretprobe the anchor is bpf_get_func_ip(), which returns the
  * probed function's address there only since Linux 6.6 (0 before: the
- * fetch then fails). Said once, as a warning: the resolver may be
- * preparing a probe for another machine, or a kernel with a backport.
+ * fetch then fails). A warning, said once per process: the resolver may
+ * be preparing a probe for another machine, or a kernel with a backport.
  */
 static void warn_old_kernel(const struct bp_arg_ctx *c)
 {
-	static bool warned;
 	struct utsname u;
 	int major = 0, minor = 0;
 
-	if (warned || c->quiet || uname(&u) ||
-	    sscanf(u.release, "%d.%d", &major, &minor) != 2 ||
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2 ||
 	    major > 6 || (major == 6 && minor >= 6))
 		return;
-	warned = true;
-	bp_err("%s: warning: argument '%s' reads a global at a return probe, which needs bpf_get_func_ip() at uretprobes (Linux 6.6+); on this kernel (%s) that fetch fails (err != 0)\n",
-	       c->where, c->arg, u.release);
+	bp_diag__warn(c->diag, "uretprobe-func-ip",
+		      "%s: warning: argument '%s' reads a global at a return probe, which needs bpf_get_func_ip() at uretprobes (Linux 6.6+); on this kernel (%s) that fetch fails (err != 0)",
+		      c->where, c->arg, u.release);
 }
 
 /*
@@ -274,7 +304,7 @@ static int push_addr(struct loc_eval *e, uint64_t addr)
 	struct bp_val v = { .f = { .base = BP_BASE_ADDR, .add = (int64_t)addr } };
 
 	if (e->c->kernel) {
-		bp_arg_err(e->c, "at a fixed address (a global or static variable): not supported in kernel probes yet");
+		bp_arg_fail(e->c, "at a fixed address (a global or static variable): not supported in kernel probes yet");
 		return -EOPNOTSUPP;
 	}
 	v.f.anchor = e->c->addr;
@@ -291,8 +321,8 @@ static bool is_const(const struct bp_val *v)
 
 static int underflow(struct loc_eval *e, unsigned int op)
 {
-	bp_arg_err(e->c, "malformed location expression (%s on an empty stack)",
-		   op_name(op));
+	bp_arg_fail(e->c, "malformed location expression (%s on an empty stack)",
+		    op_name(op));
 	return -EINVAL;
 }
 
@@ -334,7 +364,7 @@ static int push_nested(struct loc_eval *e, Dwarf_Attribute *attr, Dwarf_Op *ops,
 	int err;
 
 	if (e->depth + 1 >= MAX_DEPTH) {
-		bp_arg_err(e->c, "location expression nests too deep");
+		bp_arg_fail(e->c, "location expression nests too deep");
 		return -ELOOP;
 	}
 	/* "DW_OP_regN" here means the register's value */
@@ -344,7 +374,7 @@ static int push_nested(struct loc_eval *e, Dwarf_Attribute *attr, Dwarf_Op *ops,
 	if (err)
 		return err;
 	if (v.npieces) {
-		bp_arg_err(e->c, "a frame base or entry value in pieces: not supported");
+		bp_arg_fail(e->c, "a frame base or entry value in pieces: not supported");
 		return -EOPNOTSUPP;
 	}
 	/* a "memory location" here is an address: the value we want */
@@ -361,20 +391,13 @@ static int push_cfa(struct loc_eval *e, int64_t off)
 	int err;
 
 	if (bp_debuginfo__cfa(e->c->di, e->c->addr, &frame, &ops, &nops)) {
-		bp_arg_err(e->c, "no call frame information (CFI) at 0x%" PRIx64
-			   " to find the frame address", e->c->addr);
+		bp_arg_fail(e->c, "no call frame information (CFI) at 0x%" PRIx64
+			    " to find the frame address", e->c->addr);
 		return -ENOENT;
 	}
 	err = push_nested(e, NULL, ops, nops, off);
 	free(frame);
 	return err;
-}
-
-/* The function whose DW_AT_frame_base DW_OP_fbreg means: at an inlined
- * copy, the function it was inlined into. */
-static Dwarf_Die *frame_func(const struct bp_arg_ctx *c)
-{
-	return c->frame ? c->frame : c->func;
 }
 
 static int frame_base_ops(const struct bp_arg_ctx *c, Dwarf_Attribute *attr,
@@ -383,13 +406,13 @@ static int frame_base_ops(const struct bp_arg_ctx *c, Dwarf_Attribute *attr,
 	int n;
 
 	if (!dwarf_attr_integrate(frame_func(c), DW_AT_frame_base, attr)) {
-		bp_arg_err(c, "frame-relative, but the function has no frame base");
+		bp_arg_fail(c, "frame-relative, but the function has no frame base");
 		return -ENOENT;
 	}
 	n = dwarf_getlocation_addr(attr, c->addr, ops, nops, 1);
 	if (n <= 0 || !*nops) {
-		bp_arg_err(c, "the function's frame base is unknown at 0x%" PRIx64,
-			   c->addr);
+		bp_arg_fail(c, "the function's frame base is unknown at 0x%" PRIx64,
+			    c->addr);
 		return -ENOENT;
 	}
 	return 0;
@@ -419,11 +442,11 @@ static int push_entry_value(struct loc_eval *e, const Dwarf_Op *op)
 	size_t nops;
 
 	if (!e->c->func_entry || e->c->addr != e->c->func_entry)
-		return bp_arg__unavailable(e->c, -ENOENT, "optimized out",
+		return unavailable(e->c, -ENOENT, "optimized out",
 			"only its value at the function's entry is described (DW_OP_entry_value)");
 	if (!e->attr || dwarf_getlocation_attr(e->attr, op, &sub) ||
 	    dwarf_getlocation(&sub, &ops, &nops) || !nops) {
-		bp_arg_err(e->c, "cannot read the expression of %s", op_name(op->atom));
+		bp_arg_fail(e->c, "cannot read the expression of %s", op_name(op->atom));
 		return -EINVAL;
 	}
 	return push_nested(e, &sub, ops, nops, 0);
@@ -436,7 +459,7 @@ static int push_addrx(struct loc_eval *e, const Dwarf_Op *op)
 
 	if (!e->attr || dwarf_getlocation_attr(e->attr, op, &res) ||
 	    dwarf_formaddr(&res, &addr)) {
-		bp_arg_err(e->c, "cannot read the address of %s", op_name(op->atom));
+		bp_arg_fail(e->c, "cannot read the address of %s", op_name(op->atom));
 		return -EINVAL;
 	}
 	return push_addr(e, addr);
@@ -451,12 +474,12 @@ static int push_implicit(struct loc_eval *e, const Dwarf_Op *op)
 
 	if (!e->attr || dwarf_getlocation_attr(e->attr, op, &res) ||
 	    dwarf_formblock(&res, &block)) {
-		bp_arg_err(e->c, "cannot read the constant of %s", op_name(op->atom));
+		bp_arg_fail(e->c, "cannot read the constant of %s", op_name(op->atom));
 		return -EINVAL;
 	}
 	if (block.length > 8) {
-		bp_arg_err(e->c, "a %" PRIu64 "-byte %s: only constants up to 8 bytes are supported in an expression",
-			   (uint64_t)block.length, op_name(op->atom));
+		bp_arg_fail(e->c, "a %" PRIu64 "-byte %s: only constants up to 8 bytes are supported in an expression",
+			    (uint64_t)block.length, op_name(op->atom));
 		return -EOPNOTSUPP;
 	}
 	err = const_bytes(e->c, block.data, block.length, &v);
@@ -479,14 +502,14 @@ static int convert(struct loc_eval *e, const Dwarf_Op *op)
 	if (!op->number)
 		return 0;	/* the generic type: nothing changes */
 	if (!e->attr || dwarf_getlocation_die(e->attr, op, &type)) {
-		bp_arg_err(e->c, "cannot read the type of %s", op_name(op->atom));
+		bp_arg_fail(e->c, "cannot read the type of %s", op_name(op->atom));
 		return -EINVAL;
 	}
 	size = dwarf_bytesize(&type);
 	if (dwarf_attr_integrate(&type, DW_AT_encoding, &attr) &&
 	    !dwarf_formudata(&attr, &enc) &&
 	    (enc == DW_ATE_float || enc == DW_ATE_complex_float)) {
-		bp_arg_err(e->c, "location converts to a floating-point type: not supported");
+		bp_arg_fail(e->c, "location converts to a floating-point type: not supported");
 		return -EOPNOTSUPP;
 	}
 	if (size <= 0 || size >= 8)
@@ -504,15 +527,15 @@ static int shift_mask(struct loc_eval *e, unsigned int op, struct bp_val *a, uin
 	int bits;
 
 	if (a->off && a->f.nderef) {
-		bp_arg_err(e->c, "location needs %s of a value read from memory plus an offset: not supported",
-			   op_name(op));
+		bp_arg_fail(e->c, "location needs %s of a value read from memory plus an offset: not supported",
+			    op_name(op));
 		return -EOPNOTSUPP;
 	}
 	a->f.add += a->off;
 	a->off = 0;
 	if (op == DW_OP_shr) {
 		if (k >= 64 || a->shift + k >= 64 || (a->width && k >= a->width)) {
-			bp_arg_err(e->c, "location shifts by %" PRIu64 ": not supported", k);
+			bp_arg_fail(e->c, "location shifts by %" PRIu64 ": not supported", k);
 			return -EOPNOTSUPP;
 		}
 		a->shift += k;
@@ -524,8 +547,8 @@ static int shift_mask(struct loc_eval *e, unsigned int op, struct bp_val *a, uin
 	if (k == UINT64_MAX)
 		return 0;
 	if (!k || (k & (k + 1))) {
-		bp_arg_err(e->c, "location masks with 0x%" PRIx64 " (%s): only low-bit masks are supported",
-			   k, op_name(op));
+		bp_arg_fail(e->c, "location masks with 0x%" PRIx64 " (%s): only low-bit masks are supported",
+			    k, op_name(op));
 		return -EOPNOTSUPP;
 	}
 	bits = __builtin_popcountll(k);
@@ -551,8 +574,8 @@ static int binary_op(struct loc_eval *e, unsigned int op)
 		*b = t;
 	}
 	if (!is_const(b)) {
-		bp_arg_err(e->c, "location needs %s of two run-time values: not supported",
-			   op_name(op));
+		bp_arg_fail(e->c, "location needs %s of two run-time values: not supported",
+			    op_name(op));
 		return -EOPNOTSUPP;
 	}
 	if (op == DW_OP_shr || op == DW_OP_and) {
@@ -570,8 +593,8 @@ static int binary_op(struct loc_eval *e, unsigned int op)
 		return 0;
 	}
 	if (a->shift || a->width) {
-		bp_arg_err(e->c, "location needs %s after a shift or mask: not supported",
-			   op_name(op));
+		bp_arg_fail(e->c, "location needs %s after a shift or mask: not supported",
+			    op_name(op));
 		return -EOPNOTSUPP;
 	}
 	a->off = op == DW_OP_plus ? a->off + (b->f.add + b->off)
@@ -589,8 +612,8 @@ static int piece(struct loc_eval *e, const Dwarf_Op *op)
 	if (op->atom == DW_OP_bit_piece) {
 		/* whole bytes only: x86-64 compilers emit nothing finer */
 		if (op->number % 8 || op->number2 % 8) {
-			bp_arg_err(e->c, "split into bit-sized pieces (%s %" PRIu64 " %" PRIu64 "): not supported",
-				   op_name(op->atom), op->number, op->number2);
+			bp_arg_fail(e->c, "split into bit-sized pieces (%s %" PRIu64 " %" PRIu64 "): not supported",
+				    op_name(op->atom), op->number, op->number2);
 			return -EOPNOTSUPP;
 		}
 		bytes = op->number / 8;
@@ -599,13 +622,13 @@ static int piece(struct loc_eval *e, const Dwarf_Op *op)
 		bytes = op->number;
 	}
 	if (e->npieces == BP_MAX_PIECES) {
-		bp_arg_err(e->c, "location is split into more than %d pieces: not supported",
-			   BP_MAX_PIECES);
+		bp_arg_fail(e->c, "location is split into more than %d pieces: not supported",
+			    BP_MAX_PIECES);
 		return -E2BIG;
 	}
 	if (e->sp > 1) {
-		bp_arg_err(e->c, "malformed location expression (%d values left before %s)",
-			   e->sp, op_name(op->atom));
+		bp_arg_fail(e->c, "malformed location expression (%d values left before %s)",
+			    e->sp, op_name(op->atom));
 		return -EINVAL;
 	}
 	p = &e->pieces[e->npieces++];
@@ -619,7 +642,7 @@ static int piece(struct loc_eval *e, const Dwarf_Op *op)
 		piece_from_val(p, &e->stack[0]);
 		p->lvalue = e->state == LOC_MEM;
 		if (p->lvalue && (p->shift || p->width)) {
-			bp_arg_err(e->c, "location is memory at a shifted or masked address: not supported");
+			bp_arg_fail(e->c, "location is memory at a shifted or masked address: not supported");
 			return -EOPNOTSUPP;
 		}
 		if (p->lvalue) {
@@ -627,7 +650,7 @@ static int piece(struct loc_eval *e, const Dwarf_Op *op)
 		} else if (p->shift + shift < 64) {
 			p->shift += shift;
 		} else {
-			bp_arg_err(e->c, "malformed %s offset %" PRIu64, op_name(op->atom), shift);
+			bp_arg_fail(e->c, "malformed %s offset %" PRIu64, op_name(op->atom), shift);
 			return -EINVAL;
 		}
 	}
@@ -641,21 +664,21 @@ static int unsupported(struct loc_eval *e, const Dwarf_Op *op)
 	switch (op->atom) {
 	case DW_OP_form_tls_address:
 	case DW_OP_GNU_push_tls_address:
-		bp_arg_err(e->c, "thread-local (%s): its address depends on the thread, which a probe cannot tell from pt_regs: not supported",
-			   op_name(op->atom));
+		bp_arg_fail(e->c, "thread-local (%s): its address depends on the thread, which a probe cannot tell from pt_regs: not supported",
+			    op_name(op->atom));
 		break;
 	case DW_OP_implicit_pointer:
 	case DW_OP_GNU_implicit_pointer:
-		bp_arg_err(e->c, "a pointer to a value that exists only in the debug info (%s): not supported",
-			   op_name(op->atom));
+		bp_arg_fail(e->c, "a pointer to a value that exists only in the debug info (%s): not supported",
+			    op_name(op->atom));
 		break;
 	case DW_OP_GNU_parameter_ref:
-		bp_arg_err(e->c, "optimized out (%s: only the caller knows it)",
-			   op_name(op->atom));
+		bp_arg_fail(e->c, "optimized out (%s: only the caller knows it)",
+			    op_name(op->atom));
 		return -ENOENT;
 	default:
-		bp_arg_err(e->c, "location uses %s: not supported",
-			   op_name(op->atom));
+		bp_arg_fail(e->c, "location uses %s: not supported",
+			    op_name(op->atom));
 		break;
 	}
 	return -EOPNOTSUPP;
@@ -682,8 +705,8 @@ static int step(struct loc_eval *e, const Dwarf_Op *op)
 		return piece(e, op);
 	/* a register or a value is a whole location: only a piece may follow */
 	if (e->state != LOC_MEM) {
-		bp_arg_err(e->c, "malformed location expression (%s after a %s location)",
-			   op_name(a), e->state == LOC_REG ? "register" : "value");
+		bp_arg_fail(e->c, "malformed location expression (%s after a %s location)",
+			    op_name(a), e->state == LOC_REG ? "register" : "value");
 		return -EINVAL;
 	}
 	if (a >= DW_OP_lit0 && a <= DW_OP_lit31)
@@ -723,8 +746,8 @@ static int step(struct loc_eval *e, const Dwarf_Op *op)
 		if (err)
 			return err;
 		if (v->shift || v->width) {
-			bp_arg_err(e->c, "location needs %s after a shift or mask: not supported",
-				   op_name(a));
+			bp_arg_fail(e->c, "location needs %s after a shift or mask: not supported",
+				    op_name(a));
 			return -EOPNOTSUPP;
 		}
 		v->off += (int64_t)op->number;
@@ -806,7 +829,7 @@ static int eval(const struct bp_arg_ctx *c, Dwarf_Attribute *attr, int depth,
 	memset(out, 0, sizeof(*out));
 	if (e.npieces) {
 		if (e.sp) {
-			bp_arg_err(c, "malformed location expression (ops after the last DW_OP_piece)");
+			bp_arg_fail(c, "malformed location expression (ops after the last DW_OP_piece)");
 			return -EINVAL;
 		}
 		memcpy(out->pieces, e.pieces, e.npieces * sizeof(e.pieces[0]));
@@ -814,13 +837,13 @@ static int eval(const struct bp_arg_ctx *c, Dwarf_Attribute *attr, int depth,
 		return 0;
 	}
 	if (!e.sp) {
-		bp_arg_err(c, "empty location expression");
+		bp_arg_fail(c, "empty location expression");
 		return -EINVAL;
 	}
 	*out = e.stack[e.sp - 1];
 	out->lvalue = e.state == LOC_MEM;
 	if (out->lvalue && (out->shift || out->width)) {
-		bp_arg_err(c, "location is memory at a shifted or masked address: not supported");
+		bp_arg_fail(c, "location is memory at a shifted or masked address: not supported");
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -989,7 +1012,7 @@ static int const_value(const struct bp_arg_ctx *c, Dwarf_Attribute *attr,
 	snprintf(desc, desclen, "const %" PRId64, val->f.add);
 	return 0;
 bad:
-	bp_arg_err(c, "a constant (DW_AT_const_value) in a form not supported");
+	bp_arg_fail(c, "a constant (DW_AT_const_value) in a form not supported");
 	return -EOPNOTSUPP;
 }
 
@@ -1004,16 +1027,15 @@ int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
 		if (dwarf_attr_integrate(var, DW_AT_const_value, &attr))
 			return const_value(c, &attr, val, desc, desclen);
-		return bp_arg__unavailable(c, -ENOENT, "optimized out",
-					   "it has no location");
+		return unavailable(c, -ENOENT, "optimized out", "it has no location");
 	}
 	n = dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1);
 	if (n < 0) {
-		bp_arg_err(c, "cannot read its location: %s", dwarf_errmsg(-1));
+		bp_arg_fail(c, "cannot read its location: %s", dwarf_errmsg(-1));
 		return -EINVAL;
 	}
 	if (n == 0 || nops == 0)
-		return bp_arg__unavailable(c, -ENOENT, "optimized out", NULL);
+		return unavailable(c, -ENOENT, "optimized out", NULL);
 	describe(c, &attr, ops, nops, desc, desclen);
 	err = eval(c, &attr, 0, ops, nops, val);
 	if (err)

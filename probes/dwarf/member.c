@@ -22,7 +22,6 @@
 
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
-#include "util/log.h"
 
 #define MAX_ANON_DEPTH	8
 #define MAX_DIMS	8
@@ -199,8 +198,8 @@ static int enter_member(struct walk *w, Dwarf_Die *rec, const char *field)
 
 	if (dwarf_hasattr(rec, DW_AT_declaration)) {
 		bp_type_name(rec, tname, sizeof(tname));
-		bp_arg_err(w->ch.c, "%s is incomplete here (declared, not defined, in this compilation unit)",
-			   tname);
+		bp_arg_fail(w->ch.c, "%s is incomplete here (declared, not defined, in this compilation unit)",
+			    tname);
 		return -ENOENT;
 	}
 	err = find_member(rec, field, 0, &m, 0);
@@ -208,8 +207,8 @@ static int enter_member(struct walk *w, Dwarf_Die *rec, const char *field)
 		return no_member(w, rec, field);
 	if (err) {
 		bp_type_name(rec, tname, sizeof(tname));
-		bp_arg_err(w->ch.c, "the offset of member '%s' of %s is not a constant: not supported",
-			   field, tname);
+		bp_arg_fail(w->ch.c, "the offset of member '%s' of %s is not a constant: not supported",
+			    field, tname);
 		return err;
 	}
 	set_type(w, bp_die_type(&m.die, &tmem));
@@ -231,8 +230,8 @@ static int load_pointer(struct bp_chain *ch)
 	if (ch->val->lvalue)
 		return bp_val__deref(ch->c, ch->val);
 	if (ch->val->shift || ch->val->width) {
-		bp_arg_err(ch->c, "pointer '%s' is only part of a register: not supported",
-			   ch->path);
+		bp_arg_fail(ch->c, "pointer '%s' is only part of a register: not supported",
+			    ch->path);
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -324,22 +323,22 @@ static int index_array(struct walk *w, Dwarf_Die *arr, long index)
 	elem_type = bp_die_type(arr, &emem);
 	elem = bp_type_size(elem_type);
 	if (n <= w->dims_done || elem <= 0) {
-		bp_arg_err(w->ch.c, "cannot index '%s': unknown element size", w->ch.path);
+		bp_arg_fail(w->ch.c, "cannot index '%s': unknown element size", w->ch.path);
 		return -EINVAL;
 	}
 	stride = elem;
 	for (i = w->dims_done + 1; i < n; i++) {
 		if (dims[i] < 0) {
-			bp_arg_err(w->ch.c, "cannot index '%s': unknown inner dimension",
-				   w->ch.path);
+			bp_arg_fail(w->ch.c, "cannot index '%s': unknown inner dimension",
+				    w->ch.path);
 			return -EINVAL;
 		}
 		stride *= dims[i];
 	}
 	/* a known bound is checked; [] and [0] trailing arrays are not */
 	if (dims[w->dims_done] > 0 && (index < 0 || index >= dims[w->dims_done])) {
-		bp_arg_err(w->ch.c, "index %ld is out of bounds of '%s' (%ld elements)",
-			   index, w->ch.path, dims[w->dims_done]);
+		bp_arg_fail(w->ch.c, "index %ld is out of bounds of '%s' (%ld elements)",
+			    index, w->ch.path, dims[w->dims_done]);
 		return -ERANGE;
 	}
 	if (bp_chain__add_index(&w->ch, index, stride))

@@ -3,7 +3,8 @@
  * The user-space resolver's driver: a parsed spec and an opened binary ->
  * every probe point the spec names there, each with its address, file
  * offset and fetch plan. (Kernel specs with vmlinux DWARF come here too,
- * through probes/kernel/resolve.c.)
+ * through probes/kernel/resolve.c.) The layers below record what goes
+ * wrong (probes/diag.h); this one says it, naming the point and argument.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,6 +15,7 @@
 
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
+#include "probes/report.h"
 #include "util/log.h"
 
 /* --- one point ------------------------------------------------------------ */
@@ -27,6 +29,8 @@ struct point_ctx {
 	/* this point's arguments: spec's with $params expanded */
 	struct bp_arg_spec *args;
 	int nargs;
+	struct bp_report *rep;	/* NULL: say it (bp_err) */
+	struct bp_diag diag;	/* what the layers below record, said at once */
 };
 
 static const char *arg_text(const struct bp_arg_spec *arg)
@@ -59,6 +63,7 @@ static void arg_ctx(struct point_ctx *p, const struct bp_arg_spec *arg,
 	c->func_entry = p->fn->frame_entry;
 	c->at_return = p->spec->is_return;
 	c->kernel = !p->spec->exec;
+	c->diag = &p->diag;
 }
 
 /* What the function of DWARF return type (NULL: void) returns, for
@@ -103,12 +108,30 @@ static int retval_untyped(const struct point_ctx *p, const struct bp_arg_ctx *c,
 	return *type_name && *loc_desc ? 0 : -ENOMEM;
 }
 
+/* $retval of a function with DWARF: rax, typed by its return type. */
+static int retval_typed(struct point_ctx *p, struct bp_arg_ctx *c,
+			const struct bp_arg_spec *arg, struct bp_fetch *f,
+			char **type_name, char *desc, size_t desclen)
+{
+	Dwarf_Die tmem, *type;
+	struct bp_val val;
+	int err;
+
+	type = bp_die_type(&p->fn->die, &tmem);
+	err = bp_retval__value(c, p->spec, ret_kind(type), &val, desc, desclen);
+	if (err)
+		return err;
+	c->user = c->user || arg->user;
+	err = bp_member__compile(c, arg, type, &val, f, type_name);
+	if (err)
+		bp_arg__where_else(c);
+	return err;
+}
+
 static int resolve_arg(struct point_ctx *p, uint64_t addr, int i, struct bp_point *pt)
 {
 	const struct bp_arg_spec *arg = &p->args[i];
-	Dwarf_Die tmem, *type;
 	struct bp_arg_ctx c = {};
-	struct bp_val val;
 	char desc[128];
 	int err;
 
@@ -117,22 +140,18 @@ static int resolve_arg(struct point_ctx *p, uint64_t addr, int i, struct bp_poin
 	if (!pt->arg_name[i])
 		return -ENOMEM;
 	if (is_retval(arg) && !p->fn->has_die)
-		return retval_untyped(p, &c, arg, &pt->plan.args[i], &pt->type_name[i],
-				      &pt->loc_desc[i]);
-	if (is_retval(arg)) {
-		type = bp_die_type(&p->fn->die, &tmem);
-		err = bp_retval__value(&c, p->spec, ret_kind(type), &val, desc, sizeof(desc));
-		if (err)
-			return err;
-		c.user = c.user || arg->user;
-		err = bp_member__compile(&c, arg, type, &val, &pt->plan.args[i],
-					 &pt->type_name[i]);
-	} else {
+		err = retval_untyped(p, &c, arg, &pt->plan.args[i], &pt->type_name[i],
+				     &pt->loc_desc[i]);
+	else if (is_retval(arg))
+		err = retval_typed(p, &c, arg, &pt->plan.args[i], &pt->type_name[i],
+				   desc, sizeof(desc));
+	else
 		/* variables: parameters, locals, globals (arg.c) */
 		err = bp_arg__compile(&c, arg, &pt->plan.args[i], &pt->type_name[i],
 				      desc, sizeof(desc));
-	}
-	if (err)
+	/* what went wrong, or a warning, named with the point and argument */
+	bp_report__diag(p->rep, &p->diag, p->where);
+	if (err || pt->loc_desc[i])
 		return err;
 	pt->loc_desc[i] = strdup(desc);
 	return pt->loc_desc[i] ? 0 : -ENOMEM;
@@ -158,15 +177,17 @@ static int skip_prologue(struct point_ctx *p, uint64_t *addr)
 			continue;
 		arg_ctx(p, &p->args[i], *addr, &c);
 		err = bp_var__find(&c, p->args[i].var, &var);
-		if (err)
+		if (err) {
+			bp_report__diag(p->rep, &p->diag, p->where);
 			return err;
+		}
 		frame_based = bp_loc__frame_based(&c, &var);
 	}
 	if (!frame_based)
 		return 0;
 	if (bp_func__after_prologue(p->fn, &after)) {
-		bp_err("%s: cannot find where the prologue ends (no line table?): probe %s+OFFS past it\n",
-		       p->where, spec->func);
+		bp_report__line(p->rep, "%s: cannot find where the prologue ends (no line table?): probe %s+OFFS past it\n",
+				p->where, spec->func);
 		return -ENOENT;
 	}
 	if (after != *addr)
@@ -220,9 +241,11 @@ static int resolve_point(struct point_ctx *p, struct bp_point *pt)
 		return err;
 
 	err = bp_args__expand(spec, p->fn->has_die ? &p->fn->die : NULL, p->where,
-			      &p->args, &p->nargs);
-	if (err)
+			      &p->args, &p->nargs, &p->diag);
+	if (err) {
+		bp_report__diag(p->rep, &p->diag, p->where);
 		return err;
+	}
 	err = probe_addr(p, &addr);
 	pt->plan.nargs = p->nargs;
 	for (i = 0; i < p->nargs && !err; i++)
@@ -240,8 +263,8 @@ static int resolve_point(struct point_ctx *p, struct bp_point *pt)
 		return 0;
 	}
 	if (bp_debuginfo__file_offset(p->di, addr, &pt->offset)) {
-		bp_err("%s: address 0x%" PRIx64 " is in no loadable segment of the file\n",
-		       p->where, pt->addr);
+		bp_report__line(p->rep, "%s: address 0x%" PRIx64 " is in no loadable segment of the file\n",
+				p->where, pt->addr);
 		return -ENOENT;
 	}
 	return 0;
@@ -256,27 +279,49 @@ static const char *point_name(const struct bp_spec *spec)
 }
 
 /* force=yes: a point that cannot be resolved is left out, and said so. */
-static bool skip_point(const struct bp_spec *spec, const char *where, int err)
+static bool skip_point(struct bp_report *rep, const struct bp_spec *spec,
+		       const char *where, int err)
 {
 	if (!spec->force || err == -ENOMEM)
 		return false;
-	bp_err("SEC(\"%s\"): force=yes: skipping probe point %s\n",
-	       spec->text ? spec->text : point_name(spec), where);
+	bp_report__line(rep, "SEC(\"%s\"): force=yes: skipping probe point %s\n",
+			spec->text ? spec->text : point_name(spec), where);
 	return true;
 }
 
-int bp_dwarf__resolve(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		      struct bp_point **points, int *npoints)
+/*
+ * Every copy and line the point names (sites.c); why those that cannot be
+ * probed cannot, all said before the points are resolved. Returns how
+ * many (>= 1) or a negative errno.
+ */
+static int find_sites(const struct bp_debuginfo *di, const struct bp_spec *spec,
+		      struct bp_report *rep, struct bp_site **sites)
 {
-	struct point_ctx p = { .spec = spec };
+	struct bp_diag d = {};
+	int i, n = 0, err;
+
+	err = bp_sites__find(di, spec, sites, &n, &d);
+	bp_report__diag(rep, &d, NULL);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		if ((*sites)[i].msg)
+			bp_report__line(rep, "%s\n", (*sites)[i].msg);
+	}
+	return n;
+}
+
+int bp_dwarf__resolve(const struct bp_debuginfo *di, const struct bp_spec *spec,
+		      struct bp_point **points, int *npoints, struct bp_report *rep)
+{
+	struct point_ctx p = { .spec = spec, .rep = rep };
 	struct bp_site *sites = NULL;
 	struct bp_point *pts = NULL;
 	int i, n = 0, np = 0, err;
 
-	/* every copy and line the point names (sites.c) */
-	err = bp_sites__find(di, spec, &sites, &n);
-	if (err)
-		return err;
+	n = find_sites(di, spec, rep, &sites);
+	if (n < 0)
+		return n;
 
 	pts = calloc(n, sizeof(*pts));
 	if (!pts) {
@@ -288,7 +333,7 @@ int bp_dwarf__resolve(const struct bp_debuginfo *di, const struct bp_spec *spec,
 		p.site = &sites[i];
 		p.fn = &sites[i].fn;
 		snprintf(p.where, sizeof(p.where), "%s", sites[i].where);
-		/* a copy bp_sites__find could not place has said why */
+		/* a copy bp_sites__find could not place: said already */
 		err = sites[i].err ? sites[i].err : resolve_point(&p, &pts[np]);
 		if (!err) {
 			np++;
@@ -296,23 +341,23 @@ int bp_dwarf__resolve(const struct bp_debuginfo *di, const struct bp_spec *spec,
 		}
 		/* the slot is reused for the next point */
 		bp_point__clear(&pts[np]);
-		if (!skip_point(spec, sites[i].where, err))
+		if (!skip_point(rep, spec, sites[i].where, err))
 			goto out;
 		err = 0;
 	}
 	if (!np) {
-		bp_err("SEC(\"%s\"): every probe point was skipped: nothing to probe\n",
-		       spec->text ? spec->text : point_name(spec));
+		bp_report__line(rep, "SEC(\"%s\"): every probe point was skipped: nothing to probe\n",
+				spec->text ? spec->text : point_name(spec));
 		err = -ENOENT;
 	} else if (np < n) {
 		bp_info("SEC(\"%s\"): %d of %d probe points resolved (force=yes)\n",
 			spec->text ? spec->text : point_name(spec), np, n);
 	}
 out:
-	free(sites);
+	bp_sites__free(sites, n);
 	if (err) {
 		if (err == -ENOMEM)
-			bp_err("%s: out of memory\n", point_name(spec));
+			bp_report__line(rep, "%s: out of memory\n", point_name(spec));
 		bp_points__free(pts, np);
 		return err;
 	}

@@ -10,26 +10,25 @@
 
 #include "probes/dwarf/dwarf.h"
 #include "prologue/arch.h"
-#include "util/log.h"
 
 int bp_retval__value(const struct bp_arg_ctx *c, const struct bp_spec *spec,
 		     enum bp_ret_kind kind, struct bp_val *val, char *desc,
 		     size_t desclen)
 {
 	if (!spec->is_return) {
-		bp_arg_err(c, "$retval is only known in a return probe (%s%%return)", spec->func);
+		bp_arg_fail(c, "$retval is only known in a return probe (%s%%return)", spec->func);
 		return -EINVAL;
 	}
 	switch (kind) {
 	case BP_RET_VOID:
-		bp_arg_err(c, "%s returns void: there is no $retval", spec->func);
+		bp_arg_fail(c, "%s returns void: there is no $retval", spec->func);
 		return -EINVAL;
 	case BP_RET_FLOAT:
-		bp_arg_err(c, "%s returns a floating-point value (in xmm0): floating-point registers are not readable from a probe",
-			   spec->func);
+		bp_arg_fail(c, "%s returns a floating-point value (in xmm0): floating-point registers are not readable from a probe",
+			    spec->func);
 		return -EOPNOTSUPP;
 	case BP_RET_RECORD:
-		bp_arg_err(c, "%s returns a struct by value: not supported", spec->func);
+		bp_arg_fail(c, "%s returns a struct by value: not supported", spec->func);
 		return -EOPNOTSUPP;
 	case BP_RET_VALUE:
 		break;

@@ -150,6 +150,7 @@ struct func_list {
 	const char *cu_name;	/* of the unit being walked */
 	struct suggest *sug;
 	int err;
+	struct bp_diag *diag;	/* why nothing was found */
 };
 
 static bool name_matches(const struct func_list *l, const char *name)
@@ -370,35 +371,35 @@ static int not_found(const struct bp_debuginfo *di, const struct func_list *l,
 	char hint[256];
 
 	if (in_symtab) {
-		bp_err("function '%s' in %s has no debug info (its file was built without -g?): its arguments cannot be found\n",
-		       l->name, di->path);
+		bp_diag__set(l->diag, "function '%s' in %s has no debug info (its file was built without -g?): its arguments cannot be found",
+			     l->name, di->path);
 		return -ENOENT;
 	}
 	if (l->other_file) {
-		bp_err("function '%s' is not declared in a file matching '%s' in %s (it is in other files: drop or fix @%s)\n",
-		       l->name, spec->src, di->path, spec->src);
+		bp_diag__set(l->diag, "function '%s' is not declared in a file matching '%s' in %s (it is in other files: drop or fix @%s)",
+			     l->name, spec->src, di->path, spec->src);
 		return -ENOENT;
 	}
 	if (l->inlined && !spec->inlines) {
-		bp_err("function '%s' is only inlined in %s, and inlines=no excludes inlined copies\n",
-		       l->name, di->path);
+		bp_diag__set(l->diag, "function '%s' is only inlined in %s, and inlines=no excludes inlined copies",
+			     l->name, di->path);
 		return -ENOENT;
 	}
 	if (l->inlined && !spec->exec) {
-		bp_err("function '%s' is only inlined in %s: inlined copies are not probed in the kernel yet\n",
-		       l->name, di->path);
+		bp_diag__set(l->diag, "function '%s' is only inlined in %s: inlined copies are not probed in the kernel yet",
+			     l->name, di->path);
 		return -EOPNOTSUPP;
 	}
 	if (l->glob) {
-		bp_err("no function matches '%s' in %s%s\n", l->name, di->path,
-		       di->dwarf ? "" : " (it has no debug info: only its symbol table was searched)");
+		bp_diag__set(l->diag, "no function matches '%s' in %s%s", l->name, di->path,
+			     di->dwarf ? "" : " (it has no debug info: only its symbol table was searched)");
 		return -ENOENT;
 	}
 	if (!sug->n)
 		bp_debuginfo__elf_func_names(di, suggest_add_cb, sug);
 	suggest_format(sug, hint, sizeof(hint));
-	bp_err("function '%s' not found in %s%s%s\n", l->name, di->path, hint,
-	       di->dwarf ? "" : " (it has no debug info, which may know it: install its -dbg/-dbgsym package or use debuginfod)");
+	bp_diag__set(l->diag, "function '%s' not found in %s%s%s", l->name, di->path, hint,
+		     di->dwarf ? "" : " (it has no debug info, which may know it: install its -dbg/-dbgsym package or use debuginfod)");
 	return -ENOENT;
 }
 
@@ -410,8 +411,8 @@ static int find_in_symtab(const struct bp_debuginfo *di, struct func_list *l,
 	if (l->spec->src) {
 		if (di->dwarf)
 			return not_found(di, l, sug, false);
-		bp_err("%s@%s: %s has no debug info (DWARF), which knows source files\n",
-		       l->name, l->spec->src, di->path);
+		bp_diag__set(l->diag, "%s@%s: %s has no debug info (DWARF), which knows source files",
+			     l->name, l->spec->src, di->path);
 		return -ENODATA;
 	}
 	nsym = bp_debuginfo__elf_funcs(di, l->name, l->glob, elf_func_cb, l);
@@ -424,12 +425,13 @@ static int find_in_symtab(const struct bp_debuginfo *di, struct func_list *l,
 
 /* Every copy of spec's FUNC in di: out-of-line ones, then inlined ones. */
 static int find_copies(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		       bool need_dwarf, struct bp_func **funcs, int *nfuncs)
+		       bool need_dwarf, struct bp_func **funcs, int *nfuncs,
+		       struct bp_diag *d)
 {
 	struct suggest sug = { .want = spec->func };
 	struct func_list l = {
 		.spec = spec, .name = spec->func, .glob = spec->func_glob,
-		.sug = spec->func_glob ? NULL : &sug,
+		.sug = spec->func_glob ? NULL : &sug, .diag = d,
 	};
 	int err = 0;
 
@@ -448,7 +450,7 @@ static int find_copies(const struct bp_debuginfo *di, const struct bp_spec *spec
 			err = find_in_symtab(di, &l, need_dwarf, &sug);
 	}
 	if (err == -ENOMEM)
-		bp_err("out of memory looking for function '%s'\n", l.name);
+		bp_diag__add(d, "out of memory looking for function '%s'", l.name);
 	suggest_free(&sug);
 	if (err) {
 		free(l.funcs);
@@ -492,23 +494,23 @@ static void site_source(struct bp_site *s)
 }
 
 /* FUNC, FUNC+OFFS, FUNC%return in one copy. */
-static int entry_site(const struct bp_spec *spec, struct bp_site *s)
+static int entry_site(const struct bp_spec *spec, struct bp_site *s, struct bp_diag *d)
 {
 	const struct bp_func *fn = &s->fn;
 	uint64_t size = fn->end - fn->entry;
 
 	if (fn->is_inline && spec->is_return) {
-		bp_err("%s: %%return cannot probe an inlined copy (it returns into its caller without a ret instruction): add inlines=no to probe only out-of-line copies, or force=yes to skip the inlined ones\n",
-		       s->where);
+		bp_diag__set(d, "%s: %%return cannot probe an inlined copy (it returns into its caller without a ret instruction): add inlines=no to probe only out-of-line copies, or force=yes to skip the inlined ones",
+			     s->where);
 		return -EINVAL;
 	}
 	s->addr = fn->entry;
 	if (spec->has_offset) {
 		/* symbol-table functions may have size 0: nothing to check */
 		if (size && spec->offset >= size) {
-			bp_err("%s: offset +%" PRIu64 " is past the end of the %s (%" PRIu64 " bytes)\n",
-			       s->where, spec->offset,
-			       fn->is_inline ? "inlined copy" : "function", size);
+			bp_diag__set(d, "%s: offset +%" PRIu64 " is past the end of the %s (%" PRIu64 " bytes)",
+				     s->where, spec->offset,
+				     fn->is_inline ? "inlined copy" : "function", size);
 			return -ERANGE;
 		}
 		s->addr += spec->offset;
@@ -550,13 +552,17 @@ static const char *symbol_of(const struct bp_debuginfo *di, const struct bp_func
 	return sym && fn->name && strcmp(sym, fn->name) ? sym : NULL;
 }
 
-/* The sites of one copy; one that cannot be placed carries err. */
+/*
+ * The sites of one copy; one that cannot be placed carries err and why
+ * (its msg). Running out of memory is fatal, said in d.
+ */
 static int copy_sites(const struct bp_debuginfo *di, const struct bp_spec *spec,
 		      const struct bp_func *funcs, int n, int i,
-		      struct bp_site_list *l)
+		      struct bp_site_list *l, struct bp_diag *d)
 {
 	const struct bp_func *fn = &funcs[i];
 	const char *sym = symbol_of(di, fn);
+	struct bp_diag why = {};
 	char where[256];
 	struct bp_site *s;
 	int first = l->n, j, err;
@@ -567,7 +573,7 @@ static int copy_sites(const struct bp_debuginfo *di, const struct bp_spec *spec,
 
 	/* FUNC:0 is FUNC's entry, as in perf */
 	if ((spec->has_line && spec->line) || spec->lazy) {
-		err = bp_lines__in_func(di, spec, fn, l);
+		err = bp_lines__in_func(di, spec, fn, l, &why);
 		for (j = first; !err && j < l->n; j++)
 			l->v[j].symbol = sym;
 	} else {
@@ -577,12 +583,18 @@ static int copy_sites(const struct bp_debuginfo *di, const struct bp_spec *spec,
 		s->fn = *fn;
 		s->symbol = sym;
 		snprintf(s->where, sizeof(s->where), "%s", where);
-		err = entry_site(spec, s);
+		err = entry_site(spec, s, &why);
 		if (err)
 			l->n--;
 	}
-	if (!err || err == -ENOMEM)
+	if (err == -ENOMEM) {
+		/* fatal: said as the whole search's failure */
+		if (why.failed)
+			bp_diag__set(d, "%s", why.msg);
 		return err;
+	}
+	if (!err)
+		return 0;
 	/* a copy that cannot be probed: fatal, or skipped with force=yes */
 	l->n = first;
 	s = bp_site_list__add(l);
@@ -592,35 +604,51 @@ static int copy_sites(const struct bp_debuginfo *di, const struct bp_spec *spec,
 	s->symbol = sym;
 	s->err = err;
 	snprintf(s->where, sizeof(s->where), "%s", where);
+	if (why.failed) {
+		s->msg = strdup(why.msg);
+		if (!s->msg)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
+void bp_sites__free(struct bp_site *sites, int nsites)
+{
+	int i;
+
+	if (!sites)
+		return;
+	for (i = 0; i < nsites; i++)
+		free(sites[i].msg);
+	free(sites);
+}
+
 int bp_sites__find(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		   struct bp_site **sites, int *nsites)
+		   struct bp_site **sites, int *nsites, struct bp_diag *d)
 {
 	struct bp_site_list l = {};
 	struct bp_func *funcs = NULL;
 	int i, n = 0, err;
 
 	if (!spec->func) {
-		err = bp_lines__in_file(di, spec, &l);
+		err = bp_lines__in_file(di, spec, &l, d);
 	} else {
 		/* lines need DWARF; so do arguments */
 		err = find_copies(di, spec, (spec->nargs > 0 && !bp_spec__only_plain_retval(spec)) ||
-				  spec->has_line || spec->lazy, &funcs, &n);
+				  spec->has_line || spec->lazy, &funcs, &n, d);
 		for (i = 0; !err && i < n; i++)
-			err = copy_sites(di, spec, funcs, n, i, &l);
+			err = copy_sites(di, spec, funcs, n, i, &l, d);
 	}
 	free(funcs);
 	if (!err && !l.n) {
-		bp_err("%s: no probe point in %s\n", spec->point ? spec->point : "?",
-		       di->path);
+		bp_diag__set(d, "%s: no probe point in %s", spec->point ? spec->point : "?",
+			     di->path);
 		err = -ENOENT;
 	}
 	if (err) {
 		if (err == -ENOMEM)
-			bp_err("%s: out of memory\n", spec->point ? spec->point : "?");
-		free(l.v);
+			bp_diag__add(d, "%s: out of memory", spec->point ? spec->point : "?");
+		bp_sites__free(l.v, l.n);
 		return err;
 	}
 	*sites = l.v;

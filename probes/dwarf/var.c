@@ -12,7 +12,6 @@
 
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
-#include "util/log.h"
 
 /* A direct child of parent with tag and (integrated) name. */
 static bool find_child(Dwarf_Die *parent, int tag, const char *name, Dwarf_Die *out)
@@ -103,7 +102,9 @@ static void param_names(Dwarf_Die *func, char *buf, size_t len)
 
 int bp_var__find(const struct bp_arg_ctx *c, const char *name, Dwarf_Die *var)
 {
-	struct bp_arg_ctx quiet = *c;
+	/* a global of that name is a fallback: why it is none is no news */
+	struct bp_arg_ctx global = *c;
+	struct bp_diag scratch = {};
 	char params[256];
 	Dwarf_Die origin;
 
@@ -115,13 +116,13 @@ int bp_var__find(const struct bp_arg_ctx *c, const char *name, Dwarf_Die *var)
 		return 0;
 	if (find_local(c, name, var))
 		return 0;
-	quiet.quiet = true;
-	if (!bp_var__find_global(&quiet, name, var))
+	global.diag = &scratch;
+	if (!bp_var__find_global(&global, name, var))
 		return 0;
 
 	param_names(c->func, params, sizeof(params));
-	bp_arg_err(c, "no parameter, local or global variable '%s' (parameters: %s)", name,
-		   params[0] ? params : "none");
+	bp_arg_fail(c, "no parameter, local or global variable '%s' (parameters: %s)", name,
+		    params[0] ? params : "none");
 	return -ENOENT;
 }
 
@@ -248,13 +249,13 @@ int bp_var__find_global(const struct bp_arg_ctx *c, const char *name, Dwarf_Die 
 		return 0;
 	}
 	if (s.nfound > 1) {
-		bp_arg_err(c, "'%s' is a static variable of several files (%s%s), none of them the function's: ambiguous",
-			   name, s.cus, s.nfound > MAX_LISTED_CUS ? ", ..." : "");
+		bp_arg_fail(c, "'%s' is a static variable of several files (%s%s), none of them the function's: ambiguous",
+			    name, s.cus, s.nfound > MAX_LISTED_CUS ? ", ..." : "");
 		return -ENOENT;
 	}
 none:
-	bp_arg_err(c, "no global or static variable '%s' in %s", name,
-		   c->di && c->di->path ? c->di->path : "the binary");
+	bp_arg_fail(c, "no global or static variable '%s' in %s", name,
+		    c->di && c->di->path ? c->di->path : "the binary");
 	return -ENOENT;
 }
 

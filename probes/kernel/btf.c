@@ -18,7 +18,6 @@
 #include "probes/dwarf/dwarf.h"
 #include "probes/kernel/kernel.h"
 #include "prologue/arch.h"
-#include "util/log.h"
 
 #define MAX_TYPE_DEPTH	32
 #define MAX_ANON_DEPTH	8
@@ -293,7 +292,7 @@ static int incomplete(struct bwalk *w, __u32 rec)
 	char tname[128];
 
 	bp_kbtf__type_name(w->btf, rec, tname, sizeof(tname));
-	bp_arg_err(w->ch.c, "%s is only declared in BTF (no members known)", tname);
+	bp_arg_fail(w->ch.c, "%s is only declared in BTF (no members known)", tname);
 	return -ENOENT;
 }
 
@@ -332,8 +331,8 @@ static int step_dot(struct bp_chain *ch, const char *field)
 	if (!is_record_kind(kind))
 		return bp_chain__bad_step(ch, "'.' on non-struct", "");
 	if (!ch->val->lvalue) {
-		bp_arg_err(ch->c, "'%s' is a struct held in registers: reading its members is not supported yet",
-			   ch->path);
+		bp_arg_fail(ch->c, "'%s' is a struct held in registers: reading its members is not supported yet",
+			    ch->path);
 		return -EOPNOTSUPP;
 	}
 	return enter_member(w, rec, field);
@@ -345,18 +344,18 @@ static int index_array(struct bwalk *w, const struct btf_type *t, long index)
 	__s64 size = btf__resolve_size(w->btf, a->type);
 
 	if (!w->ch.val->lvalue) {
-		bp_arg_err(w->ch.c, "'%s' is an array held in registers: not supported",
-			   w->ch.path);
+		bp_arg_fail(w->ch.c, "'%s' is an array held in registers: not supported",
+			    w->ch.path);
 		return -EOPNOTSUPP;
 	}
 	if (size <= 0) {
-		bp_arg_err(w->ch.c, "cannot index '%s': unknown element size", w->ch.path);
+		bp_arg_fail(w->ch.c, "cannot index '%s': unknown element size", w->ch.path);
 		return -EINVAL;
 	}
 	/* a known bound is checked; [] and [0] trailing arrays are not */
 	if (a->nelems && (index < 0 || index >= (long)a->nelems)) {
-		bp_arg_err(w->ch.c, "index %ld is out of bounds of '%s' (%u elements)",
-			   index, w->ch.path, a->nelems);
+		bp_arg_fail(w->ch.c, "index %ld is out of bounds of '%s' (%u elements)",
+			    index, w->ch.path, a->nelems);
 		return -ERANGE;
 	}
 	if (bp_chain__add_index(&w->ch, index, size))
@@ -558,8 +557,8 @@ static int param_value(const struct btf *btf, const struct btf_type *proto,
 	}
 	if (i == btf_vlen(proto)) {
 		param_names(btf, proto, params, sizeof(params));
-		bp_arg_err(c, "no parameter '%s' (parameters: %s)", name,
-			   params[0] ? params : "none");
+		bp_arg_fail(c, "no parameter '%s' (parameters: %s)", name,
+			    params[0] ? params : "none");
 		return -ENOENT;
 	}
 	if (need == 0 || need > 1) {
@@ -568,20 +567,20 @@ static int param_value(const struct btf *btf, const struct btf_type *proto,
 
 		bp_kbtf__type_name(btf, p->type, tname, sizeof(tname));
 		if (kind == BTF_KIND_FLOAT)
-			bp_arg_err(c, "parameter %d '%s' (type %s) arrives in an SSE register, which is not readable from a probe",
-				   i + 1, name, tname);
+			bp_arg_fail(c, "parameter %d '%s' (type %s) arrives in an SSE register, which is not readable from a probe",
+				    i + 1, name, tname);
 		else if (is_record_kind(kind))
-			bp_arg_err(c, "parameter %d '%s' (type %s) is a struct passed by value: not supported",
-				   i + 1, name, tname);
+			bp_arg_fail(c, "parameter %d '%s' (type %s) is a struct passed by value: not supported",
+				    i + 1, name, tname);
 		else
-			bp_arg_err(c, "parameter %d '%s' (type %s) takes %d registers: not supported",
-				   i + 1, name, tname, need);
+			bp_arg_fail(c, "parameter %d '%s' (type %s) takes %d registers: not supported",
+				    i + 1, name, tname, need);
 		return -EOPNOTSUPP;
 	}
 	if (slot >= bp_arch__nr_arg_regs()) {
 		arg_reg_names(params, sizeof(params));
-		bp_arg_err(c, "parameter %d '%s' is passed on the stack (only the first %d integer arguments arrive in registers, %s), and BTF says nothing about stack locations: install the kernel's debug info (vmlinux with DWARF) for it",
-			   i + 1, name, bp_arch__nr_arg_regs(), params);
+		bp_arg_fail(c, "parameter %d '%s' is passed on the stack (only the first %d integer arguments arrive in registers, %s), and BTF says nothing about stack locations: install the kernel's debug info (vmlinux with DWARF) for it",
+			    i + 1, name, bp_arch__nr_arg_regs(), params);
 		return -EOPNOTSUPP;
 	}
 	memset(val, 0, sizeof(*val));
@@ -606,11 +605,13 @@ static enum bp_ret_kind ret_kind(const struct btf *btf, const struct btf_type *p
 
 static int resolve_arg(const struct btf *btf, const struct btf_type *proto,
 		       const struct bp_spec *spec, const char *where,
-		       const struct bp_arg_spec *arg, int i, struct bp_point *pt)
+		       const struct bp_arg_spec *arg, int i, struct bp_point *pt,
+		       struct bp_diag *d)
 {
 	struct bp_arg_ctx c = {
 		.where = where,
 		.arg = arg->text ? arg->text : arg->name ? arg->name : arg->var,
+		.diag = d,
 	};
 	struct bp_val val;
 	struct bwalk w = { .ch = { .ops = &btf_ops, .c = &c, .val = &val }, .btf = btf };
@@ -625,11 +626,11 @@ static int resolve_arg(const struct btf *btf, const struct btf_type *proto,
 		err = bp_retval__value(&c, spec, ret_kind(btf, proto), &val, desc, sizeof(desc));
 	} else if (spec->is_return) {
 		/* its registers are reused by then */
-		bp_arg_err(&c, "a return probe can only fetch $retval");
+		bp_arg_fail(&c, "a return probe can only fetch $retval");
 		err = -EINVAL;
 	} else if (spec->has_offset && spec->offset) {
-		bp_arg_err(&c, "BTF says where parameters are only at the function's entry, not at +%" PRIu64 ": probe %s itself, or install the kernel's debug info (vmlinux with DWARF)",
-			   spec->offset, spec->func);
+		bp_arg_fail(&c, "BTF says where parameters are only at the function's entry, not at +%" PRIu64 ": probe %s itself, or install the kernel's debug info (vmlinux with DWARF)",
+			    spec->offset, spec->func);
 		err = -EOPNOTSUPP;
 	} else {
 		err = param_value(btf, proto, &c, arg->var, &w.type, &val, desc, sizeof(desc));
@@ -647,7 +648,8 @@ static int resolve_arg(const struct btf *btf, const struct btf_type *proto,
 
 /* One argument per named parameter, for $params. */
 static int expand_params(const struct btf *btf, const struct btf_type *proto,
-			 const char *where, int others, struct bp_arg_spec *out, int max)
+			 const char *where, int others, struct bp_arg_spec *out, int max,
+			 struct bp_diag *d)
 {
 	const struct btf_param *p = btf_params(proto);
 	char names[256];
@@ -667,9 +669,9 @@ static int expand_params(const struct btf *btf, const struct btf_type *proto,
 	}
 	if (n + others > BP_MAX_ARGS) {
 		param_names(btf, proto, names, sizeof(names));
-		bp_err("%s: $params expands to %d parameter%s (%s), %d argument%s in all; at most %d fit in R3..R5: name the ones you need\n",
-		       where, n, n == 1 ? "" : "s", names, n + others,
-		       n + others == 1 ? "" : "s", BP_MAX_ARGS);
+		bp_diag__set(d, "%s: $params expands to %d parameter%s (%s), %d argument%s in all; at most %d fit in R3..R5: name the ones you need",
+			     where, n, n == 1 ? "" : "s", names, n + others,
+			     n + others == 1 ? "" : "s", BP_MAX_ARGS);
 		return -E2BIG;
 	}
 	return n;
@@ -677,7 +679,7 @@ static int expand_params(const struct btf *btf, const struct btf_type *proto,
 
 int bp_kbtf__resolve_args(const struct btf *btf, __u32 func_id,
 			  const struct bp_spec *spec, const char *where,
-			  struct bp_point *pt)
+			  struct bp_point *pt, struct bp_diag *d)
 {
 	const struct btf_type *func = btf__type_by_id(btf, func_id);
 	const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
@@ -685,7 +687,7 @@ int bp_kbtf__resolve_args(const struct btf *btf, __u32 func_id,
 	int i, k, n = 0, err;
 
 	if (!proto || !btf_is_func_proto(proto)) {
-		bp_err("%s: BTF entry %u is not a function with a prototype\n", where, func_id);
+		bp_diag__set(d, "%s: BTF entry %u is not a function with a prototype", where, func_id);
 		return -EINVAL;
 	}
 	for (i = 0; i < spec->nargs; i++) {
@@ -695,16 +697,16 @@ int bp_kbtf__resolve_args(const struct btf *btf, __u32 func_id,
 		if (strcmp(arg->var, "$params")) {
 			if (n == BP_MAX_ARGS)
 				return -E2BIG;
-			err = resolve_arg(btf, proto, spec, where, arg, n++, pt);
+			err = resolve_arg(btf, proto, spec, where, arg, n++, pt, d);
 			if (err)
 				return err;
 			continue;
 		}
-		np = expand_params(btf, proto, where, spec->nargs - 1, params, BP_MAX_ARGS);
+		np = expand_params(btf, proto, where, spec->nargs - 1, params, BP_MAX_ARGS, d);
 		if (np < 0)
 			return np;
 		for (k = 0; k < np; k++) {
-			err = resolve_arg(btf, proto, spec, where, &params[k], n++, pt);
+			err = resolve_arg(btf, proto, spec, where, &params[k], n++, pt, d);
 			if (err)
 				return err;
 		}

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "probes/diag.h"
 #include "probes/kernel/kallsyms.h"
-#include "util/log.h"
 #include "util/grow.h"
 
 /* the kernel's KSYM_NAME_LEN is 512 since 6.1 */
@@ -67,7 +67,7 @@ static int read_all(const char *path, char **out, size_t *outlen)
 	return 0;
 }
 
-int bp_kallsyms__load(const char *path, struct bp_kallsyms **out)
+int bp_kallsyms__load(const char *path, struct bp_kallsyms **out, struct bp_diag *d)
 {
 	struct bp_kallsyms *ks;
 	int err;
@@ -77,7 +77,7 @@ int bp_kallsyms__load(const char *path, struct bp_kallsyms **out)
 		return -ENOMEM;
 	err = read_all(path, &ks->text, &ks->len);
 	if (err) {
-		bp_err("cannot read %s: %s\n", path, strerror(-err));
+		bp_diag__set(d, "cannot read %s: %s", path, strerror(-err));
 		free(ks);
 		return err;
 	}

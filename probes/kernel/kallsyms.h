@@ -12,6 +12,8 @@
 
 #define BP_KALLSYMS_PATH	"/proc/kallsyms"
 
+struct bp_diag;
+
 struct bp_ksym {
 	uint64_t addr;		/* run-time address; 0 when kptr_restrict hides it */
 	const char *name;
@@ -21,8 +23,8 @@ struct bp_ksym {
 struct bp_kallsyms;
 
 /* Loads the text (t T w W) symbols of path (/proc/kallsyms). Returns 0 or a
- * negative errno after bp_err(). */
-int bp_kallsyms__load(const char *path, struct bp_kallsyms **out);
+ * negative errno, why recorded in d. */
+int bp_kallsyms__load(const char *path, struct bp_kallsyms **out, struct bp_diag *d);
 void bp_kallsyms__free(struct bp_kallsyms *ks);
 
 /*

@@ -24,8 +24,10 @@
 #include <stdbool.h>
 #include <bpf/btf.h>
 
+#include "probes/diag.h"
 #include "probes/kernel/kallsyms.h"
 #include "probes/point.h"
+#include "probes/report.h"
 #include "probes/spec.h"
 
 struct bp_debuginfo_cache;
@@ -50,10 +52,11 @@ void bp_kernel__set_paths(struct bp_kernel *k, const struct bp_kernel_paths *pat
 void bp_kernel__free(struct bp_kernel *k);
 
 /* Resolves a kernel spec into points (see bp_resolver__resolve); a
- * vmlinux or module with DWARF is opened through cache. */
+ * vmlinux or module with DWARF is opened through cache. What went wrong
+ * is printed, or kept in rep (see probes/report.h). */
 int bp_kernel__resolve(struct bp_kernel *k, struct bp_debuginfo_cache *cache,
 		       const struct bp_spec *spec, struct bp_point **points,
-		       int *npoints);
+		       int *npoints, struct bp_report *rep);
 
 /* --- btf.c --------------------------------------------------------------- */
 
@@ -70,11 +73,12 @@ bool bp_kbtf__same_protos(const struct btf *btf, const __u32 *ids, int n);
 /*
  * Compiles spec's arguments at the entry (or, for $retval, the return) of
  * the BTF function func_id into pt->plan, pt->loc_desc and pt->type_name.
- * where is "FUNC in the kernel" for messages.
+ * What fails is recorded in d (an argument's failure names the argument);
+ * where is "FUNC in the kernel" for the messages.
  */
 int bp_kbtf__resolve_args(const struct btf *btf, __u32 func_id,
 			  const struct bp_spec *spec, const char *where,
-			  struct bp_point *pt);
+			  struct bp_point *pt, struct bp_diag *d);
 
 /* --- vmlinux.c ----------------------------------------------------------- */
 

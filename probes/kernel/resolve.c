@@ -92,13 +92,19 @@ struct kspec {
 	 * (the kernel refuses an ambiguous name: probe by address then) */
 	bool unique;
 	char where[300];		/* "FUNC in the kernel", "FUNC in module M" */
+	struct bp_report *rep;		/* NULL: say it (bp_err) */
 };
 
-static int load_kallsyms(struct bp_kernel *k)
+static int load_kallsyms(struct bp_kernel *k, struct kspec *ks)
 {
+	struct bp_diag d = {};
+	int err;
+
 	if (k->ksyms)
 		return 0;
-	return bp_kallsyms__load(k->paths.kallsyms, &k->ksyms);
+	err = bp_kallsyms__load(k->paths.kallsyms, &k->ksyms, &d);
+	bp_report__diag(ks->rep, &d, ks->where);
+	return err;
 }
 
 /* --- which function -------------------------------------------------------- */
@@ -126,18 +132,18 @@ static int not_found(struct bp_kernel *k, struct kspec *ks)
 	char clones[256] = "";
 
 	if (ks->module && !module_loaded(ks->module)) {
-		bp_err("%s: module '%s' is not loaded (no /sys/module/%s)\n", ks->where,
-		       ks->module, ks->module);
+		bp_report__line(ks->rep, "%s: module '%s' is not loaded (no /sys/module/%s)\n", ks->where,
+				ks->module, ks->module);
 		return -ENOENT;
 	}
 	if (bp_kallsyms__clones(k->ksyms, func, list_clone, clones)) {
-		bp_err("%s: no such function in %s, only compiler-made copies (%s): probe one of those by name; the compiler changed their parameters, so only register-level arguments make sense there\n",
-		       ks->where, k->paths.kallsyms, clones);
+		bp_report__line(ks->rep, "%s: no such function in %s, only compiler-made copies (%s): probe one of those by name; the compiler changed their parameters, so only register-level arguments make sense there\n",
+				ks->where, k->paths.kallsyms, clones);
 		return -ENOENT;
 	}
-	bp_err("%s: no such function in %s: misspelled, %s, or inlined into every caller\n",
-	       ks->where, k->paths.kallsyms,
-	       ks->module ? "not in that module" : "in a module that is not loaded");
+	bp_report__line(ks->rep, "%s: no such function in %s: misspelled, %s, or inlined into every caller\n",
+			ks->where, k->paths.kallsyms,
+			ks->module ? "not in that module" : "in a module that is not loaded");
 	return -ENOENT;
 }
 
@@ -151,8 +157,8 @@ static int guess_module(struct kspec *ks)
 		const char *m = s[i].module;
 
 		if ((m == NULL) != (first == NULL) || (m && strcmp(m, first))) {
-			bp_err("%s: functions of that name are in several places (%s, %s): say which with module=NAME (vmlinux for the kernel image)\n",
-			       ks->where, first ? first : "vmlinux", m ? m : "vmlinux");
+			bp_report__line(ks->rep, "%s: functions of that name are in several places (%s, %s): say which with module=NAME (vmlinux for the kernel image)\n",
+					ks->where, first ? first : "vmlinux", m ? m : "vmlinux");
 			return -EINVAL;
 		}
 	}
@@ -189,7 +195,7 @@ static int find_function(struct bp_kernel *k, struct kspec *ks)
 		}
 	}
 	set_where(ks);
-	err = load_kallsyms(k);
+	err = load_kallsyms(k, ks);
 	if (err)
 		return err;
 	ks->unique = bp_kallsyms__find(k->ksyms, spec->func, NULL, &ks->syms) == 1;
@@ -205,8 +211,8 @@ static int find_function(struct bp_kernel *k, struct kspec *ks)
 	}
 	/* kptr_restrict shows every address as 0 */
 	if (!ks->unique && !ks->syms[0].addr) {
-		bp_err("%s: %d functions have that name and %s hides their addresses (kptr_restrict): run as root\n",
-		       ks->where, ks->nsyms, k->paths.kallsyms);
+		bp_report__line(ks->rep, "%s: %d functions have that name and %s hides their addresses (kptr_restrict): run as root\n",
+				ks->where, ks->nsyms, k->paths.kallsyms);
 		return -EPERM;
 	}
 	return 0;
@@ -220,16 +226,16 @@ static int check_probeable(struct bp_kernel *k, struct kspec *ks)
 	const char *mod = ks->module ? ks->module : "vmlinux";
 
 	if (bp_klist__has(k->paths.blacklist, func, NULL) == 1) {
-		bp_err("%s: on the kprobe blacklist (%s): the kernel does not allow probing it\n",
-		       ks->where, k->paths.blacklist);
+		bp_report__line(ks->rep, "%s: on the kprobe blacklist (%s): the kernel does not allow probing it\n",
+				ks->where, k->paths.blacklist);
 		return -EPERM;
 	}
 	/* kprobe events refuse functions ftrace cannot trace, unless built
 	 * with CONFIG_KPROBE_EVENTS_ON_NOTRACE */
 	if (bp_kconfig__get("CONFIG_KPROBE_EVENTS_ON_NOTRACE") != 1 &&
 	    bp_klist__has(k->paths.filter_functions, func, mod) == 0) {
-		bp_err("%s: not probeable: notrace (not in %s; e.g. marked notrace or noinstr), which kprobe events refuse\n",
-		       ks->where, k->paths.filter_functions);
+		bp_report__line(ks->rep, "%s: not probeable: notrace (not in %s; e.g. marked notrace or noinstr), which kprobe events refuse\n",
+				ks->where, k->paths.filter_functions);
 		return -EPERM;
 	}
 	return 0;
@@ -274,9 +280,9 @@ static int copy_args(const struct bp_point *from, struct bp_point *to)
 
 static int no_btf(struct kspec *ks, const char *path, int err)
 {
-	bp_err("%s: argument '%s' needs the kernel's types, but there is no kernel BTF (%s: %s; CONFIG_DEBUG_INFO_BTF%s is off) and no vmlinux with DWARF (looked in /usr/lib/debug/boot, /boot, /lib/modules/RELEASE): install the kernel's debug info (e.g. the linux-image-RELEASE-dbg package)\n",
-	       ks->where, ks->spec->args[0].text ? ks->spec->args[0].text : ks->spec->args[0].var,
-	       path, strerror(-err), ks->module ? "_MODULES" : "");
+	bp_report__line(ks->rep, "%s: argument '%s' needs the kernel's types, but there is no kernel BTF (%s: %s; CONFIG_DEBUG_INFO_BTF%s is off) and no vmlinux with DWARF (looked in /usr/lib/debug/boot, /boot, /lib/modules/RELEASE): install the kernel's debug info (e.g. the linux-image-RELEASE-dbg package)\n",
+			ks->where, ks->spec->args[0].text ? ks->spec->args[0].text : ks->spec->args[0].var,
+			path, strerror(-err), ks->module ? "_MODULES" : "");
 	return -ENODATA;
 }
 
@@ -304,7 +310,7 @@ static int load_btf(struct bp_kernel *k, struct kspec *ks, struct btf **out,
 		}
 	}
 	if (k->nmods == MAX_MODULE_BTFS) {
-		bp_err("%s: more than %d modules probed at once\n", ks->where, MAX_MODULE_BTFS);
+		bp_report__line(ks->rep, "%s: more than %d modules probed at once\n", ks->where, MAX_MODULE_BTFS);
 		return -E2BIG;
 	}
 	btf = btf__parse_split(path, k->vmlinux_btf);
@@ -328,13 +334,13 @@ static int btf_func(const struct btf *btf, const struct kspec *ks, const char *p
 	int n = bp_kbtf__find_funcs(btf, ks->spec->func, ids, MAX_BTF_FUNCS);
 
 	if (!n) {
-		bp_err("%s: no BTF description in %s, so its parameters are unknown (pahole leaves out functions whose calling convention the compiler changed): install the kernel's debug info (vmlinux with DWARF), or probe it without arguments\n",
-		       ks->where, path);
+		bp_report__line(ks->rep, "%s: no BTF description in %s, so its parameters are unknown (pahole leaves out functions whose calling convention the compiler changed): install the kernel's debug info (vmlinux with DWARF), or probe it without arguments\n",
+				ks->where, path);
 		return -ENOENT;
 	}
 	if (n > 1 && !bp_kbtf__same_protos(btf, ids, n)) {
-		bp_err("%s: %d functions of that name with different prototypes in %s, and BTF does not say which address is which: install the kernel's debug info (vmlinux with DWARF)\n",
-		       ks->where, n, path);
+		bp_report__line(ks->rep, "%s: %d functions of that name with different prototypes in %s, and BTF does not say which address is which: install the kernel's debug info (vmlinux with DWARF)\n",
+				ks->where, n, path);
 		return -ENOTUNIQ;
 	}
 	*id = ids[0];
@@ -353,8 +359,12 @@ static int resolve_btf(struct bp_kernel *k, struct kspec *ks, struct bp_point *p
 		err = load_btf(k, ks, &btf, path, sizeof(path));
 		if (!err)
 			err = btf_func(btf, ks, path, &id);
-		if (!err)
-			err = bp_kbtf__resolve_args(btf, id, spec, ks->where, &pts[0]);
+		if (!err) {
+			struct bp_diag d = {};
+
+			err = bp_kbtf__resolve_args(btf, id, spec, ks->where, &pts[0], &d);
+			bp_report__diag(ks->rep, &d, ks->where);
+		}
 		if (err)
 			return err;
 		snprintf(source, sizeof(source), "BTF %s", path);
@@ -414,15 +424,15 @@ static int match_addresses(const struct kspec *ks, struct bp_point *pts, int n)
 		return 0;
 	}
 	if (n != ks->nsyms) {
-		bp_err("%s: %d functions of that name in the kernel, %d in its debug info %s: cannot tell which is which\n",
-		       ks->where, ks->nsyms, n, pts[0].binary);
+		bp_report__line(ks->rep, "%s: %d functions of that name in the kernel, %d in its debug info %s: cannot tell which is which\n",
+				ks->where, ks->nsyms, n, pts[0].binary);
 		return -ENOTUNIQ;
 	}
 	delta = ks->syms[0].addr - (pts[0].addr - pts[0].offset);
 	for (int i = 0; i < n; i++) {
 		if ((int64_t)(ks->syms[i].addr - (pts[i].addr - pts[i].offset)) != delta) {
-			bp_err("%s: the addresses of the %d functions of that name in %s do not match the running kernel's\n",
-			       ks->where, n, pts[0].binary);
+			bp_report__line(ks->rep, "%s: the addresses of the %d functions of that name in %s do not match the running kernel's\n",
+					ks->where, n, pts[0].binary);
 			return -ENOTUNIQ;
 		}
 		pts[i].kaddr = pts[i].addr + delta;
@@ -437,12 +447,14 @@ static int resolve_dwarf(struct bp_kernel *k, struct bp_debuginfo_cache *cache,
 	char source[600];
 	struct bp_debuginfo *di;
 	struct bp_point *pts;
+	struct bp_diag d = {};
 	int i, n, err;
 
-	err = bp_debuginfo_cache__get(cache, path, &di);
+	err = bp_debuginfo_cache__get(cache, path, &di, &d);
+	bp_report__diag(ks->rep, &d, ks->where);
 	if (err)
 		return err;
-	err = bp_dwarf__resolve(di, ks->spec, &pts, &n);
+	err = bp_dwarf__resolve(di, ks->spec, &pts, &n, ks->rep);
 	if (err)
 		return err;
 	err = match_addresses(ks, pts, n);
@@ -465,30 +477,30 @@ static int resolve_dwarf(struct bp_kernel *k, struct bp_debuginfo_cache *cache,
 
 /* --- the spec -------------------------------------------------------------- */
 
-static int check_spec(const struct bp_spec *spec)
+static int check_spec(const struct bp_spec *spec, struct bp_report *rep)
 {
 	const char *what = spec->func_glob ? "a glob" : spec->has_line ? "a line number" :
 			   spec->lazy ? "a lazy pattern" : spec->src ? "a source file" : NULL;
 
 	if (what) {
-		bp_err("%s: %s in a kernel probe point is not supported: kernel probes take FUNC, FUNC+OFFS or FUNC%%return\n",
-		       spec->point ? spec->point : spec->text ? spec->text : "?", what);
+		bp_report__line(rep, "%s: %s in a kernel probe point is not supported: kernel probes take FUNC, FUNC+OFFS or FUNC%%return\n",
+				spec->point ? spec->point : spec->text ? spec->text : "?", what);
 		return -EOPNOTSUPP;
 	}
 	if (!spec->func || !*spec->func) {
-		bp_err("SEC(\"%s\"): no function named\n", spec->text ? spec->text : "");
+		bp_report__line(rep, "SEC(\"%s\"): no function named\n", spec->text ? spec->text : "");
 		return -EINVAL;
 	}
 	for (int i = 0; i < spec->nargs; i++) {
 		if (spec->args[i].global) {
-			bp_err("%s: argument '%s': kernel globals are not supported: name a parameter\n",
-			       spec->func, spec->args[i].text ? spec->args[i].text : spec->args[i].var);
+			bp_report__line(rep, "%s: argument '%s': kernel globals are not supported: name a parameter\n",
+					spec->func, spec->args[i].text ? spec->args[i].text : spec->args[i].var);
 			return -EOPNOTSUPP;
 		}
 	}
 	if (spec->nargs < 0 || spec->nargs > BP_MAX_ARGS) {
-		bp_err("%s: %d arguments requested, at most %d can be fetched\n",
-		       spec->func, spec->nargs, BP_MAX_ARGS);
+		bp_report__line(rep, "%s: %d arguments requested, at most %d can be fetched\n",
+				spec->func, spec->nargs, BP_MAX_ARGS);
 		return -E2BIG;
 	}
 	return 0;
@@ -496,14 +508,14 @@ static int check_spec(const struct bp_spec *spec)
 
 int bp_kernel__resolve(struct bp_kernel *k, struct bp_debuginfo_cache *cache,
 		       const struct bp_spec *spec, struct bp_point **points,
-		       int *npoints)
+		       int *npoints, struct bp_report *rep)
 {
-	struct kspec ks = { .spec = spec };
+	struct kspec ks = { .spec = spec, .rep = rep };
 	struct bp_point *pts = NULL;
 	char *dwarf = NULL;
 	int err;
 
-	err = check_spec(spec);
+	err = check_spec(spec, rep);
 	if (!err)
 		err = find_function(k, &ks);
 	if (!err)
@@ -531,7 +543,7 @@ int bp_kernel__resolve(struct bp_kernel *k, struct bp_debuginfo_cache *cache,
 	*npoints = ks.nsyms;
 out:
 	if (err == -ENOMEM)
-		bp_err("%s: out of memory\n", spec->func ? spec->func : "?");
+		bp_report__line(rep, "%s: out of memory\n", spec->func ? spec->func : "?");
 	free(dwarf);
 	free(ks.module);
 	return err;

@@ -278,7 +278,7 @@ static int resolve(const char *text)
 		bp_spec__free(&spec);
 		return ret;
 	}
-	ret = bp_kernel__resolve(kernel, &dcache, &spec, &pts, &npts);
+	ret = bp_kernel__resolve(kernel, &dcache, &spec, &pts, &npts, NULL);
 	bp_spec__free(&spec);
 	return ret;
 }
@@ -308,7 +308,7 @@ static void test_kallsyms(void)
 	struct bp_kallsyms *ks;
 	const struct bp_ksym *s;
 
-	CHECK_INT(bp_kallsyms__load(kallsyms, &ks), 0);
+	CHECK_INT(bp_kallsyms__load(kallsyms, &ks, NULL), 0);
 	CHECK_INT(bp_kallsyms__find(ks, "f1", NULL, &s), 1);
 	CHECK_INT(s->addr, 0xffffffff81000000ull);
 	CHECK(s->module == NULL, "f1 has module %s", s->module);

@@ -21,6 +21,7 @@
 #include "probes/dwarf/debuginfo.h"
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/libpath.h"
+#include "probes/report.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
 #include "util/log.h"
@@ -113,10 +114,13 @@ static bool ends_with(const char *s, const char *tail)
 /* The sites' strings live as long as the binary's debug info. */
 static struct bp_debuginfo *di;
 
-/* bp_sites__find straight on the binary: which copies a spec names. */
+/* bp_sites__find straight on the binary: which copies a spec names. What
+ * went wrong as a whole is said (into msgs); a copy's own reason is its
+ * site's msg. */
 static int sites(const char *rest, struct bp_site **out, int *n)
 {
 	struct bp_spec spec;
+	struct bp_diag d = {};
 	int ret;
 
 	*out = NULL;
@@ -125,9 +129,10 @@ static int sites(const char *rest, struct bp_site **out, int *n)
 	bp_debuginfo__free(di);
 	di = NULL;
 	if (!ret)
-		ret = bp_debuginfo__open(target("points"), &di);
+		ret = bp_debuginfo__open(target("points"), &di, &d);
 	if (!ret)
-		ret = bp_sites__find(di, &spec, out, n);
+		ret = bp_sites__find(di, &spec, out, n, &d);
+	bp_report__diag(NULL, &d, NULL);
 	bp_spec__free(&spec);
 	return ret;
 }
@@ -161,7 +166,7 @@ static void test_inline_sites(void)
 		      cur->name, where);
 	}
 	CHECK_INT(inl, 2);
-	free(s);
+	bp_sites__free(s, n);
 
 	/* the sites of a line inside the inline function: one per copy */
 	if (!sites("funcs.c:33", &s, &n)) {
@@ -173,24 +178,30 @@ static void test_inline_sites(void)
 			CHECK(!strcmp(s[i].fn.name, "inl_add"), "[%s] in %s", cur->name,
 			      s[i].fn.name);
 		}
-		free(s);
+		bp_sites__free(s, n);
 	} else {
 		CHECK(0, "[%s] funcs.c:33: %s", cur->name, msgs);
 	}
 	if (!sites("inlines=no;funcs.c:33", &s, &n)) {
 		CHECK(n == 1 && !s[0].fn.is_inline, "[%s] inlines=no line: %d sites", cur->name, n);
-		free(s);
+		bp_sites__free(s, n);
 	}
 
-	/* %return: the inlined copies cannot be placed */
+	/* %return: the inlined copies cannot be placed, each saying why */
 	if (!sites("inl_add%return", &s, &n)) {
-		for (i = inl = 0; i < n; i++)
-			inl += s[i].fn.is_inline && s[i].err == -EINVAL;
+		for (i = inl = 0; i < n; i++) {
+			const char *why = s[i].msg ? s[i].msg : "";
+
+			if (!s[i].fn.is_inline || s[i].err != -EINVAL)
+				continue;
+			inl++;
+			CHECK(strstr(why, "%return cannot probe an inlined copy") &&
+			      strstr(why, "inlines=no") && strstr(why, "force=yes"),
+			      "[%s] message '%s'", cur->name, why);
+		}
 		CHECK(n == 3 && inl == 2, "[%s] %%return: %d sites, %d refused", cur->name, n, inl);
-		CHECK(strstr(msgs, "%return cannot probe an inlined copy") &&
-		      strstr(msgs, "inlines=no") && strstr(msgs, "force=yes"),
-		      "[%s] message '%s'", cur->name, msgs);
-		free(s);
+		CHECK(!msgs[0], "[%s] said while finding sites: '%s'", cur->name, msgs);
+		bp_sites__free(s, n);
 	}
 }
 
