@@ -13,7 +13,6 @@
 
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
-#include "util/log.h"
 #include "util/grow.h"
 
 /* inlined calls nest a few levels inside blocks; broken DWARF must not
