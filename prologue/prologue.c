@@ -48,23 +48,8 @@
 #include <stdint.h>
 
 #include "prologue/arch.h"
+#include "prologue/insn.h"
 #include "prologue/prologue.h"
-
-#define INSN(CODE, DST, SRC, OFF, IMM)					\
-	((struct bpf_insn){ .code = (CODE), .dst_reg = (DST),		\
-			    .src_reg = (SRC), .off = (OFF), .imm = (IMM) })
-#define ALU64_IMM(OP, DST, IMM)	INSN(BPF_ALU64 | (OP) | BPF_K, DST, 0, 0, IMM)
-#define ALU64_REG(OP, DST, SRC)	INSN(BPF_ALU64 | (OP) | BPF_X, DST, SRC, 0, 0)
-#define ALU32_IMM(OP, DST, IMM)	INSN(BPF_ALU | (OP) | BPF_K, DST, 0, 0, IMM)
-#define ALU32_REG(OP, DST, SRC)	INSN(BPF_ALU | (OP) | BPF_X, DST, SRC, 0, 0)
-#define MOV64_IMM(DST, IMM)	ALU64_IMM(BPF_MOV, DST, IMM)
-#define MOV64_REG(DST, SRC)	ALU64_REG(BPF_MOV, DST, SRC)
-#define LDX_MEM(SZ, DST, SRC, OFF) \
-	INSN(BPF_LDX | (SZ) | BPF_MEM, DST, SRC, OFF, 0)
-#define JMP_IMM(OP, DST, IMM, OFF) \
-	INSN(BPF_JMP | (OP) | BPF_K, DST, 0, OFF, IMM)
-#define JMP_JA(OFF)		INSN(BPF_JMP | BPF_JA, 0, 0, OFF, 0)
-#define CALL_HELPER(FN)		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, FN)
 
 /* The stack slot every read lands in. */
 #define SLOT_OFF	(-8)

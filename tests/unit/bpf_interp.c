@@ -87,6 +87,11 @@ int vm_fail(struct vm *vm, int pc, const char *fmt, ...)
 
 static int vm_scalar(struct vm *vm, int pc, int reg, uint64_t *v)
 {
+	/* a map value pointer is tested against NULL only: never 0 here */
+	if (vm->r[reg].kind == V_MAPVAL) {
+		*v = 1;
+		return 0;
+	}
 	if (vm->r[reg].kind != V_SCALAR)
 		return vm_fail(vm, pc, "r%d is %s, want a scalar", reg,
 			       vm->r[reg].kind == V_UNINIT ? "uninitialized"
@@ -209,6 +214,13 @@ static uint8_t *vm_mem(struct vm *vm, int pc, int reg, int16_t off, int size,
 		vm->stack_used = true;
 		return vm->stack + STACK_SIZE + a;
 	}
+	if (p->kind == V_MAPVAL && p->v != VM_SET_VALUE) {
+		if (a < 0 || a + size > (int64_t)sizeof(vm->counts)) {
+			vm_fail(vm, pc, "map value access at %" PRId64, a);
+			return NULL;
+		}
+		return (uint8_t *)vm->counts + a;
+	}
 	vm_fail(vm, pc, "memory access through r%d (not ctx/stack)", reg);
 	return NULL;
 }
@@ -240,8 +252,9 @@ static int vm_st(struct vm *vm, int pc, const struct bpf_insn *in)
 	uint64_t v;
 	uint8_t *p;
 
-	if (BPF_MODE(in->code) != BPF_MEM || vm->r[in->dst_reg].kind != V_STACK)
-		return vm_fail(vm, pc, "store must go to the stack");
+	if (BPF_MODE(in->code) != BPF_MEM || (vm->r[in->dst_reg].kind != V_STACK &&
+						 vm->r[in->dst_reg].kind != V_MAPVAL))
+		return vm_fail(vm, pc, "store must go to the stack or a map value");
 	if (BPF_CLASS(in->code) == BPF_STX) {
 		if (vm_scalar(vm, pc, in->src_reg, &v))
 			return -1;
@@ -252,8 +265,33 @@ static int vm_st(struct vm *vm, int pc, const struct bpf_insn *in)
 	if (!p)
 		return -1;
 	memcpy(p, &v, size);
-	memset(vm->stack_init + (p - vm->stack), 1, size);
+	if (vm->r[in->dst_reg].kind == V_STACK)
+		memset(vm->stack_init + (p - vm->stack), 1, size);
 	return 0;
+}
+
+/* The __u32 key of bpf_map_lookup_elem(r1 = map, r2 = key), with r0 =
+ * NULL and r1..r5 clobbered; -1 after vm_fail(). */
+static int64_t vm_lookup(struct vm *vm, int pc)
+{
+	uint32_t key;
+	uint8_t *k;
+
+	if (vm->r[1].kind != V_MAP || vm->r[2].kind != V_STACK)
+		return vm_fail(vm, pc, "map_lookup_elem without a map and a stack key");
+	k = vm_mem(vm, pc, 2, 0, 4, false);
+	if (!k)
+		return -1;
+	for (int i = 0; i < 4; i++)
+		if (!vm->stack_init[k - vm->stack + i])
+			return vm_fail(vm, pc, "lookup with an uninitialized key");
+	memcpy(&key, k, 4);
+	vm->lookups++;
+	for (int i = 1; i <= 5; i++)
+		vm->r[i] = (struct vreg){ V_UNINIT, 0xbadbadbadULL };
+	vm->written |= 0x3f;
+	vm->r[0] = (struct vreg){ V_SCALAR, 0 };	/* NULL until found */
+	return key;
 }
 
 /* What bpf_get_func_ip() returns: the probed function's run-time entry at
@@ -276,6 +314,28 @@ static int vm_call(struct vm *vm, int pc, const struct bpf_insn *in)
 	uint64_t size = 0, src = 0, ret = 0;
 	uint8_t *dst;
 
+	if (!in->src_reg && in->imm == BPF_FUNC_get_current_pid_tgid) {
+		clobber_caller_saved(vm, vm->pid_tgid);
+		return 0;
+	}
+	if (!in->src_reg && in->imm == BPF_FUNC_map_lookup_elem) {
+		int fd = vm->r[1].kind == V_MAP ? (int)vm->r[1].v : -1;
+		int64_t key = vm_lookup(vm, pc);
+
+		if (key < 0)
+			return -1;
+		if (fd == vm->count_fd && (uint32_t)key < VM_MAX_KEYS) {
+			vm->r[0] = (struct vreg){ V_MAPVAL, (uint64_t)key * 8 };
+			return 0;
+		}
+		if (fd == vm->set_fd) {
+			for (int i = 0; i < vm->nset_keys; i++)
+				if (vm->set_keys[i] == (uint32_t)key)
+					vm->r[0] = (struct vreg){ V_MAPVAL, VM_SET_VALUE };
+			return 0;
+		}
+		return vm_fail(vm, pc, "lookup in unknown map fd %d", fd);
+	}
 	if (!in->src_reg && in->imm == BPF_FUNC_get_func_ip) {
 		if (vm->r[1].kind != V_CTX || vm->r[1].v)
 			return vm_fail(vm, pc, "get_func_ip without ctx in r1");
@@ -365,17 +425,25 @@ int vm_run(struct vm *vm, const struct bpf_insn *insns, int n)
 				return -1;
 			break;
 		case BPF_LD:
-			if (in->code != (BPF_LD | BPF_DW | BPF_IMM) || in->src_reg ||
-			    pc + 1 >= n)
+			if (in->code != (BPF_LD | BPF_DW | BPF_IMM) || pc + 1 >= n ||
+			    (in->src_reg && in->src_reg != BPF_PSEUDO_MAP_FD))
 				return vm_fail(vm, pc, "bad ld");
 			b = (uint64_t)(uint32_t)insns[pc + 1].imm << 32 |
 			    (uint32_t)in->imm;
-			if (vm_write(vm, pc, in->dst_reg, (struct vreg){ V_SCALAR, b }))
+			if (vm_write(vm, pc, in->dst_reg, (struct vreg){
+					in->src_reg ? V_MAP : V_SCALAR, b }))
 				return -1;
 			pc++;
 			break;
 		case BPF_JMP:
 		case BPF_JMP32:
+			if (op == BPF_EXIT && vm->allow_exit) {
+				if (vm_scalar(vm, pc, 0, &vm->exit_r0))
+					return -1;
+				vm->exited = true;
+				vm->exit_pc = pc;
+				return 0;
+			}
 			if (op == BPF_EXIT)
 				return pc == n - 1 ? 0 :
 				       vm_fail(vm, pc, "exit inside the prologue");

@@ -7,9 +7,12 @@
  * It is deliberately strict, a bit like the verifier: it tracks which
  * registers are initialized and which hold ctx/stack pointers, clobbers
  * r1..r5 on helper calls, refuses reads of stack bytes nothing wrote and
- * refuses an EXIT anywhere but at the last instruction. The only helpers
- * it knows are bpf_probe_read_user, bpf_probe_read_kernel and
- * bpf_get_func_ip (which returns fake_func_ip).
+ * refuses an EXIT anywhere but at the last instruction (unless
+ * vm.allow_exit). The helpers it knows are bpf_probe_read_user,
+ * bpf_probe_read_kernel, bpf_get_func_ip (which returns fake_func_ip),
+ * bpf_get_current_pid_tgid (vm.pid_tgid) and bpf_map_lookup_elem on fake
+ * maps: a set (vm.set_fd, its keys vm.set_keys) and a per-CPU counter
+ * array (vm.count_fd, its values vm.counts).
  */
 #ifndef BPFPROBE_TEST_BPF_INTERP_H
 #define BPFPROBE_TEST_BPF_INTERP_H
@@ -62,7 +65,14 @@ extern uint64_t fake_func_ip;
 
 /* --- the machine --- */
 
-enum vkind { V_UNINIT, V_SCALAR, V_CTX, V_STACK };
+enum vkind { V_UNINIT, V_SCALAR, V_CTX, V_STACK,
+	     V_MAP,		/* a map (ld_imm64 of a map fd): v = fd */
+	     V_MAPVAL,		/* a value in a fake map: v = byte offset in
+				 * counts[], or VM_SET_VALUE for the set */
+};
+
+#define VM_SET_VALUE	0x1000	/* what a hit in the fake set points at */
+#define VM_MAX_KEYS	8
 
 struct vreg {
 	enum vkind kind;
@@ -85,6 +95,18 @@ struct vm {
 	int user_calls, kernel_calls, func_ip_calls;
 	int steps;
 	char err[200];
+	/* guards and helpers beyond the prologue's */
+	bool allow_exit;	/* an EXIT anywhere ends the run */
+	bool exited;		/* it did, at exit_pc, returning exit_r0 */
+	int exit_pc;
+	uint64_t exit_r0;
+	uint64_t pid_tgid;	/* bpf_get_current_pid_tgid() */
+	int set_fd;		/* a hash set of __u32 keys */
+	uint32_t set_keys[VM_MAX_KEYS];
+	int nset_keys;
+	int count_fd;		/* a per-CPU array of __u64 */
+	uint64_t counts[VM_MAX_KEYS];
+	int lookups;
 };
 
 /* Records the first failure in vm->err ("pc N: ..."). Returns -1. */
@@ -92,7 +114,8 @@ __attribute__((format(printf, 3, 4)))
 int vm_fail(struct vm *vm, int pc, const char *fmt, ...);
 
 /*
- * Runs insns[0..n); the only EXIT allowed is the last instruction.
+ * Runs insns[0..n); the only EXIT allowed is the last instruction, unless
+ * vm->allow_exit.
  * Returns 0, or -1 with vm->err saying why.
  */
 int vm_run(struct vm *vm, const struct bpf_insn *insns, int n);

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Guards: conditions checked before a program's prologue fetches anything.
+ * When one fails, the program does not run: the code returns 0 at once,
+ * after counting the refusal when asked to. They keep a session's probes
+ * to the processes it follows (a set of tgids the loader keeps current),
+ * and a map-tracing program to its map (a kernel value compared with a
+ * constant). Pure: no kernel needed; map fds are only numbers here.
+ *
+ * Contract of the generated code: it runs first, with r1 = ctx, and falls
+ * through with r1 = ctx when every guard passes. It may use r0..r6 and the
+ * 8 bytes at r10-16 (the prologue uses r10-8); it leaves nothing else
+ * defined, so the prologue that follows sets what the program reads.
+ */
+#ifndef BPFPROBE_GUARD_H
+#define BPFPROBE_GUARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/bpf.h>
+
+#define BP_MAX_GUARDS	2
+
+enum bp_guard_kind {
+	/* the current process's tgid (bpf_get_current_pid_tgid() >> 32, a
+	 * global pid) is a key of set_fd, a hash map with __u32 keys */
+	BP_GUARD_TGID_IN_SET = 1,
+	/* the kernel __u32 at (*(u64 *)(ctx + ctx_off)) + off equals value;
+	 * a failed read refuses too. ctx_off picks an argument: its pt_regs
+	 * offset at a kprobe, 8 * its index at fentry/fexit */
+	BP_GUARD_KERNEL_U32_EQ,
+};
+
+struct bp_guard {
+	enum bp_guard_kind kind;
+	int set_fd;		/* TGID_IN_SET */
+	uint16_t ctx_off;	/* KERNEL_U32_EQ */
+	int32_t off;
+	uint32_t value;
+};
+
+struct bp_guards {
+	int n;			/* 0: no guard, no code */
+	struct bp_guard v[BP_MAX_GUARDS];
+	/* >= 0: a per-CPU array map of __u64 values, at least n entries:
+	 * entry i counts the hits guard i refused; -1: nothing counted */
+	int refused_fd;
+};
+
+/* Upper bound on bp_guards__gen()'s output. */
+#define BP_GUARDS_MAX_INSNS	64
+
+/*
+ * Writes the code of guards into insns (room for max). Returns the number
+ * of instructions (0 for no guard), or -EINVAL (a bad guard) / -E2BIG.
+ */
+int bp_guards__gen(const struct bp_guards *guards, struct bpf_insn *insns, size_t max);
+
+#endif /* BPFPROBE_GUARD_H */

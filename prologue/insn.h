@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* BPF instructions as C expressions, for the code generators of prologue/. */
+#ifndef BPFPROBE_INSN_H
+#define BPFPROBE_INSN_H
+
+#include <linux/bpf.h>
+
+#define INSN(CODE, DST, SRC, OFF, IMM)					\
+	((struct bpf_insn){ .code = (CODE), .dst_reg = (DST),		\
+			    .src_reg = (SRC), .off = (OFF), .imm = (IMM) })
+#define ALU64_IMM(OP, DST, IMM)	INSN(BPF_ALU64 | (OP) | BPF_K, DST, 0, 0, IMM)
+#define ALU64_REG(OP, DST, SRC)	INSN(BPF_ALU64 | (OP) | BPF_X, DST, SRC, 0, 0)
+#define ALU32_IMM(OP, DST, IMM)	INSN(BPF_ALU | (OP) | BPF_K, DST, 0, 0, IMM)
+#define ALU32_REG(OP, DST, SRC)	INSN(BPF_ALU | (OP) | BPF_X, DST, SRC, 0, 0)
+#define MOV64_IMM(DST, IMM)	ALU64_IMM(BPF_MOV, DST, IMM)
+#define MOV64_REG(DST, SRC)	ALU64_REG(BPF_MOV, DST, SRC)
+#define LDX_MEM(SZ, DST, SRC, OFF) \
+	INSN(BPF_LDX | (SZ) | BPF_MEM, DST, SRC, OFF, 0)
+#define STX_MEM(SZ, DST, SRC, OFF) \
+	INSN(BPF_STX | (SZ) | BPF_MEM, DST, SRC, OFF, 0)
+#define ST_MEM(SZ, DST, OFF, IMM) \
+	INSN(BPF_ST | (SZ) | BPF_MEM, DST, 0, OFF, IMM)
+#define JMP_IMM(OP, DST, IMM, OFF) \
+	INSN(BPF_JMP | (OP) | BPF_K, DST, 0, OFF, IMM)
+#define JMP32_IMM(OP, DST, IMM, OFF) \
+	INSN(BPF_JMP32 | (OP) | BPF_K, DST, 0, OFF, IMM)
+#define JMP_JA(OFF)		INSN(BPF_JMP | BPF_JA, 0, 0, OFF, 0)
+#define CALL_HELPER(FN)		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, FN)
+#define EXIT_INSN()		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+/* dst = the map of fd (two slots) */
+#define LD_MAP_FD_0(DST, FD)	INSN(BPF_LD | BPF_DW | BPF_IMM, DST, BPF_PSEUDO_MAP_FD, 0, FD)
+#define LD_MAP_FD_1()		INSN(0, 0, 0, 0, 0)
+
+#endif /* BPFPROBE_INSN_H */
