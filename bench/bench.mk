@@ -21,6 +21,7 @@ HIT_SPEC_stack := hot_stack a7
 BENCH_BINS := $(BENCH_DIR)/runstat $(BENCH_DIR)/app $(BENCH_DIR)/rb_bench $(BENCH_DIR)/bpf_insns \
 	      $(BENCH_DIR)/points_one.bpf.o $(BENCH_DIR)/points_distinct.bpf.o \
 	      $(BENCH_DIR)/points_static.bpf.o $(BENCH_DIR)/rb.bpf.o $(BENCH_DIR)/rb_empty.bpf.o \
+	      $(BENCH_DIR)/pb.bpf.o \
 	      $(BENCH_HITS:%=$(BENCH_DIR)/hit_%.bpf.o)
 
 .PHONY: bench bench-build bench-deps
@@ -82,6 +83,11 @@ $(BENCH_DIR)/hit_%.bpf.o: bench/hit.bpf.c
 
 # bpfprobe only (perf cannot consume a ring buffer): with -g, BTF for the maps
 $(BENCH_DIR)/rb.bpf.o: bench/rb.bpf.c
+	@mkdir -p $(dir $@)
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BENCH_BPF_NOG) -g -c $< -o $@
+
+$(BENCH_DIR)/pb.bpf.o: bench/pb.bpf.c
 	@mkdir -p $(dir $@)
 	$(call msg,CLANG,$@)
 	$(Q)$(CLANG) $(BENCH_BPF_NOG) -g -c $< -o $@

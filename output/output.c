@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include <bpfprobe/bpfprobe.h>
+#include "output/batch.h"
 #include "output/emit.h"
 #include "output/map_dump.h"
 #include "output/perfbuf.h"
@@ -29,6 +31,8 @@ struct bpfprobe_output {
 	struct bp_perfbufs *pbs;
 	int epfd;
 	__u64 printk_lost;
+	struct bp_batch batch;	/* when to read the ring buffers */
+	int rb_records;		/* ring buffer records the last read found */
 };
 
 static void on_printk(void *ctx, const struct bp_printk_msg *m)
@@ -158,6 +162,7 @@ static int output_drain(struct bpfprobe_output *out)
 		err = bp_ringbufs__consume(out->rbs);
 		if (err < 0)
 			return err;
+		out->rb_records = err;
 		n += err;
 	}
 	if (out->pbs) {
@@ -176,17 +181,93 @@ int bpfprobe_output__drain(struct bpfprobe_output *out)
 	return bp_api_err(output_drain(out));
 }
 
-int bpfprobe_output__poll(struct bpfprobe_output *out, int timeout_ms)
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * While ring buffer records stream, sleep the batching interval (or
+ * timeout_ms, if shorter) instead of waiting in epoll, then read: see
+ * batch.h. A signal ends the sleep early, as it ends epoll_wait.
+ */
+static int wait_batch(const struct bpfprobe_output *out, int timeout_ms, bool *signaled)
+{
+	uint64_t ns = out->batch.interval_ns;
+	struct timespec ts;
+
+	if (timeout_ms >= 0 && (uint64_t)timeout_ms * 1000000ULL < ns)
+		ns = (uint64_t)timeout_ms * 1000000ULL;
+	ts.tv_sec = ns / 1000000000ULL;
+	ts.tv_nsec = ns % 1000000000ULL;
+	if (nanosleep(&ts, NULL)) {
+		if (errno != EINTR)
+			return -errno;
+		*signaled = true;
+	}
+	return 0;
+}
+
+/* One wait, at most timeout_ms (-1: no limit), then one read of
+ * everything; *signaled when a signal cut the wait short. */
+static int poll_once(struct bpfprobe_output *out, int timeout_ms, bool *signaled)
 {
 	struct epoll_event evs[8];
+	int n;
+
+	if (out->rbs && out->batch.interval_ns) {
+		n = wait_batch(out, timeout_ms, signaled);
+		if (n)
+			return n;
+	} else if (epoll_wait(out->epfd, evs, 8, timeout_ms) < 0) {
+		/* every channel is drained whichever fd woke us: draining is
+		 * cheap and a trace_pipe_raw wakeup may lag behind its data */
+		if (errno != EINTR)
+			return -errno;
+		*signaled = true;
+	}
+	n = output_drain(out);
+	if (out->rbs && n >= 0)
+		bp_batch__read(&out->batch, now_ns(), out->rb_records,
+			       bp_ringbufs__take_bytes(out->rbs),
+			       bp_ringbufs__capacity(out->rbs));
+	return n;
+}
+
+/*
+ * Perf buffers wake their reader only when a quarter full (perfbuf.h), so
+ * with them the wait is cut into slices of BP_PERF_DRAIN_MS, each ending
+ * in a read, until something was printed or timeout_ms passed.
+ */
+static int output_poll(struct bpfprobe_output *out, int timeout_ms)
+{
+	bool signaled = false;
+	uint64_t end;
+	int n, slice;
 
 	if (!out)
-		return bp_api_err(-EINVAL);
-	/* every channel is drained whichever fd woke us: draining is cheap
-	 * and a trace_pipe_raw wakeup may lag behind its data */
-	if (epoll_wait(out->epfd, evs, 8, timeout_ms) < 0 && errno != EINTR)
-		return bp_api_err(-errno);
-	return bp_api_err(output_drain(out));
+		return -EINVAL;
+	if (!out->pbs || (timeout_ms >= 0 && timeout_ms <= BP_PERF_DRAIN_MS))
+		return poll_once(out, timeout_ms, &signaled);
+	end = timeout_ms < 0 ? UINT64_MAX : now_ns() + timeout_ms * 1000000ULL;
+	for (;;) {
+		uint64_t now = now_ns();
+
+		slice = BP_PERF_DRAIN_MS;
+		if (end != UINT64_MAX && (end - now) / 1000000ULL < (uint64_t)slice)
+			slice = now >= end ? 0 : (int)((end - now) / 1000000ULL);
+		n = poll_once(out, slice, &signaled);
+		if (n || signaled || now_ns() >= end)
+			return n;
+	}
+}
+
+int bpfprobe_output__poll(struct bpfprobe_output *out, int timeout_ms)
+{
+	return bp_api_err(output_poll(out, timeout_ms));
 }
 
 int bpfprobe_output__dump_maps(struct bpfprobe_output *out)

@@ -2,7 +2,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/epoll.h>
+#include <linux/perf_event.h>
 #include <bpf/libbpf.h>
 #include "output/btf_record.h"
 #include "output/emit.h"
@@ -24,24 +26,63 @@ struct bp_perfbufs {
 	int nmaps;
 };
 
-static void on_sample(void *ctx, int cpu, void *data, __u32 size)
-{
-	const struct pb_map *m = ctx;
-	struct bp_record r = {
-		.map = m->name, .cpu = cpu, .text = m->text,
-		.val = { .btf = m->btf, .type_id = m->type_id, .data = data, .size = size },
-	};
+/* what the kernel writes for a bpf_perf_event_output() sample ... */
+struct sample {
+	struct perf_event_header header;
+	__u32 size;
+	char data[];
+};
 
-	bp_emit__record(m->em, &r);
-}
+/* ... and for the records it had no room for */
+struct lost {
+	struct perf_event_header header;
+	__u64 id;
+	__u64 lost;
+};
 
-static void on_lost(void *ctx, int cpu, __u64 cnt)
+static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_header *e)
 {
 	struct pb_map *m = ctx;
-	struct bp_lost l = { .source = m->name, .cpu = cpu, .count = cnt };
 
-	m->lost += cnt;
-	bp_emit__lost(m->em, &l);
+	if (e->type == PERF_RECORD_SAMPLE) {
+		const struct sample *s = (const struct sample *)e;
+		struct bp_record r = {
+			.map = m->name, .cpu = cpu, .text = m->text,
+			.val = { .btf = m->btf, .type_id = m->type_id, .data = s->data,
+				 .size = s->size },
+		};
+
+		bp_emit__record(m->em, &r);
+	} else if (e->type == PERF_RECORD_LOST) {
+		const struct lost *l = (const struct lost *)e;
+		struct bp_lost bl = { .source = m->name, .cpu = cpu, .count = l->lost };
+
+		m->lost += l->lost;
+		bp_emit__lost(m->em, &bl);
+	}
+	return LIBBPF_PERF_EVENT_CONT;
+}
+
+/*
+ * One bpf-output event per CPU that wakes its reader only once a quarter
+ * of its buffer is full, not at every record (libbpf's perf_buffer__new()
+ * wakes at every one: at full speed that wakeup costs the probed program
+ * more than the record). Fewer records wait for the reader's timed drain
+ * (bpfprobe_output__poll() drains at least every BP_PERF_DRAIN_MS).
+ */
+static struct perf_buffer *open_buffer(struct pb_map *m, int fd, size_t pages)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_BPF_OUTPUT,
+		.size = sizeof(attr),
+		.sample_type = PERF_SAMPLE_RAW,
+		.sample_period = 1,
+		.watermark = 1,
+		.wakeup_watermark = pages * sysconf(_SC_PAGESIZE) / 4,
+	};
+
+	return perf_buffer__new_raw(fd, pages, &attr, on_event, m, NULL);
 }
 
 static int count_maps(struct bpf_object *obj)
@@ -87,7 +128,7 @@ int bp_perfbufs__open(struct bpf_object *obj, struct bp_emitter *em, size_t page
 		m->type_id = bp_btf_record__type(btf, m->name);
 		m->text = !m->type_id && !strcmp(m->name, BP_PERF_STDOUT_MAP);
 		m->em = em;
-		m->pb = perf_buffer__new(bpf_map__fd(map), pages, on_sample, on_lost, m, NULL);
+		m->pb = open_buffer(m, bpf_map__fd(map), pages);
 		if (!m->pb) {
 			err = -errno;
 			bp_err("cannot read perf event array map '%s': %s\n", m->name, strerror(-err));

@@ -16,6 +16,9 @@
 #define BP_PERF_STDOUT_MAP "__bpf_stdout__"
 /* per CPU, per map: 256 KiB with 4 KiB pages */
 #define BP_PERF_PAGES_DEFAULT 64
+/* A buffer wakes its reader once a quarter full: its reader must drain it
+ * at least this often, or a few records would wait for more. */
+#define BP_PERF_DRAIN_MS	100
 
 struct bpf_object;
 struct bp_emitter;

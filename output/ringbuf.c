@@ -13,13 +13,19 @@ struct rb_map {
 	const struct btf *btf;
 	__u32 type_id;
 	struct bp_emitter *em;
+	struct bp_ringbufs *owner;
 };
 
 struct bp_ringbufs {
 	struct ring_buffer *rb;
 	struct rb_map *maps;
 	int nmaps;
+	size_t capacity;	/* of the smallest ring */
+	size_t bytes;		/* read since bp_ringbufs__take_bytes() */
 };
+
+/* what a record takes in its ring: an 8-byte header, 8-byte aligned */
+#define RECORD_HDR	8
 
 static int on_record(void *ctx, void *data, size_t size)
 {
@@ -30,6 +36,7 @@ static int on_record(void *ctx, void *data, size_t size)
 	};
 
 	bp_emit__record(m->em, &r);
+	m->owner->bytes += RECORD_HDR + ((size + 7) & ~(size_t)7);
 	return 0;
 }
 
@@ -67,7 +74,10 @@ int bp_ringbufs__open(struct bpf_object *obj, struct bp_emitter *em, struct bp_r
 		m->btf = btf;
 		m->type_id = bp_btf_record__type(btf, m->name);
 		m->em = em;
+		m->owner = r;
 		r->nmaps++;
+		if (!r->capacity || bpf_map__max_entries(map) < r->capacity)
+			r->capacity = bpf_map__max_entries(map);
 		bp_info("ring buffer '%s': records %s\n", m->name,
 			m->type_id ? "typed by " BP_RECORD_VAR_PREFIX "<map>" : "in hex");
 		if (!r->rb) {
@@ -94,6 +104,19 @@ int bp_ringbufs__epoll_fd(const struct bp_ringbufs *r)
 int bp_ringbufs__consume(struct bp_ringbufs *r)
 {
 	return ring_buffer__consume(r->rb);
+}
+
+size_t bp_ringbufs__capacity(const struct bp_ringbufs *r)
+{
+	return r->capacity;
+}
+
+size_t bp_ringbufs__take_bytes(struct bp_ringbufs *r)
+{
+	size_t n = r->bytes;
+
+	r->bytes = 0;
+	return n;
 }
 
 void bp_ringbufs__free(struct bp_ringbufs *r)

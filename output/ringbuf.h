@@ -8,6 +8,8 @@
 #ifndef BPFPROBE_RINGBUF_H
 #define BPFPROBE_RINGBUF_H
 
+#include <stddef.h>
+
 struct bpf_object;
 struct bp_emitter;
 struct bp_ringbufs;
@@ -17,6 +19,10 @@ int bp_ringbufs__open(struct bpf_object *obj, struct bp_emitter *em, struct bp_r
 int bp_ringbufs__epoll_fd(const struct bp_ringbufs *r);
 /* Prints every waiting record. Returns how many, or a negative errno. */
 int bp_ringbufs__consume(struct bp_ringbufs *r);
+/* The size of the smallest ring, in bytes. */
+size_t bp_ringbufs__capacity(const struct bp_ringbufs *r);
+/* The bytes of ring the records read since the last call took. */
+size_t bp_ringbufs__take_bytes(struct bp_ringbufs *r);
 void bp_ringbufs__free(struct bp_ringbufs *r);
 
 #endif /* BPFPROBE_RINGBUF_H */
