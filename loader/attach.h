@@ -48,6 +48,24 @@ int bp_kprobe__check_available(const char *what);
 int bp_kprobe__attach(int prog_fd, const struct bp_kprobe_target *t,
 		      int *perf_fd, int *link_fd);
 
+/* loader/attach_uprobe_multi.c: many offsets of one file, one link */
+
+/* The attach type of a program loaded for uprobe_multi links (Linux 6.6+;
+ * Debian's 6.1 uapi headers lack it). */
+#define BP_TRACE_UPROBE_MULTI	48
+
+/* Whether this kernel has uprobe_multi links (probed once, said at -v). */
+bool bp_uprobe_multi__supported(void);
+
+/*
+ * Attaches prog_fd (loaded with expected_attach_type BP_TRACE_UPROBE_MULTI)
+ * at offsets[0..cnt) of path, as return probes when retprobe, in the
+ * process pid only (compared by its mm: from its exec on) or, pid <= 0,
+ * in every process. Returns the link fd, or -errno after a message.
+ */
+int bp_uprobe_multi__attach(int prog_fd, const char *path, const uint64_t *offsets,
+			    size_t cnt, bool retprobe, pid_t pid);
+
 /* loader/attach_perf.c: what both PMUs share */
 
 /* The PMU's type for perf_event_attr (pmu: "uprobe", "kprobe"), or -errno. */
