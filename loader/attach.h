@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <linux/types.h>
 
 struct bp_uprobe_target {
 	const char *path;
@@ -47,6 +48,15 @@ int bp_kprobe__check_available(const char *what);
  */
 int bp_kprobe__attach(int prog_fd, const struct bp_kprobe_target *t,
 		      int *perf_fd, int *link_fd);
+
+/* loader/attach_fentry.c: kernel functions through BPF trampolines */
+
+/* Whether this kernel loads an fentry program for BTF function btf_id:
+ * 0, or the -errno it refuses with (no message). */
+int bp_fentry__probe(__u32 btf_id);
+/* Attaches prog_fd, a tracing program loaded for func, as a bpf_link
+ * (*link_fd). Returns 0 or -errno after a message naming func. */
+int bp_fentry__attach(int prog_fd, const char *func, int *link_fd);
 
 /* loader/attach_perf.c: what both PMUs share */
 
