@@ -161,6 +161,13 @@ static char *detail_str(const struct bp_listed_prog *p)
 			sb_printf(&b, "\n    SEC(\"%s\")", v);
 		for (int i = 0; (v = bp_meta__get(m, "arg", i)); i++)
 			sb_printf(&b, "%s%s", i ? ", " : "\n    args: ", v);
+		if ((v = bp_meta__get(m, "map_id", 0)))
+			sb_printf(&b, "\n    traced map: id %s '%s' (%s), every %s, at", v,
+				  bp_meta__get(m, "map_name", 0) ?: "?",
+				  bp_meta__get(m, "map_type", 0) ?: "?",
+				  bp_meta__get(m, "map_op", 0) ?: "?");
+		for (int i = 0; (v = bp_meta__get(m, "map_func", i)); i++)
+			sb_printf(&b, "%s%s", i ? ", " : " ", v);
 		sb_printf(&b, "\n");
 	}
 	for (int i = 0; i < p->npins; i++)
@@ -313,6 +320,29 @@ static void json_attach(struct bp_json *j, const struct bp_attach *a)
 	bp_json__end_object(j);
 }
 
+/* A map-tracing program's map: {"id", "name", "type", "op", "functions"} */
+static void json_map(struct bp_json *j, const struct bp_meta *m)
+{
+	const char *v = bp_meta__get(m, "map_id", 0);
+
+	bp_json__key(j, "map");
+	if (!v) {
+		bp_json__null(j);
+		return;
+	}
+	bp_json__begin_object(j);
+	bp_json__kv_uint(j, "id", strtoul(v, NULL, 10));
+	bp_json__kv_string(j, "name", bp_meta__get(m, "map_name", 0));
+	bp_json__kv_string(j, "type", bp_meta__get(m, "map_type", 0));
+	bp_json__kv_string(j, "op", bp_meta__get(m, "map_op", 0));
+	bp_json__key(j, "functions");
+	bp_json__begin_array(j);
+	for (int i = 0; (v = bp_meta__get(m, "map_func", i)); i++)
+		bp_json__string(j, v);
+	bp_json__end_array(j);
+	bp_json__end_object(j);
+}
+
 static void json_meta(struct bp_json *j, const struct bp_meta *m)
 {
 	const char *v;
@@ -333,6 +363,7 @@ static void json_meta(struct bp_json *j, const struct bp_meta *m)
 		bp_json__string(j, v);
 	bp_json__end_array(j);
 	bp_json__kv_string(j, "pin", bp_meta__get(m, "pin", 0));
+	json_map(j, m);
 	v = bp_meta__get(m, "loader_pid", 0);
 	if (v)
 		bp_json__kv_int(j, "loader_pid", atoi(v));
