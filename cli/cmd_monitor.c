@@ -14,13 +14,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/commands.h"
+#include "cli/monitor_map.h"
 #include "sysinfo/bpf_events.h"
 #include "sysinfo/btf_name.h"
 #include "sysinfo/prog_info.h"
 #include "util/json.h"
 #include "util/grow.h"
 
-#define MONITOR_USAGE "usage: bpfprobe monitor [--json] [--duration SECONDS]\n"
+#define MONITOR_USAGE "usage: bpfprobe monitor [--json] [--duration SECONDS] [--map MAP]\n"
 #define COMM_SLOTS 1024
 #define KSYM_PENDING 64
 
@@ -339,11 +340,13 @@ static int on_event(const struct bp_bpf_event *ev, void *ctx)
 	}
 }
 
-static int parse_args(int argc, char **argv, struct monitor *m, double *duration)
+static int parse_args(int argc, char **argv, struct monitor *m, double *duration,
+		      const char **map)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "map", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -354,6 +357,9 @@ static int parse_args(int argc, char **argv, struct monitor *m, double *duration
 		switch (c) {
 		case 'j':
 			m->json = true;
+			break;
+		case 'm':
+			*map = optarg;
 			break;
 		case 'd': {
 			char *end;
@@ -384,6 +390,7 @@ int cmd_monitor(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct bp_bpf_events *ev = NULL;
+	const char *map = NULL;
 	double duration = 0;
 	uint64_t end = 0;
 	struct monitor *m;
@@ -392,9 +399,15 @@ int cmd_monitor(int argc, char **argv)
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return 1;
-	if (parse_args(argc, argv, m, &duration)) {
+	if (parse_args(argc, argv, m, &duration, &map)) {
 		free(m);
 		return 2;
+	}
+	if (map) {
+		/* every update and delete of one map, instead */
+		code = cmd_monitor_map(map, m->json, duration);
+		free(m);
+		return code;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -30,6 +30,8 @@ struct bp_map_trace {
 	bool fentry;
 	uint32_t btf_id;	/* of func in vmlinux BTF */
 	const char *via;	/* who calls func, e.g. "bpf_map_update_elem() of BPF programs" */
+	bool update;		/* func updates (else deletes) */
+	bool value_percpu;	/* its value is every possible CPU's (bpf() on per-CPU maps) */
 };
 
 struct bp_point {

@@ -202,6 +202,8 @@ static int make_point(const struct bp_map_resolver *r, const struct bp_map_targe
 		.fentry = true,
 		.btf_id = f->btf_id,
 		.via = f->via,
+		.update = f->op == BP_MAP_UPDATE,
+		.value_percpu = f->value_percpu,
 	};
 	snprintf(pt->map.name, sizeof(pt->map.name), "%s", t->info.name);
 	for (int i = 0; i < spec->nargs && !err; i++)
