@@ -17,6 +17,8 @@
 #include <linux/bpf.h>
 #include <bpfprobe/bpfprobe.h>
 
+#include "cli/clock_text.h"
+#include "cli/monitor_loop.h"
 #include "cli/monitor_map.h"
 #include "loader/inspect.h"
 #include "util/json.h"
@@ -27,36 +29,6 @@ struct printer {
 	struct bp_json *j;
 	uint64_t mono_to_real;
 };
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	stop = 1;
-}
-
-static uint64_t clock_ns(clockid_t c)
-{
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static void time_str(const struct printer *p, uint64_t mono, char *buf, size_t len)
-{
-	uint64_t ns = mono + p->mono_to_real;
-	time_t t = ns / 1000000000ull;
-	struct tm tm;
-	size_t n;
-
-	if (p->json)
-		gmtime_r(&t, &tm);
-	else
-		localtime_r(&t, &tm);
-	n = strftime(buf, len, p->json ? "%Y-%m-%dT%H:%M:%S" : "%H:%M:%S", &tm);
-	snprintf(buf + n, len - n, ".%06u%s", (unsigned)(ns / 1000 % 1000000), p->json ? "Z" : "");
-}
 
 /* "BPF_NOEXIST", "BPF_EXIST|BPF_F_LOCK", "0x10" */
 static void flags_str(uint64_t flags, char *buf, size_t len)
@@ -82,7 +54,7 @@ static void print_text(const struct printer *p, const struct bp_map_event *ev)
 {
 	char when[64], flags[64], *s;
 
-	time_str(p, ev->ts_ns, when, sizeof(when));
+	bp_clock__text(ev->ts_ns, p->mono_to_real, p->json, when, sizeof(when));
 	printf("%s %s", when, ev->update ? "update" : "delete");
 	if (ev->read_failed) {
 		printf(" (key or value unreadable)");
@@ -126,7 +98,7 @@ static void print_json(const struct printer *p, const struct bp_map_event *ev)
 	struct bp_json *j = p->j;
 	char when[64], flags[64];
 
-	time_str(p, ev->ts_ns, when, sizeof(when));
+	bp_clock__text(ev->ts_ns, p->mono_to_real, p->json, when, sizeof(when));
 	bp_json__begin_object(j);
 	bp_json__kv_string(j, "event", ev->update ? "update" : "delete");
 	bp_json__kv_string(j, "time", when);
@@ -187,25 +159,32 @@ static void say_start(const struct bp_map_monitor_info *info)
 	fprintf(stderr, " (Ctrl-C stops)\n");
 }
 
+struct map_poll {
+	struct bp_map_monitor *m;
+	struct printer *p;
+};
+
+static int poll_map(void *ctx, int timeout_ms)
+{
+	struct map_poll *mp = ctx;
+
+	return bp_map_monitor__poll(mp->m, timeout_ms, on_event, mp->p);
+}
+
 int cmd_monitor_map(const char *map, bool json, double duration)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct printer p = { .json = json };
 	struct bp_map_monitor *m;
-	uint64_t end = 0;
-	int err, code = 0;
+	struct map_poll mp;
+	int code;
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	err = bp_map_monitor__open(map, &m);
-	if (err) {
+	bp_monitor__setup();
+	if (bp_map_monitor__open(map, &m)) {
 		fprintf(stderr, "bpfprobe monitor: cannot monitor map %s\n", map);
 		return 1;
 	}
 	p.info = bp_map_monitor__info(m);
-	p.mono_to_real = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+	p.mono_to_real = bp_clock__ns(CLOCK_REALTIME) - bp_clock__ns(CLOCK_MONOTONIC);
 	if (json) {
 		p.j = bp_json__new(stdout, NULL);
 		if (!p.j) {
@@ -213,24 +192,9 @@ int cmd_monitor_map(const char *map, bool json, double duration)
 			return 1;
 		}
 	}
-	if (duration > 0)
-		end = clock_ns(CLOCK_MONOTONIC) + (uint64_t)(duration * 1e9);
 	say_start(p.info);
-	while (!stop && (!end || clock_ns(CLOCK_MONOTONIC) < end)) {
-		err = bp_map_monitor__poll(m, 100, on_event, &p);
-		if (err == -EINTR)
-			continue;
-		if (err < 0) {
-			fprintf(stderr, "bpfprobe monitor: %s\n", strerror(-err));
-			code = 1;
-			break;
-		}
-		if (ferror(stdout))
-			break;	/* reader gone */
-	}
-	/* what already arrived is still reported */
-	if (!code)
-		bp_map_monitor__poll(m, 0, on_event, &p);
+	mp = (struct map_poll){ .m = m, .p = &p };
+	code = bp_monitor__loop(duration, poll_map, &mp);
 	bp_json__free(p.j);
 	bp_map_monitor__free(m);
 	return code;

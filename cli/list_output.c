@@ -320,6 +320,19 @@ static void json_attach(struct bp_json *j, const struct bp_attach *a)
 	bp_json__end_object(j);
 }
 
+/* key: [every value of metadata key mkey] */
+static void json_meta_array(struct bp_json *j, const struct bp_meta *m, const char *key,
+			    const char *mkey)
+{
+	const char *v;
+
+	bp_json__key(j, key);
+	bp_json__begin_array(j);
+	for (int i = 0; (v = bp_meta__get(m, mkey, i)); i++)
+		bp_json__string(j, v);
+	bp_json__end_array(j);
+}
+
 /* A map-tracing program's map: {"id", "name", "type", "op", "functions"} */
 static void json_map(struct bp_json *j, const struct bp_meta *m)
 {
@@ -335,11 +348,7 @@ static void json_map(struct bp_json *j, const struct bp_meta *m)
 	bp_json__kv_string(j, "name", bp_meta__get(m, "map_name", 0));
 	bp_json__kv_string(j, "type", bp_meta__get(m, "map_type", 0));
 	bp_json__kv_string(j, "op", bp_meta__get(m, "map_op", 0));
-	bp_json__key(j, "functions");
-	bp_json__begin_array(j);
-	for (int i = 0; (v = bp_meta__get(m, "map_func", i)); i++)
-		bp_json__string(j, v);
-	bp_json__end_array(j);
+	json_meta_array(j, m, "functions", "map_func");
 	bp_json__end_object(j);
 }
 
@@ -357,11 +366,7 @@ static void json_meta(struct bp_json *j, const struct bp_meta *m)
 	bp_json__kv_string(j, "program", bp_meta__get(m, "program", 0));
 	bp_json__kv_string(j, "instance", bp_meta__get(m, "instance", 0));
 	bp_json__kv_string(j, "sec", bp_meta__get(m, "sec", 0));
-	bp_json__key(j, "args");
-	bp_json__begin_array(j);
-	for (int i = 0; (v = bp_meta__get(m, "arg", i)); i++)
-		bp_json__string(j, v);
-	bp_json__end_array(j);
+	json_meta_array(j, m, "args", "arg");
 	bp_json__kv_string(j, "pin", bp_meta__get(m, "pin", 0));
 	json_map(j, m);
 	v = bp_meta__get(m, "loader_pid", 0);

@@ -347,35 +347,21 @@ bad toomany "at most 3"
 # mon_compare NAME OUT KEYFORM: the monitor's lines in OUT whose key starts
 # with KEYFORM ('{' or a digit) against the TRUTH mon lines of that form
 mon_compare() {
-	local name=$1 out=$2 form=$3 line k diffs= n=0
-	declare -A want have
+	local name=$1 out=$2 form=$3 line k
+	got=()
+	truth=()
 	while IFS= read -r line; do
 		[[ $line == "TRUTH mon "* ]] || continue
-		k=${line#TRUTH mon }
-		[[ ${k#* key=} == "$form"* ]] || continue
-		want[$k]=$((${want[$k]:-0} + 1))
-		n=$((n + 1))
+		k=${line#TRUTH }
+		[[ ${k#* key=} == "$form"* ]] && truth[$k]=$((${truth[$k]:-0} + 1))
 	done <"$tmp/mtruth"
 	while IFS= read -r line; do
 		# "TIME OP key=... [value=...] [flags=...] pid=P comm=C func=F"
-		k=${line#* }
+		k="mon ${line#* }"
 		k=${k%% pid=*}
-		[[ ${k#* key=} == "$form"* ]] || continue
-		have[$k]=$((${have[$k]:-0} + 1))
+		[[ ${k#* key=} == "$form"* ]] && got[$k]=$((${got[$k]:-0} + 1))
 	done <<<"$out"
-	for k in "${!want[@]}"; do
-		[ "${have[$k]:-0}" = "${want[$k]}" ] || diffs+=" [want ${want[$k]} x '$k', got ${have[$k]:-0}]"
-	done
-	for k in "${!have[@]}"; do
-		[ -n "${want[$k]:-}" ] || diffs+=" [unexpected ${have[$k]} x '$k']"
-	done
-	if [ "$n" = 0 ]; then
-		fail "$name" "kt_maps printed no TRUTH mon lines"
-	elif [ -n "$diffs" ]; then
-		fail "$name" "monitor --map printed other changes:${diffs:0:700}"
-	else
-		pass "$name"
-	fi
+	compare "$name" mon
 }
 
 # start_monitor FILE ARGS...: bpfprobe monitor in the background, $mon_pid,
