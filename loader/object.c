@@ -307,9 +307,13 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 			.pid = pid,
 		};
 
-		if (ap->point->map.on && ap->point->map.fentry)
+		if (ap->point->map.on && ap->point->map.fentry) {
+			if (pid >= 0)
+				bp_info("program '%s': map tracing sees every process's changes, not only %d's\n",
+					ap->owner->name, (int)pid);
 			err = bp_fentry__attach(obj->insts[ap->instance].fd, ap->point->func,
 						&ap->link_fd);
+		}
 		else if (ap->point->kernel)
 			err = attach_kernel(obj, ap, pid);
 		else
