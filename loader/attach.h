@@ -49,15 +49,6 @@ int bp_kprobe__check_available(const char *what);
 int bp_kprobe__attach(int prog_fd, const struct bp_kprobe_target *t,
 		      int *perf_fd, int *link_fd);
 
-/* loader/attach_fentry.c: kernel functions through BPF trampolines */
-
-/* Whether this kernel loads an fentry program for BTF function btf_id:
- * 0, or the -errno it refuses with (no message). */
-int bp_fentry__probe(__u32 btf_id);
-/* Attaches prog_fd, a tracing program loaded for func, as a bpf_link
- * (*link_fd). Returns 0 or -errno after a message naming func. */
-int bp_fentry__attach(int prog_fd, const char *func, int *link_fd);
-
 /* loader/attach_perf.c: what both PMUs share */
 
 /* The PMU's type for perf_event_attr (pmu: "uprobe", "kprobe"), or -errno. */
@@ -68,5 +59,14 @@ int bp_pmu__retprobe_bit(const char *pmu);
  * or, on kernels without perf links, PERF_EVENT_IOC_SET_BPF (*link_fd = -1).
  * Returns 0 or -errno; perf_fd stays the caller's. */
 int bp_perf_event__run_prog(int perf_fd, int prog_fd, int *link_fd);
+
+/* loader/attach_fentry.c: kernel functions through BPF trampolines */
+
+/* Whether this kernel loads an fentry program for BTF function btf_id:
+ * 0, or the -errno it refuses with (no message). */
+int bp_fentry__probe(__u32 btf_id);
+/* Attaches prog_fd, a tracing program loaded for func, as a bpf_link
+ * (*link_fd). Returns 0 or -errno after a message naming func. */
+int bp_fentry__attach(int prog_fd, const char *func, int *link_fd);
 
 #endif /* BPFPROBE_ATTACH_H */
