@@ -13,14 +13,17 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "cli/clock_text.h"
 #include "cli/commands.h"
+#include "cli/monitor_loop.h"
+#include "cli/monitor_map.h"
 #include "sysinfo/bpf_events.h"
 #include "sysinfo/btf_name.h"
 #include "sysinfo/prog_info.h"
 #include "util/json.h"
 #include "util/grow.h"
 
-#define MONITOR_USAGE "usage: bpfprobe monitor [--json] [--duration SECONDS]\n"
+#define MONITOR_USAGE "usage: bpfprobe monitor [--json] [--duration SECONDS] [--map MAP]\n"
 #define COMM_SLOTS 1024
 #define KSYM_PENDING 64
 
@@ -54,34 +57,9 @@ struct monitor {
 	int nksyms;
 };
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	stop = 1;
-}
-
-static uint64_t clock_ns(clockid_t c)
-{
-	struct timespec ts;
-
-	clock_gettime(c, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static void time_str(const struct monitor *m, uint64_t mono, bool json, char *buf, size_t len)
 {
-	uint64_t ns = mono + m->mono_to_real;
-	time_t t = ns / 1000000000ull;
-	struct tm tm;
-	size_t n;
-
-	if (json)
-		gmtime_r(&t, &tm);
-	else
-		localtime_r(&t, &tm);
-	n = strftime(buf, len, json ? "%Y-%m-%dT%H:%M:%S" : "%H:%M:%S", &tm);
-	snprintf(buf + n, len - n, ".%06u%s", (unsigned)(ns / 1000 % 1000000), json ? "Z" : "");
+	bp_clock__text(mono, m->mono_to_real, json, buf, len);
 }
 
 /* The loader's name: /proc while it runs, else its last COMM record. */
@@ -339,11 +317,13 @@ static int on_event(const struct bp_bpf_event *ev, void *ctx)
 	}
 }
 
-static int parse_args(int argc, char **argv, struct monitor *m, double *duration)
+static int parse_args(int argc, char **argv, struct monitor *m, double *duration,
+		      const char **map)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "map", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -354,6 +334,9 @@ static int parse_args(int argc, char **argv, struct monitor *m, double *duration
 		switch (c) {
 		case 'j':
 			m->json = true;
+			break;
+		case 'm':
+			*map = optarg;
 			break;
 		case 'd': {
 			char *end;
@@ -380,52 +363,51 @@ static int parse_args(int argc, char **argv, struct monitor *m, double *duration
 	return 0;
 }
 
+struct events_poll {
+	struct bp_bpf_events *ev;
+	struct monitor *m;
+};
+
+static int poll_events(void *ctx, int timeout_ms)
+{
+	struct events_poll *p = ctx;
+
+	return bp_bpf_events__poll(p->ev, timeout_ms, on_event, p->m);
+}
+
 int cmd_monitor(int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct bp_bpf_events *ev = NULL;
+	const char *map = NULL;
 	double duration = 0;
-	uint64_t end = 0;
 	struct monitor *m;
 	int err, code = 0;
 
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return 1;
-	if (parse_args(argc, argv, m, &duration)) {
+	if (parse_args(argc, argv, m, &duration, &map)) {
 		free(m);
 		return 2;
 	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (map) {
+		/* every update and delete of one map, instead */
+		code = cmd_monitor_map(map, m->json, duration);
+		free(m);
+		return code;
+	}
+	bp_monitor__setup();
 	m->names = bp_btf_names__new();
-	m->mono_to_real = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
+	m->mono_to_real = bp_clock__ns(CLOCK_REALTIME) - bp_clock__ns(CLOCK_MONOTONIC);
 	err = bp_bpf_events__open(&ev);
 	if (err) {
 		code = 1;
-		goto out;
+	} else {
+		struct events_poll p = { .ev = ev, .m = m };
+
+		fprintf(stderr, "bpfprobe monitor: watching BPF program loads and unloads (Ctrl-C stops)\n");
+		code = bp_monitor__loop(duration, poll_events, &p);
 	}
-	if (duration > 0)
-		end = clock_ns(CLOCK_MONOTONIC) + (uint64_t)(duration * 1e9);
-	fprintf(stderr, "bpfprobe monitor: watching BPF program loads and unloads (Ctrl-C stops)\n");
-	while (!stop && (!end || clock_ns(CLOCK_MONOTONIC) < end)) {
-		err = bp_bpf_events__poll(ev, 100, on_event, m);
-		if (err == -EINTR)
-			continue;
-		if (err < 0) {
-			fprintf(stderr, "bpfprobe monitor: %s\n", strerror(-err));
-			code = 1;
-			break;
-		}
-		if (ferror(stdout))
-			break;	/* reader gone */
-	}
-	/* what already arrived is still reported */
-	if (!code)
-		bp_bpf_events__poll(ev, 0, on_event, m);
-out:
 	bp_bpf_events__close(ev);
 	bp_btf_names__free(m->names);
 	free(m->loads);

@@ -135,6 +135,11 @@ static void print_point(const struct bpfprobe_object *obj, const struct bp_inspe
 		printf("    kernel%s%s, types and locations from %s\n",
 		       pt->module ? " module " : "", pt->module ? pt->module : "",
 		       pt->source ? pt->source : "?");
+	if (pt->map.on)
+		printf("    traces map %u '%s' (the program runs only when the id at +%d of argument %d is %u), with %s; called by %s\n",
+		       pt->map.id, pt->map.name, pt->map.id_off, pt->map.map_arg + 1,
+		       pt->map.id, pt->map.fentry ? "fentry (kprobes where refused)" : "a kprobe",
+		       pt->map.via ? pt->map.via : "?");
 	if (!bp_inspect__instance(obj, idx, &inst))
 		printf("    instance %d '%s'\n", idx, inst.name);
 	for (int k = 0; k < pt->plan.nargs; k++) {
@@ -263,6 +268,20 @@ static void json_point(struct bp_json *j, const struct bpfprobe_object *obj,
 		bp_json__kv_string(j, "module", pt->module);
 		bp_json__kv_uint(j, "kaddr", pt->kaddr);
 		bp_json__kv_string(j, "source", pt->source);
+	}
+	bp_json__key(j, "map");
+	if (pt->map.on) {
+		bp_json__begin_object(j);
+		bp_json__kv_uint(j, "id", pt->map.id);
+		bp_json__kv_string(j, "name", pt->map.name);
+		bp_json__kv_string(j, "op", pt->map.update ? "update" : "delete");
+		bp_json__kv_int(j, "id_offset", pt->map.id_off);
+		bp_json__kv_string(j, "attach", pt->map.fentry ? "fentry" : "kprobe");
+		bp_json__kv_uint(j, "btf_id", pt->map.btf_id);
+		bp_json__kv_string(j, "via", pt->map.via);
+		bp_json__end_object(j);
+	} else {
+		bp_json__null(j);
 	}
 	bp_json__kv_int(j, "instance", bp_inspect__point_instance(obj, prog, idx));
 	json_args(j, p, pt);

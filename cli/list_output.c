@@ -161,6 +161,13 @@ static char *detail_str(const struct bp_listed_prog *p)
 			sb_printf(&b, "\n    SEC(\"%s\")", v);
 		for (int i = 0; (v = bp_meta__get(m, "arg", i)); i++)
 			sb_printf(&b, "%s%s", i ? ", " : "\n    args: ", v);
+		if ((v = bp_meta__get(m, "map_id", 0)))
+			sb_printf(&b, "\n    traced map: id %s '%s' (%s), every %s, at", v,
+				  bp_meta__get(m, "map_name", 0) ?: "?",
+				  bp_meta__get(m, "map_type", 0) ?: "?",
+				  bp_meta__get(m, "map_op", 0) ?: "?");
+		for (int i = 0; (v = bp_meta__get(m, "map_func", i)); i++)
+			sb_printf(&b, "%s%s", i ? ", " : " ", v);
 		sb_printf(&b, "\n");
 	}
 	for (int i = 0; i < p->npins; i++)
@@ -313,6 +320,38 @@ static void json_attach(struct bp_json *j, const struct bp_attach *a)
 	bp_json__end_object(j);
 }
 
+/* key: [every value of metadata key mkey] */
+static void json_meta_array(struct bp_json *j, const struct bp_meta *m, const char *key,
+			    const char *mkey)
+{
+	const char *v;
+
+	bp_json__key(j, key);
+	bp_json__begin_array(j);
+	for (int i = 0; (v = bp_meta__get(m, mkey, i)); i++)
+		bp_json__string(j, v);
+	bp_json__end_array(j);
+}
+
+/* A map-tracing program's map: {"id", "name", "type", "op", "functions"} */
+static void json_map(struct bp_json *j, const struct bp_meta *m)
+{
+	const char *v = bp_meta__get(m, "map_id", 0);
+
+	bp_json__key(j, "map");
+	if (!v) {
+		bp_json__null(j);
+		return;
+	}
+	bp_json__begin_object(j);
+	bp_json__kv_uint(j, "id", strtoul(v, NULL, 10));
+	bp_json__kv_string(j, "name", bp_meta__get(m, "map_name", 0));
+	bp_json__kv_string(j, "type", bp_meta__get(m, "map_type", 0));
+	bp_json__kv_string(j, "op", bp_meta__get(m, "map_op", 0));
+	json_meta_array(j, m, "functions", "map_func");
+	bp_json__end_object(j);
+}
+
 static void json_meta(struct bp_json *j, const struct bp_meta *m)
 {
 	const char *v;
@@ -327,12 +366,9 @@ static void json_meta(struct bp_json *j, const struct bp_meta *m)
 	bp_json__kv_string(j, "program", bp_meta__get(m, "program", 0));
 	bp_json__kv_string(j, "instance", bp_meta__get(m, "instance", 0));
 	bp_json__kv_string(j, "sec", bp_meta__get(m, "sec", 0));
-	bp_json__key(j, "args");
-	bp_json__begin_array(j);
-	for (int i = 0; (v = bp_meta__get(m, "arg", i)); i++)
-		bp_json__string(j, v);
-	bp_json__end_array(j);
+	json_meta_array(j, m, "args", "arg");
 	bp_json__kv_string(j, "pin", bp_meta__get(m, "pin", 0));
+	json_map(j, m);
 	v = bp_meta__get(m, "loader_pid", 0);
 	if (v)
 		bp_json__kv_int(j, "loader_pid", atoi(v));

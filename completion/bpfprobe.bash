@@ -25,8 +25,11 @@ _bpfprobe()
 		[[ $cur == -* ]] && COMPREPLY=($(compgen -W "--json" -- "$cur")) ||
 			COMPREPLY=($(compgen -f -- "$cur"))
 		;;
-	list|monitor)
+	list)
 		COMPREPLY=($(compgen -W "--json --stats" -- "$cur"))
+		;;
+	monitor)
+		COMPREPLY=($(compgen -W "--json --duration --map" -- "$cur"))
 		;;
 	unload)
 		COMPREPLY=($(compgen -W "--all $(ls /sys/fs/bpf/bpfprobe 2>/dev/null)" -- "$cur"))

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <linux/types.h>
 
 struct bp_uprobe_target {
 	const char *path;
@@ -76,5 +77,14 @@ int bp_pmu__retprobe_bit(const char *pmu);
  * or, on kernels without perf links, PERF_EVENT_IOC_SET_BPF (*link_fd = -1).
  * Returns 0 or -errno; perf_fd stays the caller's. */
 int bp_perf_event__run_prog(int perf_fd, int prog_fd, int *link_fd);
+
+/* loader/attach_fentry.c: kernel functions through BPF trampolines */
+
+/* Whether this kernel loads an fentry program for BTF function btf_id:
+ * 0, or the -errno it refuses with (no message). */
+int bp_fentry__probe(__u32 btf_id);
+/* Attaches prog_fd, a tracing program loaded for func, as a bpf_link
+ * (*link_fd). Returns 0 or -errno after a message naming func. */
+int bp_fentry__attach(int prog_fd, const char *func, int *link_fd);
 
 #endif /* BPFPROBE_ATTACH_H */

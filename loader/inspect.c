@@ -169,15 +169,20 @@ static bool is_ldimm64(const struct bpf_insn *insn)
 int bp_inspect__prologue(const struct bpfprobe_object *obj, size_t i,
 			 void (*emit)(int slot, const char *text, void *ctx), void *ctx)
 {
-	struct bpf_insn insns[BP_PROLOGUE_MAX_INSNS];
+	struct bpf_insn insns[BP_GUARDS_MAX_INSNS + BP_PROLOGUE_MAX_INSNS];
 	const struct bp_instance *inst;
 	char line[128];
-	int n;
+	int g, n;
 
 	if (i >= (size_t)obj->ninsts)
 		return -ENOENT;
 	inst = &obj->insts[i];
-	n = bp_prologue__gen(&inst->plan, inst->unread, insns, BP_PROLOGUE_MAX_INSNS);
+	/* the guards (a map-tracing instance's map id), then the prologue */
+	g = bp_guards__gen(&inst->guards, insns, BP_GUARDS_MAX_INSNS);
+	n = g < 0 ? g : bp_prologue__gen(&inst->plan, inst->unread, insns + g,
+					  BP_PROLOGUE_MAX_INSNS);
+	if (n >= 0)
+		n += g;
 	if (n < 0) {
 		bp_err("program '%s': cannot generate the prologue: %s\n",
 		       inst->owner->name, strerror(-n));

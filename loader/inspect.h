@@ -109,4 +109,57 @@ int bp_inspect__funcs(struct bp_func_list *l, const char *binary, const char *gl
  */
 int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *point);
 
+/*
+ * `bpfprobe monitor --map MAP` (loader/map_monitor.c): bpfprobe's own
+ * programs on every function that updates or deletes MAP's elements
+ * (those map=MAP;update and map=MAP;delete would attach to), copying
+ * keys, values and flags into a ring buffer. Works on any map of a type
+ * map tracing knows, whoever loaded it.
+ */
+struct bp_map_monitor;
+
+struct bp_map_event {
+	uint64_t ts_ns;		/* CLOCK_MONOTONIC */
+	uint32_t pid, tid;	/* of the writer (tgid, thread) */
+	char comm[16];
+	int cpu;
+	bool update;		/* else a delete */
+	uint64_t flags;		/* updates: BPF_ANY, BPF_NOEXIST, BPF_EXIST, BPF_F_LOCK */
+	const char *func;	/* the kernel function it was seen in */
+	const char *via;	/* who calls that function */
+	bool read_failed;	/* key or value could not be read */
+	const void *key;
+	size_t key_size;
+	/* updates: the value; with percpu, nvalues values, every possible
+	 * CPU's (the bpf() syscall on a per-CPU map), value_stride bytes apart */
+	const void *value;
+	size_t value_size;
+	bool percpu;
+	int nvalues;
+	size_t value_stride;
+	bool value_cut;		/* only the first values fitted the record */
+};
+
+struct bp_map_monitor_info {
+	uint32_t id;
+	const char *name;
+	const char *type;	/* "hash", "percpu_array", ... */
+	const struct btf *btf;	/* the map's; NULL: none (raw bytes) */
+	uint32_t key_type, value_type;	/* in btf; 0: raw bytes */
+	bool fentry;		/* else kprobes (bpf() syscall changes unseen) */
+	int nfuncs;
+	const char *const *funcs;	/* the functions attached to */
+};
+
+/* Resolves MAP, loads and attaches the programs. Returns 0 or a negative
+ * errno after a message; nothing stays loaded then. */
+int bp_map_monitor__open(const char *map, struct bp_map_monitor **out);
+const struct bp_map_monitor_info *bp_map_monitor__info(const struct bp_map_monitor *m);
+/* Waits up to timeout_ms (-1: forever) and calls cb with each event.
+ * Returns how many, or a negative errno (-EINTR: a signal). */
+int bp_map_monitor__poll(struct bp_map_monitor *m, int timeout_ms,
+			 void (*cb)(const struct bp_map_event *ev, void *ctx), void *ctx);
+/* Detaches and frees everything. NULL is fine. */
+void bp_map_monitor__free(struct bp_map_monitor *m);
+
 #endif /* BPFPROBE_INSPECT_H */

@@ -9,6 +9,7 @@ static const char *base_name(enum bp_base_kind base)
 	case BP_BASE_REG:	return "reg";
 	case BP_BASE_CONST:	return "const";
 	case BP_BASE_ADDR:	return "addr";
+	case BP_BASE_CTX:	return "ctx";
 	default:		return "none";
 	}
 }
@@ -23,6 +24,8 @@ void bp_inspect__fetch_json(const struct bp_fetch *f, struct bp_json *j)
 	bp_json__kv_string(j, "text", text);
 	bp_json__kv_string(j, "base", base_name(f->base));
 	bp_json__kv_string(j, "reg", f->base == BP_BASE_REG ? bp_arch__reg_name(f->reg) : NULL);
+	if (f->base == BP_BASE_CTX)
+		bp_json__kv_uint(j, "ctx_arg", f->reg);
 	bp_json__kv_int(j, "add", f->add);
 	bp_json__key(j, "anchor");
 	if (f->base == BP_BASE_ADDR) {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "loader/object.h"
+#include "probes/map/map.h"
 #include "prologue/liveness.h"
 #include "prologue/prologue.h"
 #include "util/log.h"
@@ -19,16 +20,24 @@
 #define LOG_BUF_SIZE (16u << 20)
 #define LOG_TAIL_LINES 40
 
-static int find_or_add_instance(struct bpfprobe_object *obj, struct bp_program *p,
-				const struct bp_plan *plan, uint8_t unread)
+/* An fentry program is loaded for its one function. */
+static __u32 fentry_btf_id(const struct bp_point *pt)
 {
+	return pt->map.on && pt->map.fentry ? pt->map.btf_id : 0;
+}
+
+static int find_or_add_instance(struct bpfprobe_object *obj, struct bp_program *p,
+				const struct bp_point *pt, uint8_t unread)
+{
+	const struct bp_plan *plan = &pt->plan;
 	struct bp_instance *n;
 	int count = 0;
 
 	for (int i = 0; i < obj->ninsts; i++) {
 		if (obj->insts[i].owner != p)
 			continue;
-		if (obj->insts[i].unread == unread && bp_plan__equal(&obj->insts[i].plan, plan))
+		if (obj->insts[i].unread == unread && bp_plan__equal(&obj->insts[i].plan, plan) &&
+		    obj->insts[i].attach_btf_id == fentry_btf_id(pt))
 			return i;
 		count++;
 	}
@@ -42,6 +51,9 @@ static int find_or_add_instance(struct bpfprobe_object *obj, struct bp_program *
 	n->plan = *plan;
 	n->unread = unread;
 	n->fd = -1;
+	/* a program's map-tracing points share one guard per form */
+	bp_map_point__guards(pt, &n->guards);
+	n->attach_btf_id = fentry_btf_id(pt);
 	for (int k = 0; k < plan->nargs; k++)
 		bp_fetch__format(&plan->args[k], n->plan_text[k], sizeof(n->plan_text[k]));
 	/* Instances of one program are told apart by a suffix: prog, prog_1, ... */
@@ -87,7 +99,7 @@ int bp_instances__build(struct bpfprobe_object *obj)
 			/* what the prototype says; the body's liveness is
 			 * added by bp_instances__set_body() */
 			p->unread = p->proto_unread;
-			idx = find_or_add_instance(obj, p, &p->points[j].plan, p->unread);
+			idx = find_or_add_instance(obj, p, &p->points[j], p->unread);
 
 			if (idx < 0)
 				return idx;
@@ -175,7 +187,13 @@ static int load_with(struct bpfprobe_object *obj, struct bp_instance *inst,
 		.log_size = log ? log_size : 0,
 		.log_level = log ? 1 : 0,
 	);
-	fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, inst->name, obj->license, insns, cnt, &opts);
+	if (inst->attach_btf_id) {
+		/* fentry: ctx is the function's arguments */
+		opts.expected_attach_type = BPF_TRACE_FENTRY;
+		opts.attach_btf_id = inst->attach_btf_id;
+	}
+	fd = bpf_prog_load(inst->attach_btf_id ? BPF_PROG_TYPE_TRACING : BPF_PROG_TYPE_KPROBE,
+			   inst->name, obj->license, insns, cnt, &opts);
 	err = fd < 0 ? -errno : fd;
 	free(func_info);
 	free(line_info);
@@ -189,18 +207,22 @@ int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
 	struct bpf_insn *insns;
 	size_t body = proto_cnt - BP_PREAMBLE_LEN;
 	char errbuf[128];
-	int plen, fd;
+	int glen, plen, fd;
 
-	insns = malloc((BP_PROLOGUE_MAX_INSNS + body) * sizeof(*insns));
+	insns = malloc((BP_GUARDS_MAX_INSNS + BP_PROLOGUE_MAX_INSNS + body) * sizeof(*insns));
 	if (!insns)
 		return -ENOMEM;
-	plen = bp_prologue__gen(&inst->plan, inst->unread, insns, BP_PROLOGUE_MAX_INSNS);
+	/* the guards first (none: no code), then the prologue */
+	glen = bp_guards__gen(&inst->guards, insns, BP_GUARDS_MAX_INSNS);
+	plen = glen < 0 ? glen : bp_prologue__gen(&inst->plan, inst->unread, insns + glen,
+						    BP_PROLOGUE_MAX_INSNS);
 	if (plen < 0) {
 		bp_err("program '%s': cannot generate the prologue: %s\n",
 		       inst->owner->name, strerror(-plen));
 		free(insns);
 		return plen;
 	}
+	plen += glen;
 	inst->prologue_len = plen;
 	print_insns(inst, insns, plen);
 	memcpy(insns + plen, proto + BP_PREAMBLE_LEN, body * sizeof(*insns));

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "loader/map_trace.h"
 #include "loader/metadata.h"
 #include "loader/object.h"
 #include "util/log.h"
@@ -275,6 +276,8 @@ static int instance_meta(const struct bpfprobe_object *obj, const struct bp_inst
 		err = bp_meta__add(m, "sec", p->sec);
 	for (int k = 0; k < p->spec.nargs && !err; k++)
 		err = bp_meta__add(m, "arg", p->spec.args[k].text);
+	if (!err && p->spec.map)
+		err = bp_map_trace__meta(p->points, p->npoints, p->spec.func, m);
 	return err;
 }
 

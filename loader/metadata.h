@@ -10,7 +10,8 @@
  *	key=value\n ...
  * Keys are [a-z_]+ and may repeat (arg); in values '\' and newline are
  * escaped as \\ and \n. Keys written: object, program, instance, sec, arg,
- * loader_pid, pid (the pid filter, -1 for none, set at attach), pin.
+ * loader_pid, pid (the pid filter, -1 for none, set at attach), pin; for
+ * map tracing map_id, map_name, map_type, map_op, map_func (loader/map_trace.h).
  */
 #ifndef BPFPROBE_METADATA_H
 #define BPFPROBE_METADATA_H

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "loader/attach.h"
+#include "loader/map_trace.h"
 #include "loader/metadata.h"
 #include "loader/object.h"
 #include "util/log.h"
@@ -166,9 +167,19 @@ static int resolve_all(struct bpfprobe_object *obj)
 	int err = bp_object__resolve_programs(obj);
 
 	/* resolving needs no kprobes; loading for one does */
-	for (int i = 0; i < obj->nprogs && !err; i++)
-		if (!obj->progs[i].spec.exec)
-			err = bp_kprobe__check_available(obj->progs[i].spec.func);
+	for (int i = 0; i < obj->nprogs && !err; i++) {
+		struct bp_program *p = &obj->progs[i];
+		char what[300];
+
+		if (p->spec.map) {
+			/* fentry, else kprobes */
+			snprintf(what, sizeof(what), "program '%s' (map=%s;%s)", p->name,
+				 p->spec.map, p->spec.func);
+			err = bp_map_trace__choose(what, p->points, p->npoints);
+		} else if (!p->spec.exec) {
+			err = bp_kprobe__check_available(p->spec.func);
+		}
+	}
 	return err;
 }
 
@@ -296,7 +307,14 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 			.pid = pid,
 		};
 
-		if (ap->point->kernel)
+		if (ap->point->map.on && ap->point->map.fentry) {
+			if (pid >= 0)
+				bp_info("program '%s': map tracing sees every process's changes, not only %d's\n",
+					ap->owner->name, (int)pid);
+			err = bp_fentry__attach(obj->insts[ap->instance].fd, ap->point->func,
+						&ap->link_fd);
+		}
+		else if (ap->point->kernel)
 			err = attach_kernel(obj, ap, pid);
 		else
 			err = bp_uprobe__attach(obj->insts[ap->instance].fd, &t, &ap->perf_fd,

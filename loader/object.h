@@ -6,6 +6,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "prologue/guard.h"
 #include "prologue/plan.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
@@ -50,6 +51,10 @@ struct bp_instance {
 	char name[BPF_OBJ_NAME_LEN];
 	/* the plan, readable, for the library's instance info */
 	char plan_text[BP_MAX_ARGS][160];
+	/* checked before the prologue (a map-tracing point's map id) */
+	struct bp_guards guards;
+	/* fentry: loaded as a tracing program for this BTF function */
+	__u32 attach_btf_id;
 };
 
 /* One probe point of one program, flattened. */

@@ -118,7 +118,7 @@ static const struct bp_value_sink_ops json_ops = {
 	.enumerator = j_enumerator, .bytes = j_bytes,
 };
 
-static void put_value(struct bp_json *j, const struct bp_typed *v)
+void bp_jsonout__value(struct bp_json *j, const struct bp_typed *v)
 {
 	struct json_sink s = { .base.ops = &json_ops, .j = j };
 
@@ -150,7 +150,7 @@ void bp_jsonout__record(struct bp_json *j, const struct bp_record *r)
 		bp_json__string_len(j, r->val.data, strnlen(r->val.data, r->val.size));
 	} else if (bp_btf_value__typed(&r->val)) {
 		bp_json__key(j, "data");
-		put_value(j, &r->val);
+		bp_jsonout__value(j, &r->val);
 	} else {
 		bp_json__key(j, "hex");
 		put_hex_string(j, r->val.data, r->val.size);
@@ -186,15 +186,15 @@ void bp_jsonout__map_entry(struct bp_json *j, const struct bp_typed *key,
 {
 	bp_json__begin_object(j);
 	bp_json__key(j, "key");
-	put_value(j, key);
+	bp_jsonout__value(j, key);
 	if (nvalues == 1) {
 		bp_json__key(j, "value");
-		put_value(j, &values[0]);
+		bp_jsonout__value(j, &values[0]);
 	} else {
 		bp_json__key(j, "values");
 		bp_json__begin_array(j);
 		for (int i = 0; i < nvalues; i++)
-			put_value(j, &values[i]);
+			bp_jsonout__value(j, &values[i]);
 		bp_json__end_array(j);
 	}
 	bp_json__end_object(j);

@@ -11,6 +11,8 @@
 
 struct bp_json;
 
+/* A value by its BTF type (or a hex string), as a JSON value. */
+void bp_jsonout__value(struct bp_json *j, const struct bp_typed *v);
 void bp_jsonout__printk(struct bp_json *j, const struct bp_printk_msg *m);
 void bp_jsonout__record(struct bp_json *j, const struct bp_record *r);
 void bp_jsonout__lost(struct bp_json *j, const struct bp_lost *l);

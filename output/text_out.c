@@ -160,7 +160,7 @@ static const struct bp_value_sink_ops text_ops = {
 	.enumerator = t_enumerator, .bytes = t_bytes,
 };
 
-static void put_value(FILE *f, const struct bp_typed *v)
+void bp_text__value(FILE *f, const struct bp_typed *v)
 {
 	struct text_sink t = { .base.ops = &text_ops, .f = f };
 
@@ -183,7 +183,7 @@ void bp_text__record(FILE *f, const struct bp_record *r, bool quiet_meta)
 	if (r->text)
 		fwrite(r->val.data, 1, strnlen(r->val.data, r->val.size), f);
 	else
-		put_value(f, &r->val);
+		bp_text__value(f, &r->val);
 	fputc('\n', f);
 }
 
@@ -201,17 +201,17 @@ void bp_text__map_entry(FILE *f, const struct bp_map_head *h, const struct bp_ty
 			const struct bp_typed *values, int nvalues)
 {
 	fprintf(f, "@%s[", h->name);
-	put_value(f, key);
+	bp_text__value(f, key);
 	fputs("]: ", f);
 	if (nvalues == 1) {
-		put_value(f, &values[0]);
+		bp_text__value(f, &values[0]);
 	} else {
 		/* per CPU, when the value does not add up */
 		fputs("per-CPU [", f);
 		for (int i = 0; i < nvalues; i++) {
 			if (i)
 				fputs(", ", f);
-			put_value(f, &values[i]);
+			bp_text__value(f, &values[i]);
 		}
 		fputs("]", f);
 	}

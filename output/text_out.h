@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include "output/record.h"
 
+/* A value by its BTF type (or hex bytes), as records and map entries print it. */
+void bp_text__value(FILE *f, const struct bp_typed *v);
 void bp_text__printk(FILE *f, const struct bp_printk_msg *m, bool quiet_meta);
 void bp_text__record(FILE *f, const struct bp_record *r, bool quiet_meta);
 void bp_text__lost(FILE *f, const struct bp_lost *l);

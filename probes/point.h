@@ -12,6 +12,28 @@
 #include <stdint.h>
 #include "prologue/plan.h"
 
+/*
+ * Map tracing (map=MAP): a point on a kernel function that updates or
+ * deletes map elements runs the program only for the traced map, checked
+ * before the prologue: the __u32 at id_off (offsetof(struct bpf_map, id),
+ * from kernel BTF) in the struct bpf_map * argument map_arg must be id.
+ * With fentry the plan reads ctx slots (BP_BASE_CTX) and the program is
+ * loaded for BTF function btf_id; otherwise a kprobe (registers).
+ */
+struct bp_map_trace {
+	bool on;		/* a map-tracing point */
+	uint32_t id;		/* the map's */
+	char name[16];		/* BPF_OBJ_NAME_LEN */
+	uint32_t type;		/* enum bpf_map_type */
+	int32_t id_off;
+	uint8_t map_arg;
+	bool fentry;
+	uint32_t btf_id;	/* of func in vmlinux BTF */
+	const char *via;	/* who calls func, e.g. "bpf_map_update_elem() of BPF programs" */
+	bool update;		/* func updates (else deletes) */
+	bool value_percpu;	/* its value is every possible CPU's (bpf() on per-CPU maps) */
+};
+
 struct bp_point {
 	char *binary;		/* absolute path of the probed file */
 	char *func;		/* function name */
@@ -44,6 +66,7 @@ struct bp_point {
 	char *caller;		/* is_inline: the function it is inlined into */
 	char *symbol;		/* the ELF symbol of an out-of-line copy when it is
 				 * not func (a clone: clone_me.constprop.0) */
+	struct bp_map_trace map;	/* map tracing (kernel points) */
 };
 
 /* Frees what one point holds (not the point itself) and zeroes it. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The resolver's front door: a parsed spec goes to the user-space resolver
- * (probes/dwarf/, spec->exec set) or the kernel's (probes/kernel/). It
+ * (probes/dwarf/, spec->exec set), the map-tracing one (probes/map/,
+ * spec->map set) or the kernel's (probes/kernel/). It
  * owns what they share across the specs of an object: the opened binaries
  * and the kernel's symbols and BTF.
  */
@@ -14,6 +15,7 @@
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/libpath.h"
 #include "probes/kernel/kernel.h"
+#include "probes/map/map.h"
 #include "probes/report.h"
 #include "probes/resolve.h"
 
@@ -24,6 +26,8 @@ struct bp_resolver {
 	struct bp_kernel *kernel;
 	/* --vmlinux: kernel DWARF to use instead of the usual places */
 	char *vmlinux;
+	/* map tracing (map=): kallsyms and kernel BTF, loaded by the first */
+	struct bp_map_resolver *map;
 };
 
 struct bp_resolver *bp_resolver__new(void)
@@ -37,6 +41,7 @@ void bp_resolver__free(struct bp_resolver *r)
 		return;
 	bp_debuginfo_cache__clear(&r->cache);
 	bp_kernel__free(r->kernel);
+	bp_map_resolver__free(r->map);
 	free(r->vmlinux);
 	free(r);
 }
@@ -116,6 +121,13 @@ int bp_resolver__resolve_report(struct bp_resolver *r, const struct bp_spec *spe
 	struct bp_debuginfo *di;
 	int err;
 
+	if (spec->map) {
+		if (!r->map)
+			r->map = bp_map_resolver__new();
+		if (!r->map)
+			return -ENOMEM;
+		return bp_map_resolver__resolve(r->map, spec, points, npoints, rep);
+	}
 	if (!spec->exec) {
 		if (!r->kernel) {
 			struct bp_kernel_paths paths = { .vmlinux = r->vmlinux };

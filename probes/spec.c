@@ -167,6 +167,7 @@ enum config_key {
 	KEY_MODULE,
 	KEY_INLINES,
 	KEY_FORCE,
+	KEY_MAP,
 	KEY_CNT,
 };
 
@@ -175,9 +176,10 @@ static const char *const config_key_names[KEY_CNT] = {
 	[KEY_MODULE] = "module",
 	[KEY_INLINES] = "inlines",
 	[KEY_FORCE] = "force",
+	[KEY_MAP] = "map",
 };
 
-#define KEY_NAMES	"exec, module, inlines, force"
+#define KEY_NAMES	"exec, module, inlines, force, map"
 
 static int config_key(const char *s, size_t len)
 {
@@ -307,6 +309,9 @@ static int apply_config(struct spec_ctx *ctx, struct bp_spec *spec, char *term,
 		return parse_bool(ctx, term, val, &spec->inlines);
 	case KEY_FORCE:
 		return parse_bool(ctx, term, val, &spec->force);
+	case KEY_MAP:
+		return set_string(ctx, &spec->map, term, val,
+				  "map (a pinned path, id:N or name:NAME)");
 	default:
 		return -EINVAL;
 	}
@@ -931,6 +936,54 @@ static int too_many_args(struct spec_ctx *ctx, char *pos, int nargs)
 			nargs, BP_SPEC_MAX_ARGS, ctx->text, tok);
 }
 
+/* ---- map tracing: map=MAP;update|delete ARG... -------------------------- */
+
+#define MAP_ARGS	"key, value (update only) or flags (update only)"
+
+/* The point of a map spec: which operation; exec= and module= do not mix. */
+static int parse_map_point(struct spec_ctx *ctx, struct bp_spec *spec,
+				    const char *tok)
+{
+	if (spec->exec || spec->module)
+		return spec_err(ctx, "map=%s traces a BPF map: it takes no %s= (SEC(\"%s\"))",
+				spec->map, spec->exec ? "exec" : "module", ctx->text);
+	if (strcmp(tok, "update") && strcmp(tok, "delete"))
+		return spec_err(ctx, "map=%s: expected the operation 'update' or 'delete', got '%s' (map=MAP;update ARG... or map=MAP;delete ARG...)",
+				spec->map, tok);
+	spec->func = strdup(tok);
+	spec->point = strdup(tok);
+	return spec->func && spec->point ? 0 : spec_nomem(ctx);
+}
+
+static int map_special_arg(struct spec_ctx *ctx, const struct bp_spec *spec, const char *tok)
+{
+	return spec_err(ctx, "argument '%s' of map=%s;%s: a map operation has no %.*s; its arguments are %s",
+			tok, spec->map, spec->func, (int)strcspn(tok, "-.[:@"), tok, MAP_ARGS);
+}
+
+/* key, value and flags are all there is; delete has only key. */
+static int check_map_arg(struct spec_ctx *ctx, const struct bp_spec *spec,
+			 const struct bp_arg_spec *arg)
+{
+	bool update = !strcmp(spec->func, "update");
+
+	if (arg->global || (strcmp(arg->var, "key") && strcmp(arg->var, "value") &&
+			    strcmp(arg->var, "flags")))
+		return spec_err(ctx, "argument '%s' of map=%s;%s: unknown name '%s%s' (the arguments are %s)",
+				arg->text, spec->map, spec->func, arg->global ? "@" : "",
+				arg->var, MAP_ARGS);
+	if (!update && strcmp(arg->var, "key"))
+		return spec_err(ctx, "argument '%s' of map=%s;delete: a delete has no %s, only a key",
+				arg->text, spec->map, arg->var);
+	if (arg->user)
+		return spec_err(ctx, "argument '%s' of map=%s;%s: keys and values are in kernel memory: @user does not apply",
+				arg->text, spec->map, spec->func);
+	if (!strcmp(arg->var, "flags") && arg->nsteps)
+		return spec_err(ctx, "argument '%s' of map=%s;update: flags is a number (BPF_ANY 0, BPF_NOEXIST 1, BPF_EXIST 2, BPF_F_LOCK 4): it has no members",
+				arg->text, spec->map);
+	return 0;
+}
+
 /* ---- entry points ------------------------------------------------------- */
 
 static int parse_definition(struct spec_ctx *ctx, struct bp_spec *spec,
@@ -944,7 +997,7 @@ static int parse_definition(struct spec_ctx *ctx, struct bp_spec *spec,
 		return spec_err(ctx, "missing probe point in SEC(\"%s\"): expected [EVENT=]POINT after the config terms",
 				ctx->text);
 	tok = next_token(&pos);
-	err = parse_point(ctx, spec, tok);
+	err = spec->map ? parse_map_point(ctx, spec, tok) : parse_point(ctx, spec, tok);
 	if (err)
 		return err;
 
@@ -958,7 +1011,12 @@ static int parse_definition(struct spec_ctx *ctx, struct bp_spec *spec,
 		return spec_nomem(ctx);
 	while ((tok = next_token(&pos))) {
 		/* count it first so a half-parsed argument is freed too */
-		err = parse_arg(ctx, spec, &spec->args[spec->nargs++], tok);
+		struct bp_arg_spec *arg = &spec->args[spec->nargs++];
+
+		err = spec->map && tok[0] == '$' ? map_special_arg(ctx, spec, tok) :
+		      parse_arg(ctx, spec, arg, tok);
+		if (!err && spec->map)
+			err = check_map_arg(ctx, spec, arg);
 		if (err)
 			return err;
 	}
@@ -1025,6 +1083,7 @@ void bp_spec__free(struct bp_spec *spec)
 	free(spec->text);
 	free(spec->exec);
 	free(spec->module);
+	free(spec->map);
 	free(spec->event);
 	free(spec->func);
 	free(spec->src);

@@ -2,7 +2,7 @@
 /*
  * The SEC() grammar (perf-compatible):
  *   [key=value;]... [EVENT=]POINT [ARG ...]
- *   keys:  exec=PATH module=NAME inlines=BOOL force=BOOL
+ *   keys:  exec=PATH module=NAME inlines=BOOL force=BOOL map=MAP
  *   POINT: FUNC[@SRC][+OFFS | %return | :RLN | ;PTN]  |  SRC:ALN  |  SRC;PTN
  *          FUNC may be a glob (* ? [...]); SRC is a file name ending in a
  *          source extension (.c .h .cc .cpp .S ...), matched against the
@@ -21,6 +21,11 @@
  * POINT;PTN, and PTN runs to the token's end (it may hold '=' and ';').
  * So an event cannot be named like a key, and EVENT=POINT;PTN whose
  * EVENT is one typo away from a key is reported as an unknown key.
+ *
+ * Map tracing: map=MAP;update ARG... or map=MAP;delete ARG... runs the
+ * program on every update (delete) of the BPF map MAP (a pinned path,
+ * id:N or name:NAME); func is "update" or "delete", the arguments name
+ * key, value and flags (update only) with the usual member chains.
  *
  * inlines=no: only out-of-line copies of FUNC (and only lines outside
  * inlined copies); default yes: every inlined copy is a probe point too.
@@ -66,6 +71,7 @@ struct bp_spec {
 	char *text;	/* whole SEC text */
 	char *exec;	/* exec= (NULL: kernel) */
 	char *module;	/* module= */
+	char *map;	/* map= (map tracing; func is "update" or "delete") */
 	bool inlines;	/* default true */
 	bool force;	/* default false */
 	char *event;	/* EVENT= or NULL */

@@ -119,6 +119,10 @@ static void sb_base(struct strbuf *sb, const struct bp_fetch *f)
 		/* the link-time address; the bias is added at run time */
 		sb_printf(sb, "@0x%" PRIx64, (uint64_t)f->add);
 		break;
+	case BP_BASE_CTX:
+		sb_printf(sb, "ctx[%u]", f->reg);
+		sb_offset(sb, f->add);
+		break;
 	default:
 		sb_printf(sb, "none");
 		break;

@@ -19,7 +19,13 @@ enum bp_base_kind {
 	BP_BASE_REG,		/* value = regs[reg] + add */
 	BP_BASE_CONST,		/* value = add */
 	BP_BASE_ADDR,		/* value = add + load bias (globals, statics) */
+	BP_BASE_CTX,		/* value = ((u64 *)ctx)[reg] + add: argument
+				 * reg (from 0) of an fentry/fexit program,
+				 * whose ctx is the arguments' u64 array */
 };
+
+/* Arguments an fentry ctx can hold (the kernel's MAX_BPF_FUNC_ARGS). */
+#define BP_CTX_MAX_ARGS	12
 
 /*
  * How a BP_BASE_ADDR fetch learns the load bias of the probed object: the
@@ -45,7 +51,8 @@ enum bp_anchor_kind {
  */
 struct bp_fetch {
 	enum bp_base_kind base;
-	uint8_t reg;		/* DWARF register number (prologue/arch.h) */
+	uint8_t reg;		/* DWARF register number (prologue/arch.h);
+				 * BP_BASE_CTX: the argument's index */
 	int64_t add;
 	uint8_t nderef;
 	int32_t deref_off[BP_MAX_DEREFS];

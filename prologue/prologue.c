@@ -17,6 +17,9 @@
  *    others are computed directly in r3..r5 after the final call. A failed
  *    read (or a zero function address) jumps to a shared error block.
  *
+ * At fentry/fexit the arguments are the u64 array ctx points to, not
+ * pt_regs: a BP_BASE_CTX fetch loads its slot (ctx + 8 * index).
+ *
  * A global's address is its link-time address plus the load bias of the
  * probed object, which is the run-time address of the probe point minus
  * its link-time address (the plan's anchor): pt_regs ip at a uprobe, which
@@ -239,6 +242,10 @@ static void emit_base(struct gen *g, int dst, int ctx,
 		}
 		emit_add(g, dst, v);
 		return;
+	case BP_BASE_CTX:
+		emit(g, LDX_MEM(BPF_DW, dst, ctx, 8 * f->reg));
+		emit_add(g, dst, v);
+		return;
 	default:
 		emit(g, LDX_MEM(BPF_DW, dst, ctx, bp_arch__pt_regs_off(f->reg)));
 		emit_add(g, dst, v);
@@ -408,6 +415,10 @@ static int check_fetch(const struct bp_fetch *f)
 			return -EINVAL;
 		break;
 	case BP_BASE_CONST:
+		break;
+	case BP_BASE_CTX:
+		if (f->reg >= BP_CTX_MAX_ARGS)
+			return -EINVAL;
 		break;
 	case BP_BASE_ADDR:
 		if (f->anchor_kind != BP_ANCHOR_IP &&

@@ -192,6 +192,14 @@ static void begin(struct bp_json *j, bool is_object)
 	j->stack[j->depth++] = (struct json_frame){ .is_object = is_object };
 }
 
+void bp_json__raw(struct bp_json *j, const char *json)
+{
+	if (!before_value(j))
+		return;
+	fputs(json, j->out);
+	after_value(j);
+}
+
 static void end(struct bp_json *j, bool is_object)
 {
 	struct json_frame *f = top(j);

@@ -56,6 +56,9 @@ void bp_json__end_object(struct bp_json *j);
 void bp_json__begin_array(struct bp_json *j);
 void bp_json__end_array(struct bp_json *j);
 
+/* A value already in JSON (another writer's output), written as it is. */
+void bp_json__raw(struct bp_json *j, const char *json);
+
 /* In an object, every value is preceded by its key. */
 void bp_json__key(struct bp_json *j, const char *key);
 

@@ -265,6 +265,19 @@ BPFPROBE_API uint64_t bpfprobe_output__lost(const struct bpfprobe_output *out);
 /** @brief Stops reading and frees everything. NULL is fine. */
 BPFPROBE_API void bpfprobe_output__free(struct bpfprobe_output *out);
 
+struct btf;
+
+/**
+ * @brief Formats a value the way bpfprobe prints typed records and map
+ * entries: by its BTF type (members by name, strings, enumerators), or as
+ * hex bytes when @p type_id is 0, @p btf NULL, or the data shorter than
+ * the type.
+ * @param json a JSON value instead of text
+ * @return a malloc'ed string (free() it), or NULL with errno set
+ */
+BPFPROBE_API char *bpfprobe_value__format(const struct btf *btf, unsigned int type_id,
+					  const void *data, size_t size, bool json);
+
 /**
  * @brief Where pinned sessions live by default: one directory per name.
  * The environment variable of the same name may point elsewhere under

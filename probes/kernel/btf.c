@@ -646,6 +646,24 @@ static int resolve_arg(const struct btf *btf, const struct btf_type *proto,
 	return pt->loc_desc[i] ? 0 : -ENOMEM;
 }
 
+int bp_kbtf__compile_value(const struct btf *btf, __u32 type, const struct bp_fetch *base,
+			   const struct bp_arg_spec *arg, const char *where,
+			   struct bp_fetch *out, char **type_name, struct bp_diag *d)
+{
+	struct bp_arg_ctx c = {
+		.where = where,
+		.arg = arg->text ? arg->text : arg->name ? arg->name : arg->var,
+		.diag = d,
+		.user = arg->user,
+		.kernel = true,
+	};
+	struct bp_val val = { .f = *base };
+	struct bwalk w = { .ch = { .ops = &btf_ops, .c = &c, .val = &val }, .btf = btf,
+			   .type = type };
+
+	return bp_chain__compile(&w.ch, arg, out, type_name);
+}
+
 /* One argument per named parameter, for $params. */
 static int expand_params(const struct btf *btf, const struct btf_type *proto,
 			 const char *where, int others, struct bp_arg_spec *out, int max,

@@ -192,6 +192,22 @@ static int add_hit(struct bp_kallsyms *ks, const struct line *l, size_t *names_l
 	return 0;
 }
 
+/* The hits' name offsets made pointers (names stays put now), sorted. */
+static int finish_hits(struct bp_kallsyms *ks, const struct bp_ksym **syms)
+{
+	for (int i = 0; i < ks->nhits; i++) {
+		struct bp_ksym *h = &ks->hits[i];
+
+		h->name = ks->names + (uintptr_t)h->name;
+		if (h->module)
+			h->module = ks->names + (uintptr_t)h->module;
+	}
+	if (ks->nhits)	/* qsort(NULL, 0) is undefined */
+		qsort(ks->hits, ks->nhits, sizeof(*ks->hits), ksym_cmp);
+	*syms = ks->nhits ? ks->hits : NULL;
+	return ks->nhits;
+}
+
 int bp_kallsyms__find(struct bp_kallsyms *ks, const char *name,
 		      const char *module, const struct bp_ksym **syms)
 {
@@ -217,18 +233,28 @@ int bp_kallsyms__find(struct bp_kallsyms *ks, const char *name,
 			break;
 		}
 	}
-	/* now that names stays put: offsets to pointers */
-	for (int i = 0; i < ks->nhits; i++) {
-		struct bp_ksym *h = &ks->hits[i];
+	return finish_hits(ks, syms);
+}
 
-		h->name = ks->names + (uintptr_t)h->name;
-		if (h->module)
-			h->module = ks->names + (uintptr_t)h->module;
+int bp_kallsyms__at(struct bp_kallsyms *ks, uint64_t addr, const struct bp_ksym **syms)
+{
+	const char *p = ks->text, *end = ks->text + ks->len, *eol;
+	size_t names_len = 0, names_cap = 0;
+	struct line l;
+
+	ks->nhits = 0;
+	for (; p < end && addr; p = eol + 1) {
+		eol = memchr(p, '\n', end - p);
+		if (!eol)
+			eol = end;
+		if (strtoull(p, NULL, 16) != addr || !split_line(p, eol, &l))
+			continue;
+		if (add_hit(ks, &l, &names_len, &names_cap)) {
+			ks->nhits = 0;
+			break;
+		}
 	}
-	if (ks->nhits)	/* qsort(NULL, 0) is undefined */
-		qsort(ks->hits, ks->nhits, sizeof(*ks->hits), ksym_cmp);
-	*syms = ks->nhits ? ks->hits : NULL;
-	return ks->nhits;
+	return finish_hits(ks, syms);
 }
 
 int bp_kallsyms__clones(const struct bp_kallsyms *ks, const char *name,

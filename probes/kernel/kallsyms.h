@@ -36,6 +36,10 @@ void bp_kallsyms__free(struct bp_kallsyms *ks);
 int bp_kallsyms__find(struct bp_kallsyms *ks, const char *name,
 		      const char *module, const struct bp_ksym **syms);
 
+/* The function symbols at run-time address addr (aliases share one), as
+ * bp_kallsyms__find() returns them. */
+int bp_kallsyms__at(struct bp_kallsyms *ks, uint64_t addr, const struct bp_ksym **syms);
+
 /* Calls cb for every symbol named "name.SUFFIX" (compiler clones such as
  * name.isra.0, name.constprop.0, name.cold). Returns how many. */
 int bp_kallsyms__clones(const struct bp_kallsyms *ks, const char *name,

@@ -80,6 +80,18 @@ int bp_kbtf__resolve_args(const struct btf *btf, __u32 func_id,
 			  const struct bp_spec *spec, const char *where,
 			  struct bp_point *pt, struct bp_diag *d);
 
+/*
+ * Compiles arg's member chain (and :TYPE) from a value of BTF type 'type'
+ * (in btf) that base fetches: a register, or an fentry ctx slot; the
+ * value itself, not memory (base has no dereference). Reads kernel memory
+ * (user memory with @user). Map tracing uses it for key and value, typed
+ * by the map's own BTF. *type_name gets the final C type (malloc'ed).
+ * Failures are recorded in d about the argument; where is for messages.
+ */
+int bp_kbtf__compile_value(const struct btf *btf, __u32 type, const struct bp_fetch *base,
+			   const struct bp_arg_spec *arg, const char *where,
+			   struct bp_fetch *out, char **type_name, struct bp_diag *d);
+
 /* --- vmlinux.c ----------------------------------------------------------- */
 
 /*

@@ -244,9 +244,37 @@ static void test_misuse(void)
 	CHECK_INT(bp_json__free(NULL), 0);
 }
 
+/* bp_json__raw: another writer's JSON, in place of a value */
+static void test_raw(void)
+{
+	struct mem m;
+	struct bp_json *j = mem_open(&m, false);
+
+	bp_json__begin_object(j);
+	bp_json__key(j, "key");
+	bp_json__raw(j, "{\"port\":1}");
+	bp_json__key(j, "values");
+	bp_json__begin_array(j);
+	bp_json__raw(j, "1");
+	bp_json__raw(j, "[2]");
+	bp_json__end_array(j);
+	bp_json__end_object(j);
+	CHECK_STR(mem_done(&m), "{\"key\":{\"port\":1},\"values\":[1,[2]]}\n");
+	CHECK_INT(m.err, 0);
+	free(m.buf);
+	/* a value where a key is due is misuse, as for any value */
+	j = mem_open(&m, false);
+	bp_json__begin_object(j);
+	bp_json__raw(j, "1");
+	mem_done(&m);
+	CHECK_INT(m.err, -EINVAL);
+	free(m.buf);
+}
+
 int main(void)
 {
 	RUN(test_compact_nesting);
+	RUN(test_raw);
 	RUN(test_pretty);
 	RUN(test_pretty_indent_width);
 	RUN(test_escapes);

@@ -465,6 +465,34 @@ static void test_comm_cache(void)
 	bp_comm_cache__free(c);
 }
 
+/* bpfprobe_value__format(): what `monitor --map` prints keys and values with */
+static void test_value_format(void)
+{
+	struct demo_btf b;
+	unsigned char raw[3] = { 0xde, 0xad, 0x01 };
+	int v = -7;
+	char *s;
+
+	if (build_btf(&b)) {
+		CHECK(0, "no BTF");
+		return;
+	}
+	s = bpfprobe_value__format(b.btf, b.s_int, &v, sizeof(v), false);
+	CHECK_STR(s, "-7");
+	free(s);
+	s = bpfprobe_value__format(b.btf, b.sub, "\x01\x00\x05\x00", 4, true);
+	CHECK_STR(s, "{\"lo\":1,\"fl\":5}");
+	free(s);
+	/* no type: bytes */
+	s = bpfprobe_value__format(NULL, 0, raw, sizeof(raw), false);
+	CHECK(s && strstr(s, "de ad 01"), "got '%s'", s ? s : "(null)");
+	free(s);
+	s = bpfprobe_value__format(NULL, 0, raw, sizeof(raw), true);
+	CHECK_STR(s, "\"dead01\"");
+	free(s);
+	btf__free(b.btf);
+}
+
 int main(void)
 {
 	RUN(test_format_glob);
@@ -477,5 +505,6 @@ int main(void)
 	RUN(test_map_entry_text);
 	RUN(test_printk_text_line);
 	RUN(test_comm_cache);
+	RUN(test_value_format);
 	return TEST_EXIT();
 }

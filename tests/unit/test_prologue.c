@@ -139,6 +139,10 @@ static bool ref_fetch(const struct bp_fetch *f, const struct pt_regs_fake *regs,
 	uint64_t v = f->base == BP_BASE_REG ? regs->w[pt_off[f->reg] / 8] : 0;
 	int k;
 
+	/* at fentry, ctx is the arguments' u64 array */
+	if (f->base == BP_BASE_CTX)
+		v = regs->w[f->reg];
+
 	/* a link-time address moved by the load bias: anchor's run-time
 	 * address minus its link-time one */
 	if (f->base == BP_BASE_ADDR) {
@@ -260,6 +264,36 @@ static void check_seq(const struct bp_plan *plan, const struct bpf_insn *want, i
 
 /* ------------------------------------------------------------------ */
 /* Instruction-level tests                                             */
+
+/* fentry: argument i is the u64 at ctx + 8 * i */
+static struct bp_fetch ctx_arg(int i, int size, bool is_signed)
+{
+	return (struct bp_fetch){ .base = BP_BASE_CTX, .reg = i, .size = size,
+				  .is_signed = is_signed };
+}
+
+static void test_seq_ctx_args(void)
+{
+	struct bp_plan p = {
+		.nargs = 2,
+		.args = { ctx_arg(3, 8, false), ctx_arg(0, 4, true) },
+	};
+	const struct bpf_insn want[] = {
+		LDX(BPF_DW, 3, 1, 24),
+		LDX(BPF_DW, 4, 1, 0),
+		ALU_IMM(BPF_LSH, 4, 32),
+		ALU_IMM(BPF_ARSH, 4, 32),
+		MOV_IMM(2, 0), MOV_IMM(5, 0),
+	};
+	char buf[64];
+
+	check_seq(&p, want, ARRAY_SIZE(want));
+	p.args[0].add = 8;
+	bp_fetch__format(&p.args[0], buf, sizeof(buf));
+	CHECK_STR(buf, "u64 ctx[3] + 8");
+	p.args[0] = ctx_arg(BP_CTX_MAX_ARGS, 8, false);
+	CHECK_INT(bp_prologue__gen(&p, 0, NULL, 0), -EINVAL);
+}
 
 static void test_preamble(void)
 {
@@ -1005,6 +1039,32 @@ static void test_val_deref_chain(void)
 	CHECK_INT(run.r[3], 0xfffffffbULL);
 }
 
+/* fentry: the chain from ctx slot 1, kernel memory; slot 2 as is */
+static void test_val_ctx_deref(void)
+{
+	struct pt_regs_fake regs = { 0 };
+	struct bp_plan p = { .nargs = 2, .args = { chain_arg(), ctx_arg(2, 2, false) } };
+	struct run run;
+
+	setup_chain();
+	p.args[0].base = BP_BASE_CTX;
+	p.args[0].reg = 1;
+	p.args[0].user_mask = 0;
+	regs.w[1] = A_ADDR;
+	regs.w[2] = 0x1234abcd;
+	/* the chain's memory is kernel memory now */
+	mem_reset();
+	mem_add(false, A_ADDR, mem_a, sizeof(mem_a));
+	mem_add(false, B_ADDR, mem_b, sizeof(mem_b));
+	mem_add(false, C_ADDR, mem_c, sizeof(mem_c));
+	check_against_ref(&p, &regs, &run);
+	CHECK_INT(run.r[2], 0);
+	CHECK_INT((int64_t)run.r[3], -5);
+	CHECK_INT(run.r[4], 0xabcd);
+	CHECK_INT(run.kernel_calls, 3);
+	CHECK_INT(run.user_calls, 0);
+}
+
 /* Every argument in its register, including after helper calls. */
 static void test_val_mixed_args(void)
 {
@@ -1604,6 +1664,8 @@ static void test_global_plan_helpers(void)
 int main(void)
 {
 	RUN(test_preamble);
+	RUN(test_seq_ctx_args);
+	RUN(test_val_ctx_deref);
 	RUN(test_seq_reg_signed_int);
 	RUN(test_seq_reg_unsigned_int);
 	RUN(test_seq_reg_u64_three_args);

@@ -791,6 +791,53 @@ static void test_err_partial_spec_frees(void)
 	expect_err("exec=/a;ev=f a->b x:bad", "'bad'");
 }
 
+/* ---- map tracing ---------------------------------------------------------- */
+
+static void test_map_specs(void)
+{
+	struct bp_spec spec;
+
+	if (!parse_ok("map=/sys/fs/bpf/counts;update key[0] value->hits flags", &spec)) {
+		CHECK_STR(spec.map, "/sys/fs/bpf/counts");
+		CHECK_STR(spec.func, "update");
+		CHECK(!spec.exec && !spec.event, "exec %p event %p", spec.exec, spec.event);
+		CHECK_INT(spec.nargs, 3);
+		CHECK_STR(spec.args[0].var, "key");
+		check_step(&spec.args[0], 0, BP_STEP_INDEX, NULL, 0);
+		CHECK_STR(spec.args[1].var, "value");
+		check_step(&spec.args[1], 0, BP_STEP_ARROW, "hits", 0);
+		CHECK_STR(spec.args[2].var, "flags");
+	}
+	bp_spec__free(&spec);
+	if (!parse_ok("map=id:42;delete k=key->port:u16", &spec)) {
+		CHECK_STR(spec.map, "id:42");
+		CHECK_STR(spec.func, "delete");
+		CHECK_STR(spec.args[0].name, "k");
+		CHECK_INT(spec.args[0].type_size, 2);
+	}
+	bp_spec__free(&spec);
+	if (!parse_ok("map=name:counts;update", &spec)) {
+		CHECK_STR(spec.map, "name:counts");
+		CHECK_INT(spec.nargs, 0);
+	}
+	bp_spec__free(&spec);
+}
+
+static void test_err_map_specs(void)
+{
+	expect_err("map=;update key[0]", "empty value in 'map='");
+	expect_err("map=id:1;insert key[0]", "map=id:1", "'update' or 'delete'", "'insert'");
+	expect_err("map=id:1;exec=/bin/true;update", "map=id:1", "no exec=");
+	expect_err("map=id:1;delete value->x", "map=id:1;delete", "'value->x'", "no value");
+	expect_err("map=id:1;delete key[0] flags", "'flags'", "no flags");
+	expect_err("map=id:1;update val[0]", "unknown name 'val'", "key, value");
+	expect_err("map=id:1;update @key", "unknown name '@key'");
+	expect_err("map=id:1;update $retval", "'$retval'", "no $retval");
+	expect_err("map=id:1;update key[0]@user", "@user does not apply");
+	expect_err("map=id:1;update flags->x", "flags is a number");
+	expect_err("mpa=id:1;update", "unknown key 'mpa'", "'map'?");
+}
+
 int main(void)
 {
 	RUN(test_issue_example_exec);
@@ -832,5 +879,7 @@ int main(void)
 	RUN(test_err_one_line);
 	RUN(test_err_buffer_limits);
 	RUN(test_err_partial_spec_frees);
+	RUN(test_map_specs);
+	RUN(test_err_map_specs);
 	return TEST_EXIT();
 }

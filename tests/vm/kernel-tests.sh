@@ -338,10 +338,148 @@ bad blacklist "notify_die in the kernel: on the kprobe blacklist"
 bad badoffset "do_sched_setscheduler+0x1: not an instruction boundary"
 bad toomany "at most 3"
 
+# --- map tracing: map=MAP;update|delete, monitor --map, list ------------------
+# tests/kernel/progs/kt_maps.c changes pinned maps (hash, array, per-CPU hash,
+# and kt_other, never traced) from user space and through an XDP program's
+# helpers, and says what it did as TRUTH lines; tests/kernel/bpf/maptrace.bpf.c
+# prints what it was given.
+
+# mon_compare NAME OUT KEYFORM: the monitor's lines in OUT whose key starts
+# with KEYFORM ('{' or a digit) against the TRUTH mon lines of that form
+mon_compare() {
+	local name=$1 out=$2 form=$3 line k
+	got=()
+	truth=()
+	while IFS= read -r line; do
+		[[ $line == "TRUTH mon "* ]] || continue
+		k=${line#TRUTH }
+		[[ ${k#* key=} == "$form"* ]] && truth[$k]=$((${truth[$k]:-0} + 1))
+	done <"$tmp/mtruth"
+	while IFS= read -r line; do
+		# "TIME OP key=... [value=...] [flags=...] pid=P comm=C func=F"
+		k="mon ${line#* }"
+		k=${k%% pid=*}
+		[[ ${k#* key=} == "$form"* ]] && got[$k]=$((${got[$k]:-0} + 1))
+	done <<<"$out"
+	compare "$name" mon
+}
+
+# start_monitor FILE ARGS...: bpfprobe monitor in the background, $mon_pid,
+# stdout in FILE, stderr in FILE.err; waits until it says it is attached
+start_monitor() {
+	local file=$1 i
+	shift
+	"$BPFPROBE" monitor "$@" >"$file" 2>"$file.err" &
+	mon_pid=$!
+	for ((i = 0; i < 300; i++)); do
+		has "$(slurp "$file.err")" "(Ctrl-C stops)" && return 0
+		kill -0 $mon_pid 2>/dev/null || return 1
+		nap 0.2
+	done
+	return 1
+}
+
+if ! "$K/kt_maps" setup "$K/kt_maps_def.bpf.o" 2>"$tmp/kt_maps.err"; then
+	fail maptrace_setup "kt_maps setup: $(slurp "$tmp/kt_maps.err")"
+else
+	# fentry, this kernel's way: every change from user space (single,
+	# batch, lookup-and-delete, failing ones) and from the helpers
+	if load maptrace "$K/maptrace.bpf.o" "$K/kt_maps" run; then
+		for k in hash_update hash_update2 hash_delete arr_update arr_delete \
+			pcpu_update pcpu_delete; do
+			compare "maptrace_$k" "$k"
+		done
+		fetch_errors=
+		for k in "${!got[@]}"; do
+			[[ $k == "fetch_error "* ]] && fetch_errors+=" [$k]"
+		done
+		if [ -n "$fetch_errors" ]; then
+			fail maptrace_fetch "fetches failed:$fetch_errors"
+		else
+			pass maptrace_fetch
+		fi
+		if has "$err" "using kprobes"; then
+			fail maptrace_fentry "fell back to kprobes: $err"
+		elif line_has "$err" "program 'hash_update': probe point kernel htab_map_update_elem" \
+			"arguments from BTF"; then
+			pass maptrace_fentry
+		else
+			fail maptrace_fentry "load -v does not show the fentry points: ${err:0:600}"
+		fi
+	fi
+	# kprobes see BPF programs' changes only: the bpf() syscall keeps
+	# kprobe programs out while it changes a map, and load says so
+	export BPFPROBE_MAP_ATTACH=kprobe
+	if load maptrace_kprobe "$K/maptrace.bpf.o" "$K/kt_maps" helper; then
+		for k in hash_update hash_update2 hash_delete; do
+			compare "maptrace_kprobe_$k" "$k"
+		done
+		if has "$err" "kprobes do not run while the bpf() syscall changes the map"; then
+			pass maptrace_kprobe_warns
+		else
+			fail maptrace_kprobe_warns "no warning about what kprobes miss: ${err:0:600}"
+		fi
+	fi
+	unset BPFPROBE_MAP_ATTACH
+
+	# monitor --map, text and JSON, of maps kt_maps loaded (not bpfprobe)
+	: >"$tmp/mtruth"
+	if start_monitor "$tmp/mon" --map /sys/fs/bpf/kt_maps/kt_hash &&
+		mp1=$mon_pid && start_monitor "$tmp/monp" --map name:kt_pcpu &&
+		mp2=$mon_pid && start_monitor "$tmp/monj" --json --map /sys/fs/bpf/kt_maps/kt_hash; then
+		mp3=$mon_pid
+		KT_TRUTH=$tmp/mtruth "$K/kt_maps" run 2>/dev/null
+		nap 1
+		kill -INT $mp1 $mp2 $mp3
+		wait $mp1 $mp2 $mp3
+		mon_compare monitor_map_hash "$(slurp "$tmp/mon")" '{'
+		mon_compare monitor_map_percpu "$(slurp "$tmp/monp")" '4'
+		monj=$(slurp "$tmp/monj")
+		if line_has "$monj" '"event":"update"' '"key":{"port":1,"proto":6},"value":{"hits":10,"delta":-3,"tag":"a"},"flags":1,"flags_text":"BPF_NOEXIST"' &&
+			line_has "$monj" '"event":"delete"' '"key":{"port":3,"proto":6},"pid":' &&
+			line_has "$monj" '"comm":"kt_maps"' '"func":"htab_map_lookup_and_delete_elem"' &&
+			[ "$(count "$monj" '"event":')" = 12 ]; then
+			pass monitor_map_json
+		else
+			fail monitor_map_json "${monj:0:800}"
+		fi
+		if has "$(slurp "$tmp/mon.err")" "map" && has "$(slurp "$tmp/mon.err")" "'kt_hash' (hash): every update and delete, with fentry on htab_map_update_elem, htab_map_delete_elem, htab_map_lookup_and_delete_elem"; then
+			pass monitor_map_says_functions
+		else
+			fail monitor_map_says_functions "$(slurp "$tmp/mon.err")"
+		fi
+	else
+		fail monitor_map "monitor --map did not start: $(slurp "$tmp/mon.err") $(slurp "$tmp/monp.err") $(slurp "$tmp/monj.err")"
+		kill $mon_pid 2>/dev/null
+	fi
+
+	# list: a pinned map-tracing session, its map and functions
+	export BPFPROBE_PIN_ROOT=/sys/fs/bpf/kt_pins
+	if "$BPFPROBE" load --pin kt_mt "$K/maptrace.bpf.o" >"$tmp/pin.out" 2>&1; then
+		listed=$("$BPFPROBE" list 2>&1)
+		listj=$("$BPFPROBE" list --json 2>&1)
+		if line_has "$listed" "traced map: id" "'kt_hash' (hash), every delete, at fentry:htab_map_delete_elem, fentry:htab_map_lookup_and_delete_elem" &&
+			line_has "$listed" "traced map: id" "'kt_pcpu' (percpu_hash), every update, at fentry:htab_percpu_map_update_elem, fentry:bpf_percpu_hash_update" &&
+			line_has "$listed" "hash_update " "fentry:htab_map_update_elem" &&
+			has "$listj" '"name":"kt_arr","type":"array","op":"delete","functions":["fentry:array_map_delete_elem"]'; then
+			pass list_map_tracing
+		else
+			fail list_map_tracing "${listed:0:1500}"
+		fi
+		"$BPFPROBE" unload kt_mt >/dev/null 2>&1
+	else
+		fail list_map_tracing "load --pin failed: $(slurp "$tmp/pin.out")"
+	fi
+	unset BPFPROBE_PIN_ROOT
+	"$K/kt_maps" cleanup
+fi
+
 # Every program of every run above is gone (one bpftool run: execs are slow).
 progs=$(bpftool prog show 2>&1)
 left=
-for p in prog sched_args sched_ret null_lseek_prog mod_stats mod_auto addr_show badprog; do
+for p in prog sched_args sched_ret null_lseek_prog mod_stats mod_auto addr_show badprog \
+	hash_update hash_update2 hash_delete arr_update arr_delete pcpu_update pcpu_delete \
+	bpfprobe_mon; do
 	[[ $progs == *"name $p "* ]] && left+=" $p"
 done
 if [ -z "$left" ]; then
