@@ -18,7 +18,7 @@
 
 #include "loader/attach.h"
 #include "loader/inspect.h"
-#include "loader/map_monitor.h"
+#include "loader/map_monitor_prog.h"
 #include "loader/map_trace.h"
 #include "loader/metadata.h"
 #include "probes/map/map.h"
@@ -228,7 +228,7 @@ static void bind_meta(struct bp_map_monitor *m, const char *map, int prog_fd)
 	if (!err)
 		err = bp_meta__add(&meta, "pid", "-1");
 	if (!err)
-		err = bp_map_trace__meta(m->points, m->npoints, "update and delete", &meta);
+		err = bp_meta__add_map_trace(&meta, m->points, m->npoints, "update and delete");
 	if (!err)
 		err = bp_meta__bind(prog_fd, &meta);
 	if (err)

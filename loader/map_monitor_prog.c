@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The code of a map monitor's program (map_monitor.h):
+ * The code of a map monitor's program (map_monitor_prog.h):
  *
  *	<the map guard>			; other maps end here
  *	r6 = r1				; ctx
@@ -31,7 +31,7 @@
 #include <errno.h>
 #include <stdbool.h>
 
-#include "loader/map_monitor.h"
+#include "loader/map_monitor_prog.h"
 #include "prologue/insn.h"
 
 struct gen {

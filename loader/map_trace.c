@@ -14,7 +14,6 @@
 
 #include "loader/attach.h"
 #include "loader/map_trace.h"
-#include "loader/metadata.h"
 #include "probes/map/map.h"
 #include "util/log.h"
 
@@ -78,29 +77,4 @@ int bp_map_trace__choose(const char *what, struct bp_point *points, int npoints)
 		       what, BP_MAP_ATTACH_ENV);
 	bp_map_points__to_kprobes(points, npoints);
 	return 0;
-}
-
-int bp_map_trace__meta(const struct bp_point *points, int npoints, const char *op,
-		       struct bp_meta *m)
-{
-	char buf[160];
-	int err;
-
-	if (!npoints || !points[0].map.on)
-		return 0;
-	snprintf(buf, sizeof(buf), "%u", points[0].map.id);
-	err = bp_meta__add(m, "map_id", buf);
-	if (!err)
-		err = bp_meta__add(m, "map_name", points[0].map.name);
-	if (!err)
-		err = bp_meta__add(m, "map_type", bp_map_type__name(points[0].map.type, buf,
-								   sizeof(buf)));
-	if (!err)
-		err = bp_meta__add(m, "map_op", op);
-	for (int i = 0; i < npoints && !err; i++) {
-		snprintf(buf, sizeof(buf), "%s:%s", points[i].map.fentry ? "fentry" : "kprobe",
-			 points[i].func);
-		err = bp_meta__add(m, "map_func", buf);
-	}
-	return err;
 }

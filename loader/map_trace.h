@@ -22,9 +22,4 @@ struct bp_meta;
  */
 int bp_map_trace__choose(const char *what, struct bp_point *points, int npoints);
 
-/* The metadata keys of a map-tracing program: map_id, map_name, map_type,
- * map_op and one map_func per point ("fentry:FUNC" or "kprobe:FUNC"). */
-int bp_map_trace__meta(const struct bp_point *points, int npoints, const char *op,
-		       struct bp_meta *m);
-
 #endif /* BPFPROBE_MAP_TRACE_H */

@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "loader/map_trace.h"
 #include "loader/metadata.h"
 #include "loader/object.h"
+#include "probes/map/map.h"
 #include "util/log.h"
 
 static bool key_ok(const char *key)
@@ -262,6 +262,31 @@ static int common_keys(struct bp_meta *m, const struct bpfprobe_object *obj)
 	return err;
 }
 
+int bp_meta__add_map_trace(struct bp_meta *m, const struct bp_point *points, int npoints,
+			   const char *op)
+{
+	char buf[160];
+	int err;
+
+	if (!npoints || !points[0].map.on)
+		return 0;
+	snprintf(buf, sizeof(buf), "%u", points[0].map.id);
+	err = bp_meta__add(m, "map_id", buf);
+	if (!err)
+		err = bp_meta__add(m, "map_name", points[0].map.name);
+	if (!err)
+		err = bp_meta__add(m, "map_type", bp_map_type__name(points[0].map.type, buf,
+								   sizeof(buf)));
+	if (!err)
+		err = bp_meta__add(m, "map_op", op);
+	for (int i = 0; i < npoints && !err; i++) {
+		snprintf(buf, sizeof(buf), "%s:%s", points[i].map.fentry ? "fentry" : "kprobe",
+			 points[i].func);
+		err = bp_meta__add(m, "map_func", buf);
+	}
+	return err;
+}
+
 static int instance_meta(const struct bpfprobe_object *obj, const struct bp_instance *inst,
 			 struct bp_meta *m)
 {
@@ -277,7 +302,7 @@ static int instance_meta(const struct bpfprobe_object *obj, const struct bp_inst
 	for (int k = 0; k < p->spec.nargs && !err; k++)
 		err = bp_meta__add(m, "arg", p->spec.args[k].text);
 	if (!err && p->spec.map)
-		err = bp_map_trace__meta(p->points, p->npoints, p->spec.func, m);
+		err = bp_meta__add_map_trace(m, p->points, p->npoints, p->spec.func);
 	return err;
 }
 

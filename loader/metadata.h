@@ -32,6 +32,13 @@ struct bp_meta {
 
 /* Appends key=val. Returns 0, -E2BIG (too many keys) or -ENOMEM. */
 int bp_meta__add(struct bp_meta *m, const char *key, const char *val);
+
+struct bp_point;
+/* The keys of a map-tracing program (points tracing a map): map_id,
+ * map_name, map_type, map_op and one map_func per point ("fentry:FUNC" or
+ * "kprobe:FUNC"). Nothing for points that trace no map. */
+int bp_meta__add_map_trace(struct bp_meta *m, const struct bp_point *points, int npoints,
+			   const char *op);
 /* Replaces the first key=..., or appends it. */
 int bp_meta__set(struct bp_meta *m, const char *key, const char *val);
 /* The nth (0-based) value of key, or NULL. */

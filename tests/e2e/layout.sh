@@ -27,6 +27,9 @@ check loader loader 'loader/.*|probes/.*|prologue/.*|util/.*'
 check output output 'output/.*|util/.*'
 check sysinfo sysinfo 'sysinfo/.*|loader/metadata\.h|util/.*'
 check cli cli 'cli/.*|sysinfo/.*|loader/inspect\.h|util/.*'
+# map tracing resolves through kernel BTF; nothing in probes/ uses it but the front door
+bad=$(includes_outside probes/map 'probes/map/.*|probes/kernel/.*|probes/(diag|report|point|spec)\.h|prologue/.*|util/.*')
+[ -z "$bad" ] && pass layout_probes_map || fail layout_probes_map "$(tr '\n' ' ' <<<"$bad")"
 # kernel resolution may use the DWARF resolver, never the other way
 bad=$(includes_outside probes/dwarf 'probes/dwarf/.*|probes/(diag|report|point|spec)\.h|prologue/.*|util/.*')
 [ -z "$bad" ] && pass layout_probes_dwarf || fail layout_probes_dwarf "$(tr '\n' ' ' <<<"$bad")"

@@ -16,8 +16,8 @@
  *	__u32 pad
  *	key bytes, then (updates) value bytes from 8-aligned offsets
  */
-#ifndef BPFPROBE_MAP_MONITOR_H
-#define BPFPROBE_MAP_MONITOR_H
+#ifndef BPFPROBE_MAP_MONITOR_PROG_H
+#define BPFPROBE_MAP_MONITOR_PROG_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -60,4 +60,4 @@ int bp_mrec__gen(const struct bp_mrec_prog *p, struct bpf_insn *insns, size_t ma
 /* The record's size for a program: header, key, value. */
 size_t bp_mrec__size(const struct bp_mrec_prog *p);
 
-#endif /* BPFPROBE_MAP_MONITOR_H */
+#endif /* BPFPROBE_MAP_MONITOR_PROG_H */
