@@ -19,6 +19,7 @@ HIT_SPEC_d3    := hot_d3 p->next->next->v@user
 HIT_SPEC_stack := hot_stack a7
 
 BENCH_BINS := $(BENCH_DIR)/runstat $(BENCH_DIR)/app $(BENCH_DIR)/rb_bench $(BENCH_DIR)/bpf_insns \
+	      $(BENCH_DIR)/attach_bench \
 	      $(BENCH_DIR)/points_one.bpf.o $(BENCH_DIR)/points_distinct.bpf.o \
 	      $(BENCH_DIR)/points_static.bpf.o $(BENCH_DIR)/rb.bpf.o $(BENCH_DIR)/rb_empty.bpf.o \
 	      $(BENCH_DIR)/pb.bpf.o \
@@ -46,7 +47,7 @@ $(BENCH_DIR)/bpf_insns: bench/bpf_insns.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) -O2 -Wall -Wextra -Wno-unused-parameter -o $@ $< -lbpf
 
-$(BENCH_DIR)/rb_bench: bench/rb_bench.c $(BUILD)/libbpfprobe.a
+$(BENCH_DIR)/rb_bench $(BENCH_DIR)/attach_bench: $(BENCH_DIR)/%: bench/%.c $(BUILD)/libbpfprobe.a
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) -O2 -g -Wall -Wextra -Wno-unused-parameter -Iinclude -o $@ $< $(BUILD)/libbpfprobe.a $(LDLIBS)

@@ -25,16 +25,24 @@
 #                run time per hit from bpf_stats. Goal: never more
 #                instructions than perf. The bodies use err and the argument
 #                (bench/hit.bpf.c): bpfprobe sets only what a body reads.
-# 4 throughput   a tight loop on a uprobe submitting 64-byte ring buffer
-#                records (bench/rb_bench.c, the bench's own libbpf consumer)
-#                vs the same loop with an empty program: records/s, lost,
-#                consumer CPU.
+# 4 throughput   a tight loop on a uprobe submitting 64-byte records to a
+#                ring buffer (bench/rb.bpf.c) or a perf buffer (pb.bpf.c),
+#                consumed by `bpfprobe load -p` (and, for the ring buffer, a
+#                bare libbpf consumer: bench/rb_bench.c) vs the same loop with
+#                an empty program: records/s, lost, the consumer's CPU.
+#                Goal: >= 0.95 of the empty program's rate, 0 lost.
+# 5 scale        one SEC whose glob matches 100 or 1000 functions of the
+#                generated program (one plan): `bpfprobe load OBJ --
+#                /bin/true` wall and CPU, its attach and detach alone
+#                (bench/attach_bench.c), against perf and bpftrace (once
+#                each: they take minutes). Goal: 1000 points in <= 1 s wall
+#                where the kernel has uprobe_multi.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=$(realpath "${1:-build/bench}")
 BPFPROBE=$(realpath "${BPFPROBE:-build/bpfprobe}")
 RUNS=${BENCH_RUNS:-5}
-ONLY=${BENCH_ONLY:-1,2,3,4}
+ONLY=${BENCH_ONLY:-1,2,3,4,5}
 APP=$B/app
 tmp=$(mktemp -d)
 stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo 0)
@@ -273,6 +281,16 @@ if section 4; then
 			[ $o = rb_empty ] && t_ecpu+=" $(field cpu "$v")"
 		done
 	done
+	# the same through a perf buffer
+	p_all= p_cpu= p_rec=0 p_lost=0
+	for _ in 1 2 3; do
+		v=$(tool_consume "$B/pb.bpf.o" "$n")
+		p_all+=" $(field ns_per_call "$v")"; p_cpu+=" $(field cpu "$v")"
+		p_rec=$((p_rec + $(field records "$v"))); p_lost=$((p_lost + $(field lost "$v")))
+	done
+	p_ns=$(med "$p_all")
+	p_rate=$(awk -v ns="$p_ns" 'BEGIN { if (ns > 0) printf "%.0f", 1e9 / ns; else print "-" }')
+	[ "$p_rec" -eq $((3 * n)) ] || p_rate="$p_rate (only $p_rec of $((3 * n)))"
 	t_ns=$(med "$t_all")
 	t_rate=$(awk -v ns="$t_ns" 'BEGIN { if (ns > 0) printf "%.0f", 1e9 / ns; else print "-" }')
 	[ "$t_rec" -eq $((3 * n)) ] || t_rate="$t_rate (only $t_rec of $((3 * n)))"
@@ -286,9 +304,45 @@ if section 4; then
 	printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric value "empty prog" ratio "" note | tee -a "$table"
 	row throughput "bpfprobe load, 3x$n" "rec/s" "$t_rate" "$trap_rate" "" \
 		"lost=$t_lost, $t_rec printed; bpfprobe cpu for them $t_cons of one core"
+	p_cons=$(awk -v c="$(med "$p_cpu")" -v e="$(med "$t_ecpu")" -v ns="$p_ns" -v n="$n" \
+		'BEGIN { w = n * ns / 1e9; if (w > 0 && c != "") printf "%.0f%%", 100 * (c - e) / w; else print "-" }')
+	row throughput "bpfprobe load, perf buffer" "rec/s" "$p_rate" "$trap_rate" "" \
+		"lost=$p_lost, $p_rec printed; bpfprobe cpu for them $p_cons of one core"
 	row throughput "libbpf consumer, 3x$n" "rec/s" "$rec_rate" "$trap_rate" "" \
 		"lost=$lost, $rec counted; consumer cpu $ccpu of one core (bench/rb_bench.c)"
-	echo "  (64-byte ring buffer records, one per call of a uprobed function in a tight loop; an unprobed call takes $plain ns)" | tee -a "$table"
+	echo "  (64-byte records, one per call of a uprobed function in a tight loop; an unprobed call takes $plain ns)" | tee -a "$table"
+fi
+
+# --- 5. probe points at scale ------------------------------------------------
+# scale_obj N GLOB BIN: a program on GLOB's functions of BIN, built here
+scale_obj() {
+	clang -O2 -target bpf -D__TARGET_ARCH_x86 -I"/usr/include/$(uname -m)-linux-gnu" \
+		-DAPP="\"$3\"" -DGLOB="\"$2\"" -c bench/scale.bpf.c -o "$tmp/scale_$1.o"
+}
+# once CMD...: one run, at most 10 minutes: "wall=.. cpu=.." or "fail=.."
+once() {
+	local out
+	out=$(timeout 600 "$B/runstat" 1 "$@" 2>/dev/null)
+	[ -n "$out" ] && [ "$out" != fail ] && echo "$out" || echo "fail=did_not_finish"
+}
+if section 5; then
+	if ! bin=$(bench/build_scale.sh 400 150); then
+		row scale "" "" "" "" "" "" "cannot build the program"
+	else
+		for c in 100:'c1?_f?' 1000:'c1??_f?'; do
+			n=${c%%:*} glob=${c#*:}
+			scale_obj "$n" "$glob" "$bin" || continue
+			ab=$("$B/attach_bench" "$tmp/scale_$n.o")
+			bp=$(measure "$BPFPROBE" load "$tmp/scale_$n.o" -- /bin/true)
+			pf=$(cd "$tmp" && once perf record -q -o "$tmp/perf.data" -e "$tmp/scale_$n.o" -- /bin/true)
+			bt=fail=bpftrace_not_installed
+			[ -n "$has_bpftrace" ] &&
+				bt=$(once bpftrace -q -e "uprobe:$bin:$glob { @n = count(); }" -c /bin/true)
+			row scale "$n points: attach" ms "$(field attach_ms "$ab")" "" "" \
+				"$(field points "$ab") points; detach $(field detach_ms "$ab") ms (bench/attach_bench.c)"
+			triple scale "$n points: load -- true" "" "$bp" "$pf" "$bt"
+		done
+	fi
 fi
 echo
 echo "bench: table saved in $table"
