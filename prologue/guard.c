@@ -5,23 +5,39 @@
  *	r6 = r1				; ctx
  *	<guard 0>			; on refusal: goto refused_0
  *	<guard 1>
+ *	<count a pass>			; only with count_passes
  *	r1 = r6
  *	goto pass
  *   refused_i:				; one per guard
- *	*(u32 *)(r10 - 16) = i
+ *	*(u32 *)(r10 - 16) = base + i
  *	goto count			; (the last one falls through)
  *   count:				; only with a refused_fd
- *	r1 = refused_fd ll
- *	r2 = r10 - 16
- *	call bpf_map_lookup_elem
- *	if r0 == 0 goto out
- *	r1 = *(u64 *)(r0 + 0)
- *	r1 += 1
- *	*(u64 *)(r0 + 0) = r1		; per-CPU: no other writer
- *   out:
+ *	<count>
  *	r0 = 0
  *	exit
  *   pass:
+ *
+ * where <count> increments the per-CPU entry whose key is at r10 - 16:
+ *
+ *	r1 = refused_fd ll
+ *	r2 = r10 - 16
+ *	call bpf_map_lookup_elem
+ *	if r0 == 0 goto +3
+ *	r1 = *(u64 *)(r0 + 0)
+ *	r1 += 1
+ *	*(u64 *)(r0 + 0) = r1		; per-CPU: no other writer
+ *
+ * A gated TGID_IN_SET guard first reads its switch, an array map's value:
+ *
+ *	*(u32 *)(r10 - 16) = 0
+ *	r1 = gate_fd ll
+ *	r2 = r10 - 16
+ *	call bpf_map_lookup_elem	; inlined by the verifier for arrays
+ *	if r0 == 0 goto next
+ *	r0 = *(u32 *)(r0 + 0)
+ *	if r0 == 0 goto next		; off: every process passes
+ *	<the set lookup>
+ *   next:
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -48,6 +64,26 @@ static void emit(struct gen *g, struct bpf_insn insn)
 	g->n++;
 }
 
+/* r1 = map fd (two slots) */
+static void emit_map(struct gen *g, int fd)
+{
+	emit(g, LD_MAP_FD_0(BPF_REG_1, fd));
+	emit(g, LD_MAP_FD_1());
+}
+
+/* Increments the per-CPU __u64 whose __u32 key is at r10 + KEY_OFF. */
+static void emit_count(struct gen *g, int fd)
+{
+	emit_map(g, fd);
+	emit(g, MOV64_REG(BPF_REG_2, BPF_REG_10));
+	emit(g, ALU64_IMM(BPF_ADD, BPF_REG_2, KEY_OFF));
+	emit(g, CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	emit(g, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 3));
+	emit(g, LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_0, 0));
+	emit(g, ALU64_IMM(BPF_ADD, BPF_REG_1, 1));
+	emit(g, STX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 0));
+}
+
 static void refuse_if(struct gen *g, int guard, struct bpf_insn jump)
 {
 	g->jumps[guard][g->njumps[guard]++] = g->n;
@@ -62,15 +98,32 @@ static void patch(struct gen *g, size_t at, size_t to)
 
 static void emit_tgid_in_set(struct gen *g, int i, const struct bp_guard *gd)
 {
+	size_t off_jumps[2] = { 0, 0 };
+
+	if (gd->gated) {
+		emit(g, ST_MEM(BPF_W, BPF_REG_10, KEY_OFF, 0));
+		emit_map(g, gd->gate_fd);
+		emit(g, MOV64_REG(BPF_REG_2, BPF_REG_10));
+		emit(g, ALU64_IMM(BPF_ADD, BPF_REG_2, KEY_OFF));
+		emit(g, CALL_HELPER(BPF_FUNC_map_lookup_elem));
+		off_jumps[0] = g->n;
+		emit(g, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+		emit(g, LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_0, 0));
+		off_jumps[1] = g->n;
+		emit(g, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	}
 	emit(g, CALL_HELPER(BPF_FUNC_get_current_pid_tgid));
 	emit(g, ALU64_IMM(BPF_RSH, BPF_REG_0, 32));
 	emit(g, STX_MEM(BPF_W, BPF_REG_10, BPF_REG_0, KEY_OFF));
-	emit(g, LD_MAP_FD_0(BPF_REG_1, gd->set_fd));
-	emit(g, LD_MAP_FD_1());
+	emit_map(g, gd->set_fd);
 	emit(g, MOV64_REG(BPF_REG_2, BPF_REG_10));
 	emit(g, ALU64_IMM(BPF_ADD, BPF_REG_2, KEY_OFF));
 	emit(g, CALL_HELPER(BPF_FUNC_map_lookup_elem));
 	refuse_if(g, i, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	if (gd->gated) {
+		patch(g, off_jumps[0], g->n);
+		patch(g, off_jumps[1], g->n);
+	}
 }
 
 static void emit_kernel_u32_eq(struct gen *g, int i, const struct bp_guard *gd)
@@ -91,12 +144,14 @@ static int check(const struct bp_guards *gs)
 {
 	if (!gs || gs->n < 0 || gs->n > BP_MAX_GUARDS)
 		return -EINVAL;
+	if (gs->count_passes && gs->refused_fd < 0)
+		return -EINVAL;
 	for (int i = 0; i < gs->n; i++) {
 		const struct bp_guard *gd = &gs->v[i];
 
 		switch (gd->kind) {
 		case BP_GUARD_TGID_IN_SET:
-			if (gd->set_fd < 0)
+			if (gd->set_fd < 0 || (gd->gated && gd->gate_fd < 0))
 				return -EINVAL;
 			break;
 		case BP_GUARD_KERNEL_U32_EQ:
@@ -113,13 +168,13 @@ static int check(const struct bp_guards *gs)
 int bp_guards__gen(const struct bp_guards *gs, struct bpf_insn *insns, size_t max)
 {
 	struct gen g = { .insns = insns, .max = max };
-	size_t to_pass, count, out;
+	size_t to_pass;
 	size_t stub_jumps[BP_MAX_GUARDS];
 	int i, err = check(gs);
 
 	if (err)
 		return err;
-	if (!gs->n)
+	if (!gs->n && !gs->count_passes)
 		return 0;
 	if (!insns && max)
 		return -EINVAL;
@@ -131,7 +186,13 @@ int bp_guards__gen(const struct bp_guards *gs, struct bpf_insn *insns, size_t ma
 		else
 			emit_kernel_u32_eq(&g, i, &gs->v[i]);
 	}
+	if (gs->count_passes) {
+		emit(&g, ST_MEM(BPF_W, BPF_REG_10, KEY_OFF, (int32_t)(gs->count_base + gs->n)));
+		emit_count(&g, gs->refused_fd);
+	}
 	emit(&g, MOV64_REG(BPF_REG_1, CTX_REG));
+	if (!gs->n)
+		goto done;
 	to_pass = g.n;
 	emit(&g, JMP_JA(0));
 
@@ -140,31 +201,20 @@ int bp_guards__gen(const struct bp_guards *gs, struct bpf_insn *insns, size_t ma
 		for (int k = 0; k < g.njumps[i]; k++)
 			patch(&g, g.jumps[i][k], g.n);
 		if (gs->refused_fd >= 0)
-			emit(&g, ST_MEM(BPF_W, BPF_REG_10, KEY_OFF, i));
+			emit(&g, ST_MEM(BPF_W, BPF_REG_10, KEY_OFF,
+					(int32_t)(gs->count_base + i)));
 		stub_jumps[i] = g.n;
 		if (i < gs->n - 1)
 			emit(&g, JMP_JA(0));
 	}
-	count = g.n;
-	if (gs->refused_fd >= 0) {
-		emit(&g, LD_MAP_FD_0(BPF_REG_1, gs->refused_fd));
-		emit(&g, LD_MAP_FD_1());
-		emit(&g, MOV64_REG(BPF_REG_2, BPF_REG_10));
-		emit(&g, ALU64_IMM(BPF_ADD, BPF_REG_2, KEY_OFF));
-		emit(&g, CALL_HELPER(BPF_FUNC_map_lookup_elem));
-		out = g.n;
-		emit(&g, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
-		emit(&g, LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_0, 0));
-		emit(&g, ALU64_IMM(BPF_ADD, BPF_REG_1, 1));
-		emit(&g, STX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 0));
-		patch(&g, out, g.n);
-	}
 	for (i = 0; i < gs->n - 1; i++)
-		patch(&g, stub_jumps[i], count);
+		patch(&g, stub_jumps[i], g.n);
+	if (gs->refused_fd >= 0)
+		emit_count(&g, gs->refused_fd);
 	emit(&g, MOV64_IMM(BPF_REG_0, 0));
 	emit(&g, EXIT_INSN());
 	patch(&g, to_pass, g.n);
-
+done:
 	if (g.n > max || g.n > BP_GUARDS_MAX_INSNS)
 		return -E2BIG;
 	return (int)g.n;

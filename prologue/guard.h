@@ -11,10 +11,13 @@
  * through with r1 = ctx when every guard passes. It may use r0..r6 and the
  * 8 bytes at r10-16 (the prologue uses r10-8); it leaves nothing else
  * defined, so the prologue that follows sets what the program reads.
+ * Guards and counts live in maps the caller creates; only their fds are
+ * written into the code (ldimm64 of a map fd).
  */
 #ifndef BPFPROBE_GUARD_H
 #define BPFPROBE_GUARD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/bpf.h>
@@ -34,6 +37,12 @@ enum bp_guard_kind {
 struct bp_guard {
 	enum bp_guard_kind kind;
 	int set_fd;		/* TGID_IN_SET */
+	/* TGID_IN_SET: when gated, the guard holds for every process unless
+	 * the __u32 at key 0 of gate_fd (an array map) is non-zero: a
+	 * program loaded once is switched between "every process" and "the
+	 * set" when it is attached */
+	bool gated;
+	int gate_fd;
 	uint16_t ctx_off;	/* KERNEL_U32_EQ */
 	int32_t off;
 	uint32_t value;
@@ -42,9 +51,13 @@ struct bp_guard {
 struct bp_guards {
 	int n;			/* 0: no guard, no code */
 	struct bp_guard v[BP_MAX_GUARDS];
-	/* >= 0: a per-CPU array map of __u64 values, at least n entries:
-	 * entry i counts the hits guard i refused; -1: nothing counted */
+	/* >= 0: a per-CPU array map of __u64 values: entry count_base + i
+	 * counts the hits guard i refused; -1: nothing counted */
 	int refused_fd;
+	uint32_t count_base;
+	/* and entry count_base + n the hits every guard let through (with
+	 * n = 0 the code is that count alone) */
+	bool count_passes;
 };
 
 /* Upper bound on bp_guards__gen()'s output. */

@@ -17,14 +17,18 @@
 
 #define SET_FD		7
 #define COUNT_FD	9
+#define GATE_FD		11
 #define MAP_ADDR	(KERN_BASE + 0x100)
 #define ID_OFF		24		/* of the map's id in the fake struct */
 
 struct outcome {
 	bool passed;		/* fell through to the program */
 	bool r1_ctx;
-	uint64_t counts[BP_MAX_GUARDS];
+	uint64_t counts[VM_MAX_KEYS];
 };
+
+/* the gate map's value in the next runs */
+static uint32_t gate_value;
 
 /* Runs the guards' code followed by one EXIT for a task of tgid, with
  * rdi pointing at a fake kernel object whose id field is id. */
@@ -53,6 +57,8 @@ static struct outcome run(const struct bp_guards *gs, uint32_t tgid, uint32_t id
 	vm.pid_tgid = (uint64_t)tgid << 32 | (tgid + 1);
 	vm.set_fd = SET_FD;
 	vm.count_fd = COUNT_FD;
+	vm.gate_fd = GATE_FD;
+	vm.gate = gate_value;
 	for (int i = 0; i < nset; i++)
 		vm.set_keys[vm.nset_keys++] = set[i];
 	vm_run(&vm, insns, n + 1);
@@ -122,6 +128,65 @@ static void test_two_guards(void)
 	      o.passed, o.counts[0], o.counts[1]);
 }
 
+/* Gated: every process passes until the gate is set, then the set rules;
+ * passes and refusals are counted from count_base on. */
+static void test_gated_counted(void)
+{
+	struct bp_guards gs = { .n = 1, .refused_fd = COUNT_FD, .count_base = 2,
+		.count_passes = true,
+		.v = { { .kind = BP_GUARD_TGID_IN_SET, .set_fd = SET_FD, .gated = true,
+			 .gate_fd = GATE_FD } } };
+	const uint32_t set[] = { 77 };
+	struct outcome o;
+
+	gate_value = 0;
+	o = run(&gs, 5, 0, set, 1);
+	CHECK(o.passed && o.r1_ctx, "gate off: refused");
+	CHECK(o.counts[3] == 1 && o.counts[2] == 0 && o.counts[0] == 0,
+	      "gate off: counts %" PRIu64 " %" PRIu64, o.counts[2], o.counts[3]);
+	gate_value = 1;
+	o = run(&gs, 5, 0, set, 1);
+	CHECK(!o.passed, "gate on: an unfollowed tgid passed");
+	CHECK(o.counts[2] == 1 && o.counts[3] == 0, "gate on: counts %" PRIu64 " %" PRIu64,
+	      o.counts[2], o.counts[3]);
+	o = run(&gs, 77, 0, set, 1);
+	CHECK(o.passed && o.r1_ctx, "gate on: a followed tgid was refused");
+	CHECK(o.counts[2] == 0 && o.counts[3] == 1, "gate on: counts %" PRIu64 " %" PRIu64,
+	      o.counts[2], o.counts[3]);
+	gate_value = 0;
+}
+
+/* No guard but a pass count: the count alone, ctx kept. */
+static void test_count_only(void)
+{
+	struct bp_guards gs = { .n = 0, .refused_fd = COUNT_FD, .count_base = 5,
+		.count_passes = true };
+	struct bpf_insn insns[BP_GUARDS_MAX_INSNS];
+	struct outcome o;
+
+	o = run(&gs, 1, 0, NULL, 0);
+	CHECK(o.passed && o.r1_ctx, "refused");
+	CHECK_INT(o.counts[5], 1);
+	gs.refused_fd = -1;
+	CHECK_INT(bp_guards__gen(&gs, insns, BP_GUARDS_MAX_INSNS), -EINVAL);
+}
+
+/* The largest code fits BP_GUARDS_MAX_INSNS. */
+static void test_largest(void)
+{
+	struct bp_guards gs = { .n = 2, .refused_fd = COUNT_FD, .count_passes = true,
+		.v = { { .kind = BP_GUARD_TGID_IN_SET, .set_fd = SET_FD, .gated = true,
+			 .gate_fd = GATE_FD },
+		       { .kind = BP_GUARD_KERNEL_U32_EQ, .ctx_off = 112, .off = ID_OFF,
+			 .value = 5 } } };
+	struct bpf_insn insns[BP_GUARDS_MAX_INSNS];
+	int n = bp_guards__gen(&gs, insns, BP_GUARDS_MAX_INSNS);
+
+	CHECK(n > 0 && n <= BP_GUARDS_MAX_INSNS, "gen: %d", n);
+	gs.v[0].gate_fd = -1;
+	CHECK_INT(bp_guards__gen(&gs, insns, BP_GUARDS_MAX_INSNS), -EINVAL);
+}
+
 static void test_bad_guards(void)
 {
 	struct bpf_insn insns[BP_GUARDS_MAX_INSNS];
@@ -147,6 +212,9 @@ int main(void)
 	RUN(test_tgid_in_set);
 	RUN(test_kernel_u32_eq);
 	RUN(test_two_guards);
+	RUN(test_gated_counted);
+	RUN(test_count_only);
+	RUN(test_largest);
 	RUN(test_bad_guards);
 	return TEST_EXIT();
 }
