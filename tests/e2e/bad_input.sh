@@ -84,6 +84,29 @@ expect_fail missing_object "$tmp/none.o" "$tmp/none.o"
 prog "exec=$T;p=neg_args a" "void *ctx, int err, long a, long b" | mkobj "$tmp/proto.o"
 expect_fail signature_mismatch "$tmp/proto.o" badprog "4 parameters"
 
+# the prototype against the SEC, with BTF: the exact ABI for that SEC
+prog "exec=$T;p=neg_args a b" "long a, long b" | mkobj "$tmp/noctx.o"
+expect_fail proto_ctx_forgotten "$tmp/noctx.o" \
+	"program 'badprog': parameter 1 'a' is an integer, but it receives ctx, a pointer: write it as int badprog(void *ctx, int err, u64 a, u64 b)"
+prog "exec=$T;p=neg_args a b" "void *ctx, int err, long a, long b, long c" | mkobj "$tmp/five.o"
+expect_fail proto_count_exact_abi "$tmp/five.o" \
+	"program 'badprog' takes 5 parameters, but SEC(\"exec=$T;p=neg_args a b\") gives 4 (ctx, err and 2 fetched arguments): write it as int badprog(void *ctx, int err, u64 a, u64 b)"
+prog "exec=$T;p=handle_req req->hdr->len conn->fd" "void *ctx, void *err, long len, long fd" |
+	mkobj "$tmp/errptr.o"
+expect_fail proto_err_not_integer "$tmp/errptr.o" \
+	"parameter 2 'err' is a pointer, but it receives err, an integer: write it as int badprog(void *ctx, int err, u64 len, u64 fd)"
+# without BTF (no -g) nothing can be checked: a warning, once per object
+{ prog "exec=$T;p=neg_args a" "void *ctx, int err, long a, long b, long c"
+  printf 'SEC("exec=%s;p=neg_args b")\nint badprog2(void *ctx, int err, long b) { return 0; }\n' "$T"; } |
+	clang -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(uname -m)-linux-gnu -x c -c - -o "$tmp/nobtf.o"
+err=$(timeout 60 "$BPFPROBE" load -q "$tmp/nobtf.o" -- /bin/true 2>&1 >/dev/null)
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c "has no BTF (built without -g): the programs' prototypes cannot be checked" <<<"$err")" -eq 1 ]; then
+	pass bad_proto_no_btf_warns_once
+else
+	fail bad_proto_no_btf_warns_once "exit $rc: $err"
+fi
+
 # without privileges: the message names the capability
 prog "exec=$T;p=neg_args a" | mkobj "$tmp/ok.o"
 chmod 755 "$tmp"
