@@ -12,6 +12,7 @@
 #include <bpfprobe/bpfprobe.h>
 #include "cli/commands.h"
 #include "cli/compile_c.h"
+#include "cli/load_report.h"
 #include "cli/workload.h"
 
 struct load_args {
@@ -27,13 +28,28 @@ struct load_args {
 	const char *pin;	/* --pin NAME: pin, leave the probes running, exit */
 	bool replace;		/* --replace: an existing NAME is replaced */
 	const char *vmlinux;	/* --vmlinux PATH: kernel DWARF */
+	bool no_follow;		/* --no-follow: the process alone, not its tree */
+	bool quiet;		/* -q: no session lines on stderr */
+	const char *output;	/* -o FILE: bpfprobe's records go there */
 };
 
 enum { OPT_JSON = 256, OPT_QUIET_META, OPT_NO_MAP_DUMP, OPT_PERF_PAGES };
 enum { OPT_PIN = 300, OPT_REPLACE };
-enum { OPT_VMLINUX = 320 };
+enum { OPT_VMLINUX = 320, OPT_NO_FOLLOW };
 
 static volatile sig_atomic_t got_signal;
+
+/* A SIGINT/SIGTERM/SIGHUP that came while loading: nothing more is done
+ * (no attach, no workload, no pin); the caller cleans up and exits
+ * 128 + signal. */
+static bool interrupted(int *code)
+{
+	if (!got_signal)
+		return false;
+	fprintf(stderr, "bpfprobe: interrupted by %s: stopping\n", strsignal(got_signal));
+	*code = 128 + got_signal;
+	return true;
+}
 
 static void on_signal(int sig)
 {
@@ -84,9 +100,12 @@ static int load_pinned(struct bpfprobe_object *obj, const struct load_args *a,
 		       const struct bpfprobe_attach_opts *aopts)
 {
 	struct bpfprobe_pin_opts popts = { .sz = sizeof(popts), .replace = a->replace };
+	int code = 1;
 
 	if (bpfprobe_object__attach(obj, aopts))
 		return 1;
+	if (interrupted(&code))
+		return code;
 	if (bpfprobe_object__pin(obj, a->pin, &popts))
 		return 1;
 	printf("pinned %s: %zu probe point(s) keep running; bpfprobe unload %s removes them\n",
@@ -108,13 +127,16 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 		{ "pin", required_argument, NULL, OPT_PIN },
 		{ "replace", no_argument, NULL, OPT_REPLACE },
 		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+		{ "no-follow", no_argument, NULL, OPT_NO_FOLLOW },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "output", required_argument, NULL, 'o' },
 		{}
 	};
 	int c;
 
 	a->pid = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:avh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:avhqo:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': {
 			char *end;
@@ -162,8 +184,17 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 		case OPT_VMLINUX:
 			a->vmlinux = optarg;
 			break;
+		case OPT_NO_FOLLOW:
+			a->no_follow = true;
+			break;
+		case 'q':
+			a->quiet = true;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
 		case 'h':
-			printf("usage: bpfprobe load [-v] [-a] [-p PID] [--json] [--quiet-meta] [--no-map-dump] [--perf-pages N] [--pin NAME [--replace]] [--vmlinux PATH] OBJ.o|PROG.c [--] [CMD [ARGS...]]\n");
+			printf("usage: bpfprobe load [-v] [-q] [-a] [-p PID] [--no-follow] [--json] [-o FILE] [--quiet-meta] [--no-map-dump] [--perf-pages N] [--pin NAME [--replace]] [--vmlinux PATH] OBJ.o|PROG.c [--] [CMD [ARGS...]]\n");
 			exit(0);
 		default:
 			return -EINVAL;
@@ -208,11 +239,12 @@ static int run_loop(struct bpfprobe_output *out, pid_t child)
 	return code;
 }
 
-static struct bpfprobe_output *open_output(struct bpfprobe_object *obj, const struct load_args *a)
+static struct bpfprobe_output *open_output(struct bpfprobe_object *obj, const struct load_args *a,
+					   FILE *file)
 {
 	struct bpfprobe_output_opts oopts = {
 		.sz = sizeof(oopts), .json = a->json, .quiet_meta = a->quiet_meta,
-		.perf_pages = a->perf_pages,
+		.perf_pages = a->perf_pages, .file = file,
 		.global_printk_off = a->global_printk_was == 0,
 	};
 
@@ -230,6 +262,50 @@ static void finish_output(struct bpfprobe_output *out, const struct load_args *a
 		fprintf(stderr, "bpfprobe: %llu records were lost in all\n", (unsigned long long)lost);
 }
 
+/*
+ * Whom the probes trace. With a command or -p, the process and, unless
+ * --no-follow, every process it starts; the kernel's number for it is
+ * needed to follow it (and to scope printk): the workload tells it, and for
+ * -p it is the pid itself outside PID namespaces. Returns the global pid,
+ * or 0 when it is unknown (then the process alone is traced).
+ */
+static pid_t scope_of(const struct load_args *a, const struct bp_workload *w,
+		      struct bp_load_scope *s)
+{
+	s->cmd = a->cmd;
+	s->pid = a->cmd ? w->pid : a->pid;
+	s->system_wide = a->system_wide || s->pid <= 0;
+	s->follow = !s->system_wide && !a->no_follow;
+	if (s->system_wide)
+		return 0;
+	if (a->cmd)
+		return w->global_pid;
+	if (bpfprobe_pid__global() == getpid())
+		return a->pid;	/* the initial PID namespace: pids are the kernel's */
+	if (s->follow && !a->quiet)
+		fprintf(stderr, "bpfprobe: inside a PID namespace the kernel's number for process %d is unknown: tracing it alone, not the processes it starts\n",
+			(int)a->pid);
+	s->follow = false;
+	return 0;
+}
+
+/* Where bpfprobe's records go: -o FILE, else stdout. */
+static FILE *open_records(const struct load_args *a)
+{
+	FILE *f;
+
+	if (!a->output)
+		return stdout;
+	f = fopen(a->output, "we");
+	if (!f) {
+		fprintf(stderr, "bpfprobe load: cannot write -o '%s': %s\n", a->output,
+			strerror(errno));
+		return NULL;
+	}
+	setvbuf(f, NULL, _IOLBF, 0);
+	return f;
+}
+
 int cmd_load(int argc, char **argv)
 {
 	struct bp_workload w = { .pid = -1, .go_fd = -1, .err_fd = -1 };
@@ -237,51 +313,74 @@ int cmd_load(int argc, char **argv)
 	struct bpfprobe_object *obj = NULL;
 	struct bpfprobe_output *out = NULL;
 	struct bpfprobe_open_opts oopts = { .sz = sizeof(oopts) };
+	struct bp_load_scope scope = {};
 	struct load_args a = {};
 	char compiled[PATH_MAX];
+	FILE *records = NULL;
+	pid_t global;
 	int err, code = 1;
 
 	if (parse_args(argc, argv, &a))
 		return 2;
+	/* -o first: a bad path fails before any slow step */
+	records = a.pin ? stdout : open_records(&a);
+	if (!records)
+		return 1;
 	if (bp_is_c_source(a.obj_path)) {
 		if (bp_compile_c(a.obj_path, compiled, sizeof(compiled)))
-			return 1;
+			goto out;
 		a.obj_path = compiled;
 	}
 	install_signals();
 	oopts.vmlinux = a.vmlinux;
 	obj = bpfprobe_object__open(a.obj_path, &oopts);
 	if (!obj)
-		return 1;
+		goto out;
 	/* right before our load turns it on: open_output() turns it back off
 	 * (pinned probes keep it: the global trace_pipe is where they print) */
 	a.global_printk_was = a.pin ? 1 : bpfprobe_output__global_printk();
 	err = bpfprobe_object__load(obj);
-	if (err)
+	if (err || interrupted(&code))
 		goto out;
 	if (a.pin) {
+		global = scope_of(&a, &w, &scope);
 		aopts.pid = a.pid;
+		aopts.follow = scope.follow;
+		aopts.global_pid = global;
 		code = load_pinned(obj, &a, &aopts);
 		goto out;
 	}
 	/* before attaching: no early record is lost */
-	out = open_output(obj, &a);
+	out = open_output(obj, &a, records);
 	if (!out)
 		goto out;
-	aopts.pid = a.pid;
 	if (a.cmd) {
+		/* --json without -o: the workload's stdout goes to stderr, so
+		 * our stdout holds JSON Lines alone */
+		w.stdout_to_stderr = a.json && !a.output;
 		err = bp_workload__prepare(&w, a.cmd);
 		if (err) {
 			fprintf(stderr, "bpfprobe: cannot start '%s': %s\n", a.cmd[0], strerror(-err));
 			goto out;
 		}
-		aopts.pid = a.system_wide ? -1 : w.pid;
 	}
-	/* printk lines of the traced process only (see README "Output") */
-	if (aopts.pid > 0 && bpfprobe_output__scope_pid(out, aopts.pid))
+	global = scope_of(&a, &w, &scope);
+	aopts.pid = scope.system_wide ? -1 : scope.pid;
+	aopts.follow = scope.follow;
+	aopts.global_pid = global;
+	/* printk lines of the traced processes only (see README "Output") */
+	if (global > 0 && bpfprobe_output__scope_pid(out, global))
+		goto out;
+	if (interrupted(&code))
 		goto out;
 	err = bpfprobe_object__attach(obj, &aopts);
 	if (err)
+		goto out;
+	if (!a.quiet)
+		bp_report__attached(obj, &scope);
+	if (!a.quiet && !a.cmd && a.pid > 0)
+		bp_report__check_maps(obj, a.pid);
+	if (interrupted(&code))
 		goto out;
 	if (a.cmd && bp_workload__start(&w, a.cmd[0])) {
 		code = 127;	/* like a shell that cannot run the command */
@@ -290,10 +389,14 @@ int cmd_load(int argc, char **argv)
 	code = run_loop(out, w.pid);
 	w.pid = -1;
 	finish_output(out, &a);
+	if (!a.quiet)
+		bp_report__never_ran(obj, &scope);
 out:
 	bp_workload__abort(&w);
 	/* before the object: perf buffers clear their slots in its maps */
 	bpfprobe_output__free(out);
 	bpfprobe_object__destroy(obj);
+	if (records && records != stdout)
+		fclose(records);
 	return code;
 }

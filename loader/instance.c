@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "loader/object.h"
+#include "prologue/guard.h"
 #include "prologue/liveness.h"
 #include "prologue/prologue.h"
 #include "util/log.h"
@@ -142,11 +143,20 @@ static void print_insns(const struct bp_instance *inst, const struct bpf_insn *i
 {
 	char line[128];
 
-	bp_info("instance '%s' prologue (%d insns):\n", inst->name, cnt);
+	/* the guard (follow.h) first, then the prologue, each from 0 */
 	for (int i = 0; i < cnt; i++) {
+		int at = i < inst->guard_len ? i : i - inst->guard_len;
+
+		if (i == 0 && inst->guard_len)
+			bp_info("instance '%s' guard (%d insns):\n", inst->name, inst->guard_len);
+		if (i == inst->guard_len)
+			bp_info("instance '%s' prologue (%d insns):\n", inst->name,
+				inst->prologue_len);
 		bp_insn__format(&insns[i], i + 1 < cnt ? &insns[i + 1] : NULL, line, sizeof(line));
-		bp_info("  %3d: %s\n", i, line);
+		bp_info("  %3d: %s\n", at, line);
 	}
+	if (cnt == inst->guard_len)
+		bp_info("instance '%s' prologue (0 insns):\n", inst->name);
 }
 
 static int load_with(struct bpfprobe_object *obj, struct bp_instance *inst,
@@ -156,7 +166,7 @@ static int load_with(struct bpfprobe_object *obj, struct bp_instance *inst,
 	void *func_info, *line_info;
 	int fd, err;
 
-	err = bp_load_info__shifted(li, inst->prologue_len - BP_PREAMBLE_LEN,
+	err = bp_load_info__shifted(li, inst->guard_len + inst->prologue_len - BP_PREAMBLE_LEN,
 				    &func_info, &line_info);
 	if (err)
 		return err;
@@ -182,6 +192,22 @@ static int load_with(struct bpfprobe_object *obj, struct bp_instance *inst,
 	return err;
 }
 
+/* The guard (follow.h) at insns: returns its length or a negative errno. */
+static int gen_guard(struct bpfprobe_object *obj, struct bp_instance *inst,
+		     struct bpf_insn *insns)
+{
+	struct bp_guards gs;
+	int n;
+
+	bp_follow__guards(&obj->follow, (int)(inst - obj->insts), !!inst->owner->spec.exec,
+			  &gs);
+	n = bp_guards__gen(&gs, insns, BP_GUARDS_MAX_INSNS);
+	if (n < 0)
+		bp_err("program '%s': cannot generate the guard: %s\n", inst->owner->name,
+		       strerror(-n));
+	return n;
+}
+
 int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
 {
 	const struct bpf_insn *proto = bpf_program__insns(inst->owner->prog);
@@ -189,19 +215,24 @@ int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
 	struct bpf_insn *insns;
 	size_t body = proto_cnt - BP_PREAMBLE_LEN;
 	char errbuf[128];
-	int plen, fd;
+	int glen, plen, fd;
 
-	insns = malloc((BP_PROLOGUE_MAX_INSNS + body) * sizeof(*insns));
+	insns = malloc((BP_GUARDS_MAX_INSNS + BP_PROLOGUE_MAX_INSNS + body) * sizeof(*insns));
 	if (!insns)
 		return -ENOMEM;
-	plen = bp_prologue__gen(&inst->plan, inst->unread, insns, BP_PROLOGUE_MAX_INSNS);
+	glen = gen_guard(obj, inst, insns);
+	plen = glen < 0 ? glen :
+	       bp_prologue__gen(&inst->plan, inst->unread, insns + glen, BP_PROLOGUE_MAX_INSNS);
 	if (plen < 0) {
-		bp_err("program '%s': cannot generate the prologue: %s\n",
-		       inst->owner->name, strerror(-plen));
+		if (glen >= 0)
+			bp_err("program '%s': cannot generate the prologue: %s\n",
+			       inst->owner->name, strerror(-plen));
 		free(insns);
 		return plen;
 	}
+	inst->guard_len = glen;
 	inst->prologue_len = plen;
+	plen += glen;
 	print_insns(inst, insns, plen);
 	memcpy(insns + plen, proto + BP_PREAMBLE_LEN, body * sizeof(*insns));
 

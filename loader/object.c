@@ -5,6 +5,7 @@
  * failed call leaves nothing loaded or attached.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "loader/object.h"
 #include "util/log.h"
 #include "util/opts.h"
+#include "util/pidns.h"
 
 static int parse_program(struct bp_program *p)
 {
@@ -70,6 +72,7 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 		errno = ENOMEM;
 		return NULL;
 	}
+	bp_follow__init(&obj->follow);
 	obj->path = strdup(path);
 	if (OPTS_HAS(opts, vmlinux) && opts->vmlinux)
 		obj->vmlinux = strdup(opts->vmlinux);
@@ -142,6 +145,9 @@ int bp_object__resolve_programs(struct bpfprobe_object *obj)
 		bp_resolver__free(r);
 		return -ENOMEM;
 	}
+	if (obj->obj && obj->nprogs && !bpf_object__btf(obj->obj))
+		bp_err("warning: '%s' has no BTF (built without -g): the programs' prototypes cannot be checked against their SEC() annotations (the ABI: int prog(void *ctx, int err, u64 arg1, ...))\n",
+		       obj->path);
 	for (int i = 0; i < obj->nprogs && !err; i++) {
 		struct bp_program *p = &obj->progs[i];
 
@@ -200,10 +206,13 @@ static int object_load(struct bpfprobe_object *obj)
 		bp_err("loading '%s' failed: %s\n", obj->path, strerror(-err));
 		return err;
 	}
+	/* the guards' set, gate and counts, before the instances that use them */
+	err = bp_follow__create_maps(&obj->follow, obj->ninsts);
 	for (int i = 0; i < obj->ninsts && !err; i++)
 		err = bp_instance__load(obj, &obj->insts[i]);
 	if (err) {
 		bp_instances__close(obj);
+		bp_follow__close(&obj->follow);
 		bpf_object__close(obj->obj);
 		obj->obj = NULL;
 		return err;
@@ -275,9 +284,34 @@ static int attach_kernel(struct bpfprobe_object *obj, struct bp_attach_point *ap
 	return bp_kprobe__attach(obj->insts[ap->instance].fd, &t, &ap->perf_fd, &ap->link_fd);
 }
 
+/* The global pid follow starts from, or a negative errno after a message. */
+static pid_t follow_seed(pid_t pid, pid_t global_pid)
+{
+	if (pid <= 0) {
+		bp_err("following processes needs a pid to start from\n");
+		return -EINVAL;
+	}
+	if (global_pid > 0)
+		return global_pid;
+	if (bp_pidns__is_initial())
+		return pid;
+	bp_err("following process %d: inside a PID namespace the kernel numbers it differently; pass its global pid (bpfprobe_pid__global())\n",
+	       (int)pid);
+	return -EINVAL;
+}
+
+static bool has_uprobes(const struct bpfprobe_object *obj)
+{
+	for (int i = 0; i < obj->naps; i++)
+		if (!obj->aps[i].point->kernel)
+			return true;
+	return false;
+}
+
 static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_attach_opts *opts)
 {
-	pid_t pid = -1;
+	pid_t pid = -1, global_pid = 0, perf_pid;
+	bool follow = false;
 	int err = 0;
 
 	if (!obj || !obj->loaded || !OPTS_VALID(opts, bpfprobe_attach_opts))
@@ -287,13 +321,34 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 		return -EBUSY;
 	if (OPTS_HAS(opts, pid))
 		pid = opts->pid;
+	if (OPTS_HAS(opts, follow))
+		follow = opts->follow;
+	if (OPTS_HAS(opts, global_pid))
+		global_pid = opts->global_pid;
+	perf_pid = pid;
+	if (follow && has_uprobes(obj)) {
+		pid_t seed = follow_seed(pid, global_pid);
+
+		if (seed < 0)
+			return seed;
+		if (kill(pid, 0) && errno == ESRCH) {
+			bp_err("cannot follow process %d: no such process\n", (int)pid);
+			return -ESRCH;
+		}
+		/* the set's programs first, so no child is missed; the guards
+		 * then let only the followed processes through */
+		err = bp_follow__start(&obj->follow, seed);
+		if (err)
+			return err;
+		perf_pid = -1;
+	}
 	for (int i = 0; i < obj->naps && !err; i++) {
 		struct bp_attach_point *ap = &obj->aps[i];
 		struct bp_uprobe_target t = {
 			.path = ap->point->binary,
 			.offset = ap->point->offset,
 			.retprobe = ap->point->is_return,
-			.pid = pid,
+			.pid = perf_pid,
 		};
 
 		if (ap->point->kernel)
@@ -310,10 +365,13 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 	if (err) {
 		bpfprobe_object__detach(obj);
 	} else {
-		char buf[16];
+		char buf[32];
 
 		obj->attached = true;
-		snprintf(buf, sizeof(buf), "%d", (int)pid);
+		if (obj->follow.seed > 0)
+			snprintf(buf, sizeof(buf), "%d+", (int)pid);
+		else
+			snprintf(buf, sizeof(buf), "%d", (int)pid);
 		/* libbpf attaches standard sections in every process */
 		bp_meta__update_object(obj, "pid", buf, true);
 	}
@@ -330,6 +388,7 @@ void bpfprobe_object__detach(struct bpfprobe_object *obj)
 	if (!obj)
 		return;
 	bp_attach_points__close(obj->aps, obj->naps);
+	bp_follow__stop(&obj->follow);
 	for (int i = 0; i < obj->nstd_links; i++)
 		bpf_link__destroy(obj->std_links[i]);
 	free(obj->std_links);
@@ -344,6 +403,7 @@ void bpfprobe_object__destroy(struct bpfprobe_object *obj)
 		return;
 	bpfprobe_object__detach(obj);
 	bp_instances__close(obj);
+	bp_follow__close(&obj->follow);
 	if (obj->obj)
 		bpf_object__close(obj->obj);
 	for (int i = 0; i < obj->nprogs; i++) {

@@ -6,6 +6,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "loader/follow.h"
 #include "prologue/plan.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
@@ -46,6 +47,7 @@ struct bp_instance {
 	struct bp_plan plan;
 	uint8_t unread;
 	int fd;
+	int guard_len;		/* the guard's instructions, before the prologue */
 	int prologue_len;
 	char name[BPF_OBJ_NAME_LEN];
 	/* the plan, readable, for the library's instance info */
@@ -78,6 +80,7 @@ struct bpfprobe_object {
 	int naps;
 	struct bpf_link **std_links;	/* standard libbpf sections, auto-attached */
 	int nstd_links;
+	struct bp_follow follow;	/* the followed set, the guards' counts */
 	bool loaded;
 	bool attached;		/* until bpfprobe_object__detach() */
 };

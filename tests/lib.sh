@@ -48,3 +48,12 @@ nothing_loaded() {
 		awk -v base="${PROG_ID_BASELINE:-0}" -v name="$1" \
 		'$1 + 0 > base + 0 && $3 == "name" && $4 == name { found = 1 } END { exit !found }'
 }
+
+# Waits (10 s at most) until file $2 has a line matching $1; false if not.
+wait_grep() {
+	for _ in $(seq 100); do
+		grep -q -- "$1" "$2" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}

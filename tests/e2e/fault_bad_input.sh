@@ -117,7 +117,7 @@ bad verifier_rejects_second_instance "$tmp/verif.o" -- "${P}_unsafe" "verifier l
 fault_obj "$tmp/obj.o"
 bad instance_load_fails_midway "$tmp/obj.o" FAULT_FAIL_AT="load:${P}_neg:2" \
 	LD_PRELOAD="$tmp/stop.so" -- "${P}_neg" "Too many open files"
-bad attach_fails_midway "$tmp/obj.o" FAULT_FAIL_AT=perf:2 LD_PRELOAD="$tmp/stop.so" -- \
+bad attach_fails_midway "$tmp/obj.o" FAULT_FAIL_AT=perf-uprobe:2 LD_PRELOAD="$tmp/stop.so" -- \
 	"cannot attach" "${P}_neg" "Too many open files"
 
 # -p of a process that does not exist

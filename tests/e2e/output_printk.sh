@@ -56,10 +56,10 @@ else
 fi
 
 # --json: one object per line; jq reads pid, comm, cpu and the message back
+# (the workload's own stdout goes to stderr: stdout is JSON alone)
 out=$(timeout 60 "$BPFPROBE" load --json $PK -- $T printk 3 2>"$tmp/err")
-pid=$(sed -n 's/^TRUTH pid=//p' <<<"$out")
-got=$(grep -v '^TRUTH' <<<"$out" |
-	jq -r 'select(.type == "printk") | "\(.pid) \(.comm) \(.cpu < 4096) \(.time_ns > 0) \(.msg)"' 2>&1)
+pid=$(sed -n 's/^TRUTH pid=//p' "$tmp/err")
+got=$(jq -r 'select(.type == "printk") | "\(.pid) \(.comm) \(.cpu < 4096) \(.time_ns > 0) \(.msg)"' <<<"$out" 2>&1)
 want=$(for i in 0 1 2; do
 	echo "$pid output-gcc-O2 true true GOT printk pid=$pid i=$i v=$((-1000 * i - 7))"
 done)
