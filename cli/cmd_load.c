@@ -327,7 +327,7 @@ int cmd_load(int argc, char **argv)
 	if (!records)
 		return 1;
 	if (bp_is_c_source(a.obj_path)) {
-		if (bp_compile_c(a.obj_path, compiled, sizeof(compiled)))
+		if (bp_compile_c(a.obj_path, NULL, compiled, sizeof(compiled)))
 			goto out;
 		a.obj_path = compiled;
 	}
