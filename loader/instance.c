@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "loader/object.h"
+#include "loader/verifier_log.h"
 #include "prologue/guard.h"
 #include "prologue/liveness.h"
 #include "prologue/prologue.h"
@@ -125,18 +126,31 @@ void bp_instances__set_body(struct bpfprobe_object *obj, struct bp_program *p,
 			obj->insts[i].unread = unread;
 }
 
-static void print_log_tail(const char *name, const char *log)
+/* The reason first, the log's end at the info level (bpfprobe -v). */
+static void report_failure(const struct bp_instance *inst, int err, const char *log)
 {
-	const char *start = log + strlen(log);
+	char reason[512], errbuf[128];
+	const char *start = log ? log + strlen(log) : NULL;
 	int lines = 0;
 
+	if (log && bp_verifier_log__reason(log, reason, sizeof(reason))) {
+		bp_err("program '%s': loading instance '%s' failed: the kernel's verifier refused it: %s\n",
+		       inst->owner->name, inst->name, reason);
+		bp_err("  (bpfprobe -v shows the verifier's log)\n");
+	} else {
+		libbpf_strerror(err, errbuf, sizeof(errbuf));
+		bp_err("program '%s': loading instance '%s' failed: %s\n", inst->owner->name,
+		       inst->name, errbuf);
+	}
+	if (!log || !*log)
+		return;
 	while (start > log && lines <= LOG_TAIL_LINES)
 		if (*--start == '\n')
 			lines++;
 	if (start != log)
 		start++;
-	bp_err("verifier log for '%s' (last lines):\n%s%s", name, start,
-	       *start && start[strlen(start) - 1] != '\n' ? "\n" : "");
+	bp_info("verifier log for '%s' (last lines):\n%s%s", inst->name, start,
+		*start && start[strlen(start) - 1] != '\n' ? "\n" : "");
 }
 
 static void print_insns(const struct bp_instance *inst, const struct bpf_insn *insns, int cnt)
@@ -214,7 +228,6 @@ int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
 	size_t proto_cnt = bpf_program__insn_cnt(inst->owner->prog);
 	struct bpf_insn *insns;
 	size_t body = proto_cnt - BP_PREAMBLE_LEN;
-	char errbuf[128];
 	int glen, plen, fd;
 
 	insns = malloc((BP_GUARDS_MAX_INSNS + BP_PROLOGUE_MAX_INSNS + body) * sizeof(*insns));
@@ -239,13 +252,15 @@ int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
 	fd = load_with(obj, inst, insns, plen + body, NULL, 0);
 	if (fd < 0) {
 		char *log = calloc(1, LOG_BUF_SIZE);
-		int err = fd;
+		int err = fd, again = -1;
 
-		libbpf_strerror(err, errbuf, sizeof(errbuf));
-		bp_err("program '%s': loading instance '%s' failed: %s\n",
-		       inst->owner->name, inst->name, errbuf);
-		if (log && load_with(obj, inst, insns, plen + body, log, LOG_BUF_SIZE) < 0 && *log)
-			print_log_tail(inst->name, log);
+		if (log)
+			again = load_with(obj, inst, insns, plen + body, log, LOG_BUF_SIZE);
+		if (again >= 0) {
+			close(again);	/* loaded the second time: nothing to say */
+			log[0] = '\0';
+		}
+		report_failure(inst, err, log);
 		free(log);
 		free(insns);
 		return err;
