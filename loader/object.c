@@ -14,9 +14,16 @@
 #include "loader/attach.h"
 #include "loader/metadata.h"
 #include "loader/object.h"
+#include "loader/verifier_log.h"
 #include "util/log.h"
 #include "util/opts.h"
 #include "util/pidns.h"
+
+/* The verifier's log of the program libbpf failed to load: libbpf retries
+ * a failed load with the log on, into this buffer when given one. */
+#define KERNEL_LOG_SIZE	(1u << 20)
+/* libbpf's warnings during the load, said after our own message */
+#define HELD_LOG_SIZE	4096
 
 static int parse_program(struct bp_program *p)
 {
@@ -76,13 +83,23 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 	obj->path = strdup(path);
 	if (OPTS_HAS(opts, vmlinux) && opts->vmlinux)
 		obj->vmlinux = strdup(opts->vmlinux);
+	if (OPTS_HAS(opts, source) && opts->source)
+		obj->source = realpath(opts->source, NULL) ?: strdup(opts->source);
 	err = bp_elf__check_bpf(path, &obj->license);
 	if (!err) {
 		/* the section handler claims the programs libbpf opens */
 		bp_handler__lock();
 		err = bp_handler__register();
+		obj->kernel_log = calloc(1, KERNEL_LOG_SIZE);
+		if (!obj->kernel_log)
+			err = -ENOMEM;
 		if (!err) {
-			obj->obj = bpf_object__open_file(path, NULL);
+			LIBBPF_OPTS(bpf_object_open_opts, lopts,
+				.kernel_log_buf = obj->kernel_log,
+				.kernel_log_size = KERNEL_LOG_SIZE,
+			);
+
+			obj->obj = bpf_object__open_file(path, &lopts);
 			if (!obj->obj) {
 				err = -errno;
 				bp_err("libbpf cannot open '%s': %s\n", path, strerror(errno));
@@ -178,8 +195,41 @@ static int resolve_all(struct bpfprobe_object *obj)
 	return err;
 }
 
+/*
+ * What failed, first: the user's source (load PROG.c) rather than the
+ * cached object, and the verifier's or libbpf's reason rather than an
+ * errno. The whole log follows at the info level (-v).
+ */
+static void report_load_failure(const struct bpfprobe_object *obj, int err, const char *held)
+{
+	const char *what = obj->source ? obj->source : obj->path;
+	char reason[512] = "";
+
+	if (err == -EPERM || err == -EACCES) {
+		bp_err("loading '%s': permission denied: loading BPF programs needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN); run bpfprobe as root\n",
+		       what);
+		return;
+	}
+	if (obj->kernel_log && bp_verifier_log__reason(obj->kernel_log, reason, sizeof(reason)))
+		bp_err("loading '%s' failed: the kernel's verifier refused it: %s\n", what, reason);
+	else if (held && *held)
+		bp_err("loading '%s' failed: %.*s\n", what,
+		       (int)strcspn(held + (strncmp(held, "libbpf: ", 8) ? 0 : 8), "\n"),
+		       held + (strncmp(held, "libbpf: ", 8) ? 0 : 8));
+	else
+		bp_err("loading '%s' failed: %s\n", what, strerror(-err));
+	/* libbpf loads the object with its own license section, or none */
+	if (strstr(reason, "GPL"))
+		bp_err("  '%s' has no GPL-compatible license; add the line:  char LICENSE[] SEC(\"license\") = \"GPL\";\n",
+		       what);
+	if (obj->source)
+		bp_info("  (compiled to %s)\n", obj->path);
+	bp_err("  (bpfprobe -v shows %s)\n", *reason ? "the verifier's log" : "libbpf's messages");
+}
+
 static int object_load(struct bpfprobe_object *obj)
 {
+	char held[HELD_LOG_SIZE];
 	int err;
 
 	if (!obj || !obj->obj)
@@ -194,18 +244,20 @@ static int object_load(struct bpfprobe_object *obj)
 
 	bp_handler__lock();
 	bp_handler__set_loading(obj);
+	bp_log__hold_libbpf(held, sizeof(held));
 	err = bpf_object__load(obj->obj);
+	if (err)
+		report_load_failure(obj, err, held);
+	/* libbpf's own words: after ours when it failed (-v), else as usual */
+	bp_log__release_libbpf(err ? BPFPROBE_INFO : BPFPROBE_WARN);
+	if (err && obj->kernel_log && *obj->kernel_log)
+		bp_info("the verifier's log:\n%s\n", obj->kernel_log);
 	bp_handler__set_loading(NULL);
 	bp_handler__unlock();
-	if (err == -EPERM || err == -EACCES) {
-		bp_err("loading '%s': permission denied: loading BPF programs needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN); run bpfprobe as root\n",
-		       obj->path);
+	free(obj->kernel_log);
+	obj->kernel_log = NULL;
+	if (err)
 		return err;
-	}
-	if (err) {
-		bp_err("loading '%s' failed: %s\n", obj->path, strerror(-err));
-		return err;
-	}
 	/* the guards' set, gate and counts, before the instances that use them */
 	err = bp_follow__create_maps(&obj->follow, obj->ninsts);
 	for (int i = 0; i < obj->ninsts && !err; i++)
@@ -416,6 +468,8 @@ void bpfprobe_object__destroy(struct bpfprobe_object *obj)
 	free(obj->aps);
 	free(obj->license);
 	free(obj->vmlinux);
+	free(obj->source);
+	free(obj->kernel_log);
 	free(obj->path);
 	free(obj);
 }

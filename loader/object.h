@@ -72,6 +72,8 @@ struct bpfprobe_object {
 	struct bpf_object *obj;
 	char *license;
 	char *vmlinux;		/* open opts: kernel DWARF to use */
+	char *source;		/* open opts: what the object was compiled from */
+	char *kernel_log;	/* libbpf's loads' verifier log, until the load ends */
 	struct bp_program *progs;
 	int nprogs;
 	struct bp_instance *insts;

@@ -77,8 +77,13 @@ struct bpfprobe_open_opts {
 	 * ...), else use kernel BTF.
 	 */
 	const char *vmlinux;
+	/**
+	 * The source the object was compiled from (bpfprobe load PROG.c),
+	 * recorded with the programs for `bpfprobe list`; NULL: none.
+	 */
+	const char *source;
 };
-#define bpfprobe_open_opts__last_field vmlinux
+#define bpfprobe_open_opts__last_field source
 
 /**
  * @brief Opens a BPF ELF object and parses the SEC() annotation of every
@@ -306,6 +311,20 @@ bpfprobe_output__new(struct bpfprobe_object *obj, const struct bpfprobe_output_o
  * @return 0 or a negative errno
  */
 BPFPROBE_API int bpfprobe_output__scope_pid(struct bpfprobe_output *out, pid_t pid);
+
+/**
+ * @brief The output of pinned session @p name (bpfprobe_object__pin()):
+ * the records its ring buffer and perf event array maps receive from now
+ * on, typed by the session's BTF as for a loaded object. Read it with
+ * bpfprobe_output__poll() like any output; one reader at a time (a
+ * second one would take records from the first). Its bpf_trace_printk
+ * lines are not here: they go to tracefs's global trace_pipe.
+ * bpfprobe_output__dump_maps() refuses such an output (-EINVAL).
+ * @return the output, or NULL with errno set: ENOENT (no such session, or
+ * nothing in it to read; a message has been printed), EINVAL (bad name)
+ */
+BPFPROBE_API struct bpfprobe_output *
+bpfprobe_output__open_pinned(const char *name, const struct bpfprobe_output_opts *opts);
 
 /** @brief An epoll fd, readable when output waits (to poll it with yours). */
 BPFPROBE_API int bpfprobe_output__fd(const struct bpfprobe_output *out);
