@@ -49,6 +49,9 @@ $(BUILD)/obj/%.o: %.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
+# bpfprobe --version
+$(BUILD)/obj/cli/main.o: CFLAGS += -DBPFPROBE_VERSION='"$(VERSION)"'
+
 $(BUILD)/libbpfprobe.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(call msg,AR,$@)

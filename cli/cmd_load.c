@@ -11,8 +11,11 @@
 #include <unistd.h>
 #include <bpfprobe/bpfprobe.h>
 #include "cli/commands.h"
+#include "cli/cflags.h"
 #include "cli/compile_c.h"
 #include "cli/load_report.h"
+#include "cli/options.h"
+#include "cli/privileges.h"
 #include "cli/workload.h"
 
 struct load_args {
@@ -31,11 +34,66 @@ struct load_args {
 	bool no_follow;		/* --no-follow: the process alone, not its tree */
 	bool quiet;		/* -q: no session lines on stderr */
 	const char *output;	/* -o FILE: bpfprobe's records go there */
+	struct bp_cflags cflags;	/* --cflags, -I, -D: PROG.c's compile */
 };
 
 enum { OPT_JSON = 256, OPT_QUIET_META, OPT_NO_MAP_DUMP, OPT_PERF_PAGES };
 enum { OPT_PIN = 300, OPT_REPLACE };
-enum { OPT_VMLINUX = 320, OPT_NO_FOLLOW };
+enum { OPT_VMLINUX = 320, OPT_NO_FOLLOW, OPT_CFLAGS };
+
+static const struct bp_cli_opt load_opts[] = {
+	{ "pid", 'p', required_argument, "PID",
+	  "trace process PID and, unless --no-follow, the\n"
+	  "processes it starts from now on, until Ctrl-C" },
+	{ "no-follow", OPT_NO_FOLLOW, no_argument, NULL,
+	  "trace CMD's (or PID's) own process only: its\n"
+	  "threads and its execs, not the processes it starts" },
+	{ "all-cpus", 'a', no_argument, NULL,
+	  "trace every process (system-wide), even with CMD" },
+	{ "json", OPT_JSON, no_argument, NULL,
+	  "records as JSON Lines; CMD's stdout goes to stderr\n"
+	  "then, so stdout holds JSON alone (or use -o)" },
+	{ "output", 'o', required_argument, "FILE",
+	  "bpfprobe's records go to FILE; CMD keeps stdout" },
+	{ "quiet", 'q', no_argument, NULL,
+	  "no session lines on stderr (what was attached,\n"
+	  "programs that never ran)" },
+	{ "quiet-meta", OPT_QUIET_META, no_argument, NULL,
+	  "printk lines without TIME COMM PID CPU, records\n"
+	  "without their map's name" },
+	{ "no-map-dump", OPT_NO_MAP_DUMP, no_argument, NULL, "do not print the maps at exit" },
+	{ "perf-pages", OPT_PERF_PAGES, required_argument, "N",
+	  "pages per CPU of each perf buffer, a power of 2\n"
+	  "(default 64)" },
+	{ "pin", OPT_PIN, required_argument, "NAME",
+	  "pin the session as NAME and exit; the probes keep\n"
+	  "running until bpfprobe unload NAME (no CMD)" },
+	{ "replace", OPT_REPLACE, no_argument, NULL, "with --pin: replace a session named NAME" },
+	{ "vmlinux", OPT_VMLINUX, required_argument, "PATH",
+	  "a vmlinux with DWARF for kernel probes" },
+	{ "cflags", OPT_CFLAGS, required_argument, "FLAGS",
+	  "PROG.c: more clang flags, split at blanks" },
+	{ "include", 'I', required_argument, "DIR", "PROG.c: clang's -I DIR" },
+	{ "define", 'D', required_argument, "NAME[=VAL]", "PROG.c: clang's -D NAME[=VAL]" },
+	{ "verbose", 'v', no_argument, NULL,
+	  "show probe points, fetch plans, guards and\n"
+	  "prologues; -vv adds libbpf's output" },
+	{}
+};
+
+static const struct bp_cli_cmd load_cmd = {
+	.name = "load",
+	.operands = "OBJ.o|PROG.c [--] [CMD [ARGS...]]",
+	.what = "Loads OBJ.o (or compiles PROG.c with clang and loads that), fetches the\n"
+		"arguments its SEC() annotations name, attaches, and prints what the\n"
+		"programs output (bpf_trace_printk lines, ring and perf buffer records,\n"
+		"maps at exit) on stdout. With CMD: starts it held, attaches, lets it\n"
+		"run, and exits with its status; its process and every process it\n"
+		"starts are traced. Without CMD: runs until SIGINT/SIGTERM.\n"
+		"Options go before OBJ.o; what follows it is CMD.",
+	.opts = load_opts,
+	.options_first = true,
+};
 
 static volatile sig_atomic_t got_signal;
 
@@ -113,104 +171,104 @@ static int load_pinned(struct bpfprobe_object *obj, const struct load_args *a,
 	return 0;
 }
 
+static int parse_option(int c, struct load_args *a)
+{
+	char *end;
+
+	switch (c) {
+	case 'p':
+		a->pid = strtol(optarg, &end, 10);
+		if (*end || a->pid <= 0) {
+			fprintf(stderr, "bpfprobe load: bad pid '%s'\n", optarg);
+			return -EINVAL;
+		}
+		return 0;
+	case 'a':
+		a->system_wide = true;
+		return 0;
+	case 'v':
+		bp_cli_verbose++;
+		return 0;
+	case OPT_JSON:
+		a->json = true;
+		return 0;
+	case OPT_QUIET_META:
+		a->quiet_meta = true;
+		return 0;
+	case OPT_NO_MAP_DUMP:
+		a->no_map_dump = true;
+		return 0;
+	case OPT_PERF_PAGES: {
+		unsigned long n = strtoul(optarg, &end, 10);
+
+		if (*end || !n || (n & (n - 1)) || n > (1UL << 20)) {
+			fprintf(stderr, "bpfprobe load: --perf-pages '%s': want a power of 2 from 1 to 1048576\n",
+				optarg);
+			return -EINVAL;
+		}
+		a->perf_pages = n;
+		return 0;
+	}
+	case OPT_PIN:
+		a->pin = optarg;
+		return 0;
+	case OPT_REPLACE:
+		a->replace = true;
+		return 0;
+	case OPT_VMLINUX:
+		a->vmlinux = optarg;
+		return 0;
+	case OPT_NO_FOLLOW:
+		a->no_follow = true;
+		return 0;
+	case 'q':
+		a->quiet = true;
+		return 0;
+	case 'o':
+		a->output = optarg;
+		return 0;
+	case OPT_CFLAGS:
+		return bp_cflags__add_words(&a->cflags, optarg);
+	case 'I':
+	case 'D':
+		return bp_cflags__add(&a->cflags, c == 'I' ? "-I" : "-D", optarg);
+	default:
+		return -EINVAL;
+	}
+}
+
 static int parse_args(int argc, char **argv, struct load_args *a)
 {
-	static const struct option longopts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet-meta", no_argument, NULL, OPT_QUIET_META },
-		{ "no-map-dump", no_argument, NULL, OPT_NO_MAP_DUMP },
-		{ "perf-pages", required_argument, NULL, OPT_PERF_PAGES },
-		{ "pin", required_argument, NULL, OPT_PIN },
-		{ "replace", no_argument, NULL, OPT_REPLACE },
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-		{ "no-follow", no_argument, NULL, OPT_NO_FOLLOW },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "output", required_argument, NULL, 'o' },
-		{}
-	};
 	int c;
 
 	a->pid = -1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:avhqo:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': {
-			char *end;
-
-			a->pid = strtol(optarg, &end, 10);
-			if (*end || a->pid <= 0) {
-				fprintf(stderr, "bpfprobe load: bad pid '%s'\n", optarg);
-				return -EINVAL;
-			}
-			break;
-		}
-		case 'a':
-			a->system_wide = true;
-			break;
-		case 'v':
-			bp_cli_verbose++;
-			break;
-		case OPT_JSON:
-			a->json = true;
-			break;
-		case OPT_QUIET_META:
-			a->quiet_meta = true;
-			break;
-		case OPT_NO_MAP_DUMP:
-			a->no_map_dump = true;
-			break;
-		case OPT_PERF_PAGES: {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 10);
-
-			if (*end || !n || (n & (n - 1)) || n > (1UL << 20)) {
-				fprintf(stderr, "bpfprobe load: --perf-pages '%s': want a power of 2 from 1 to 1048576\n",
-					optarg);
-				return -EINVAL;
-			}
-			a->perf_pages = n;
-			break;
-		}
-		case OPT_PIN:
-			a->pin = optarg;
-			break;
-		case OPT_REPLACE:
-			a->replace = true;
-			break;
-		case OPT_VMLINUX:
-			a->vmlinux = optarg;
-			break;
-		case OPT_NO_FOLLOW:
-			a->no_follow = true;
-			break;
-		case 'q':
-			a->quiet = true;
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		case 'h':
-			printf("usage: bpfprobe load [-v] [-q] [-a] [-p PID] [--no-follow] [--json] [-o FILE] [--quiet-meta] [--no-map-dump] [--perf-pages N] [--pin NAME [--replace]] [--vmlinux PATH] OBJ.o|PROG.c [--] [CMD [ARGS...]]\n");
-			exit(0);
-		default:
+	optind = 0;
+	while ((c = bp_cli__next(&load_cmd, argc, argv)) != -1)
+		if (parse_option(c, a))
 			return -EINVAL;
-		}
-	}
 	if (optind >= argc) {
-		fprintf(stderr, "bpfprobe load: missing the BPF object (usage: bpfprobe load [-v] [-a] [-p PID] OBJ.o [--] [CMD...])\n");
+		fprintf(stderr, "bpfprobe load: missing the BPF object\n");
+		bp_cli__usage(&load_cmd);
 		return -EINVAL;
 	}
 	a->obj_path = argv[optind++];
-	if (optind < argc && !strcmp(argv[optind], "--"))
+	if (optind < argc && !strcmp(argv[optind], "--")) {
 		optind++;
+	} else if (optind < argc && argv[optind][0] == '-') {
+		/* `load prog.c -p 1`: what follows the object is the command */
+		fprintf(stderr, "bpfprobe load: option '%s' after the object '%s': options go before the object (bpfprobe load [OPTIONS] %s [--] [CMD...]); a command starting with '-' goes after '--'\n",
+			argv[optind], a->obj_path, a->obj_path);
+		return -EINVAL;
+	}
 	if (optind < argc)
 		a->cmd = &argv[optind];
 	if (a->cmd && a->pid > 0) {
 		fprintf(stderr, "bpfprobe load: -p and a command exclude each other\n");
+		return -EINVAL;
+	}
+	if (a->cflags.n && !bp_is_c_source(a->obj_path)) {
+		fprintf(stderr, "bpfprobe load: --cflags, -I and -D are for a C source (PROG.c), not '%s'\n",
+			a->obj_path);
 		return -EINVAL;
 	}
 	return check_pin_args(a);
@@ -320,15 +378,25 @@ int cmd_load(int argc, char **argv)
 	pid_t global;
 	int err, code = 1;
 
-	if (parse_args(argc, argv, &a))
+	if (parse_args(argc, argv, &a)) {
+		bp_cflags__free(&a.cflags);
 		return 2;
+	}
+	/* first: without privileges nothing else can work, and nothing else
+	 * is said (tracefs, say, is often unreadable to the same user) */
+	if (bp_cli__check_privileges("load")) {
+		bp_cflags__free(&a.cflags);
+		return 1;
+	}
 	/* -o first: a bad path fails before any slow step */
 	records = a.pin ? stdout : open_records(&a);
 	if (!records)
 		return 1;
 	if (bp_is_c_source(a.obj_path)) {
-		if (bp_compile_c(a.obj_path, NULL, compiled, sizeof(compiled)))
+		if (bp_compile_c(a.obj_path, bp_cflags__list(&a.cflags), compiled,
+				 sizeof(compiled)))
 			goto out;
+		oopts.source = a.obj_path;
 		a.obj_path = compiled;
 	}
 	install_signals();
@@ -398,5 +466,6 @@ out:
 	bpfprobe_object__destroy(obj);
 	if (records && records != stdout)
 		fclose(records);
+	bp_cflags__free(&a.cflags);
 	return code;
 }
