@@ -29,12 +29,20 @@
 #                records (bench/rb_bench.c, the bench's own libbpf consumer)
 #                vs the same loop with an empty program: records/s, lost,
 #                consumer CPU.
+# 5 follow       what following the workload's process tree costs: the
+#                register-argument program loaded by `bpfprobe load -- APP`
+#                (uprobes for every process, the followed-set guard) against
+#                `bpfprobe load --no-follow -- APP` (the perf event's pid
+#                filter, the guard's gate off): run time per hit (bpf_stats)
+#                and the whole probed call; and the call in a process the
+#                session does not follow, which still takes the uprobe's
+#                trap, against an unprobed call.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=$(realpath "${1:-build/bench}")
 BPFPROBE=$(realpath "${BPFPROBE:-build/bpfprobe}")
 RUNS=${BENCH_RUNS:-5}
-ONLY=${BENCH_ONLY:-1,2,3,4}
+ONLY=${BENCH_ONLY:-1,2,3,4,5}
 APP=$B/app
 tmp=$(mktemp -d)
 stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo 0)
@@ -289,6 +297,53 @@ if section 4; then
 	row throughput "libbpf consumer, 3x$n" "rec/s" "$rec_rate" "$trap_rate" "" \
 		"lost=$lost, $rec counted; consumer cpu $ccpu of one core (bench/rb_bench.c)"
 	echo "  (64-byte ring buffer records, one per call of a uprobed function in a tight loop; an unprobed call takes $plain ns)" | tee -a "$table"
+fi
+# --- 5. following the process tree ------------------------------------------
+if section 5; then
+	sysctl -qw kernel.bpf_stats_enabled=1
+	n=${BENCH_HITS:-$(calls_for 0.5)}
+	obj=$B/hit_reg.bpf.o
+	# alternate follow / no-follow, 3 times each: the medians
+	f_ns= f_call= p_ns= p_call=
+	for _ in 1 2 3; do
+		for mode in follow nofollow; do
+			opt=; [ $mode = nofollow ] && opt=--no-follow
+			v=$(hit_stats h_reg "$BPFPROBE" load -q $opt "$obj" -- "$APP" hot reg "$n")
+			ns=$(awk -v t="$(field run_time_ns "$v")" -v c="$(field run_cnt "$v")" \
+				'BEGIN { if (c > 0) printf "%.1f", t / c }')
+			if [ $mode = follow ]; then
+				f_ns+=" $ns" f_call+=" $(field ns_per_call "$v")"
+			else
+				p_ns+=" $ns" p_call+=" $(field ns_per_call "$v")"
+			fi
+		done
+	done
+	med() { tr ' ' '\n' <<<"$1" | grep . | sort -g | sed -n 2p; }
+	printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric follow "pid filter" ratio "" note | tee -a "$table"
+	row follow "reg: guard, followed" prog_ns "$(med "$f_ns")" "$(med "$p_ns")" "" \
+		"bpf_stats run_time/run_cnt; pid filter: --no-follow"
+	row follow "reg: guard, followed" call_ns "$(med "$f_call")" "$(med "$p_call")" "" \
+		"whole probed call"
+	# a process the session does not follow: the trap and a refused guard,
+	# against the same loop unprobed (with --no-follow it is not trapped)
+	plain= other=
+	for _ in 1 2 3; do
+		plain+=" $(field ns_per_call "$("$APP" hot reg "$n")")"
+		rm -f "$tmp/other.err"
+		"$BPFPROBE" load -q "$obj" -- sleep 60 >/dev/null 2>"$tmp/other.err" &
+		sess=$!
+		for _ in $(seq 200); do
+			bpftool prog show 2>/dev/null | grep -q " name bpfprobe_fork " && break
+			sleep 0.05
+		done
+		sleep 0.3
+		other+=" $(field ns_per_call "$("$APP" hot reg "$n")")"
+		kill -TERM $sess 2>/dev/null
+		wait $sess
+	done
+	row follow "reg: not followed" call_ns "$(med "$other")" "$(med "$plain")" "" \
+		"the call in another process (trap + refused guard) vs unprobed"
+	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
 fi
 echo
 echo "bench: table saved in $table"

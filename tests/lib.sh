@@ -57,3 +57,15 @@ wait_grep() {
 	done
 	return 1
 }
+
+# A copy of $BPFPROBE in directory $1 (made world-readable), for running as
+# an unprivileged user: the checkout may sit where that user cannot read.
+nobody_copy() {
+	chmod 755 "$1"
+	cp "$BPFPROBE" "$1/bpfprobe" && chmod 755 "$1/bpfprobe" && echo "$1/bpfprobe"
+}
+
+# Runs a command as nobody, without capabilities, from /.
+as_nobody() {
+	(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@")
+}
