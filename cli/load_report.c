@@ -205,7 +205,7 @@ void bp_report__never_ran(const struct bpfprobe_object *obj, const struct bp_loa
 		struct bpfprobe_program_stats st = { .sz = sizeof(st) };
 
 		if (bpfprobe_object__program_info(obj, i, &pi) ||
-		    bpfprobe_object__program_stats(obj, i, &st) || st.runs)
+		    bpfprobe_object__program_stats(obj, i, &st) || st.ran)
 			continue;
 		why_never(obj, s, &pi, &st);
 	}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -17,6 +18,11 @@
 #include "util/tracefs.h"
 
 #define EXECS_MAX		256
+/* the control blocks: one memory line per instance */
+#define CTL_BLOCK		64
+#define CTL_GATE		0
+#define CTL_RAN			8
+#define CTL_SIZE(n)		(CTL_BLOCK * ((n) > 0 ? (n) : 1))
 #define PROG_LICENSE		"Dual BSD/GPL"
 
 static const struct {
@@ -31,7 +37,7 @@ static const struct {
 void bp_follow__init(struct bp_follow *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->set_fd = f->gate_fd = f->hits_fd = f->stats_fd = f->execs_fd = -1;
+	f->set_fd = f->ctl_fd = f->hits_fd = f->stats_fd = f->execs_fd = -1;
 	for (int i = 0; i < BP_FOLLOW_PROGS; i++)
 		f->prog_fd[i] = f->perf_fd[i] = f->link_fd[i] = -1;
 }
@@ -56,17 +62,32 @@ int bp_follow__create_maps(struct bp_follow *f, int ninsts)
 	if (ncpus < 0)
 		return ncpus;
 	f->ninsts = ninsts;
-	/* no preallocation: a set that rarely holds more than a few pids
-	 * costs what it holds */
-	f->set_fd = create_map(BPF_MAP_TYPE_HASH, "bpfprobe_follow", 4, 4, BP_FOLLOW_SET_MAX,
-			       BPF_F_NO_PREALLOC);
+	/* a bit per possible pid: the guard's test is an inlined array
+	 * lookup, no map call; mmap'ed to set and clear bits atomically
+	 * alongside the programs */
+	f->set_fd = create_map(BPF_MAP_TYPE_ARRAY, "bpfprobe_follow", 4, 8, BP_PID_BITMAP_WORDS,
+			       BPF_F_MMAPABLE);
 	if (f->set_fd < 0)
 		return f->set_fd;
-	f->gate_fd = create_map(BPF_MAP_TYPE_ARRAY, "bpfprobe_gate", 4, 4, 1, 0);
-	if (f->gate_fd < 0)
-		return f->gate_fd;
+	f->bits = mmap(NULL, BP_PID_BITMAP_WORDS * 8, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       f->set_fd, 0);
+	if (f->bits == MAP_FAILED) {
+		f->bits = NULL;
+		bp_err("cannot map the followed set: %s\n", strerror(errno));
+		return -errno;
+	}
+	f->ctl_fd = create_map(BPF_MAP_TYPE_ARRAY, "bpfprobe_ctl", 4, CTL_SIZE(ninsts), 1,
+			       BPF_F_MMAPABLE);
+	if (f->ctl_fd < 0)
+		return f->ctl_fd;
+	f->ctl = mmap(NULL, CTL_SIZE(ninsts), PROT_READ | PROT_WRITE, MAP_SHARED, f->ctl_fd, 0);
+	if (f->ctl == MAP_FAILED) {
+		f->ctl = NULL;
+		bp_err("cannot map the instances' control blocks: %s\n", strerror(errno));
+		return -errno;
+	}
 	f->hits_fd = create_map(BPF_MAP_TYPE_PERCPU_ARRAY, "bpfprobe_hits", 4, 8,
-				ninsts > 0 ? 2 * ninsts : 1, 0);
+				ninsts > 0 ? ninsts : 1, 0);
 	if (f->hits_fd < 0)
 		return f->hits_fd;
 	f->stats_fd = create_map(BPF_MAP_TYPE_PERCPU_ARRAY, "bpfprobe_fstats", 4, 8,
@@ -82,13 +103,16 @@ void bp_follow__guards(const struct bp_follow *f, int i, bool uprobe, struct bp_
 {
 	memset(gs, 0, sizeof(*gs));
 	gs->refused_fd = f->hits_fd;
-	gs->count_base = 2 * i;
-	gs->count_passes = true;
+	gs->count_base = i;
+	gs->mark_ran = true;
+	gs->ran_fd = f->ctl_fd;
+	gs->ran_off = CTL_BLOCK * i + CTL_RAN;
 	if (!uprobe)
 		return;
 	gs->n = 1;
-	gs->v[0] = (struct bp_guard){ .kind = BP_GUARD_TGID_IN_SET, .set_fd = f->set_fd,
-				      .gated = true, .gate_fd = f->gate_fd };
+	gs->v[0] = (struct bp_guard){ .kind = BP_GUARD_TGID_IN_BITMAP, .set_fd = f->set_fd,
+				      .gated = true, .gate_fd = f->ctl_fd,
+				      .gate_off = CTL_BLOCK * i + CTL_GATE };
 }
 
 typedef int (*gen_fn)(const struct bp_follow_cfg *, struct bpf_insn *, size_t);
@@ -192,26 +216,29 @@ static void close_fd(int *fd)
 
 static int set_gate(const struct bp_follow *f, __u32 on)
 {
-	__u32 key = 0;
-
-	return bpf_map_update_elem(f->gate_fd, &key, &on, BPF_ANY) ? -errno : 0;
+	if (!f->ctl)
+		return -EINVAL;
+	for (int i = 0; i < f->ninsts; i++)
+		__atomic_store_n((__u32 *)(f->ctl + CTL_BLOCK * i + CTL_GATE), on, __ATOMIC_SEQ_CST);
+	return 0;
 }
 
 int bp_follow__start(struct bp_follow *f, pid_t pid)
 {
-	__u32 key = pid, val = BP_FOLLOW_SEED;
 	int err;
 
-	if (f->set_fd < 0 || pid <= 0)
+	if (!f->bits || pid <= 0)
 		return -EINVAL;
+	if ((uint64_t)pid >= 64ull * BP_PID_BITMAP_WORDS) {
+		bp_err("cannot follow process %d: past the kernel's pid limit\n", (int)pid);
+		return -EINVAL;
+	}
 	/* the programs first: no child created from here on is missed */
 	err = attach_progs(f);
-	if (!err && bpf_map_update_elem(f->set_fd, &key, &val, BPF_ANY)) {
-		err = -errno;
-		bp_err("cannot follow process %d: %s\n", (int)pid, strerror(errno));
-	}
-	if (!err)
+	if (!err) {
+		__atomic_fetch_or(&f->bits[pid / 64], 1ull << (pid % 64), __ATOMIC_SEQ_CST);
 		err = set_gate(f, 1);
+	}
 	if (err) {
 		bp_follow__stop(f);
 		return err;
@@ -223,9 +250,7 @@ int bp_follow__start(struct bp_follow *f, pid_t pid)
 
 void bp_follow__stop(struct bp_follow *f)
 {
-	__u32 key, next;
-
-	if (f->gate_fd >= 0 && !f->pinned)
+	if (f->ctl && !f->pinned)
 		set_gate(f, 0);
 	for (int i = 0; i < BP_FOLLOW_PROGS; i++) {
 		close_fd(&f->link_fd[i]);
@@ -233,19 +258,22 @@ void bp_follow__stop(struct bp_follow *f)
 		close_fd(&f->prog_fd[i]);
 	}
 	/* nothing adds to the set any more */
-	while (f->set_fd >= 0 && !f->pinned && !bpf_map_get_next_key(f->set_fd, NULL, &next)) {
-		key = next;
-		if (bpf_map_delete_elem(f->set_fd, &key))
-			break;
-	}
+	if (f->bits && !f->pinned)
+		memset(f->bits, 0, BP_PID_BITMAP_WORDS * 8);
 	f->seed = 0;
 }
 
 void bp_follow__close(struct bp_follow *f)
 {
 	bp_follow__stop(f);
+	if (f->bits)
+		munmap(f->bits, BP_PID_BITMAP_WORDS * 8);
+	f->bits = NULL;
 	close_fd(&f->set_fd);
-	close_fd(&f->gate_fd);
+	if (f->ctl)
+		munmap(f->ctl, CTL_SIZE(f->ninsts));
+	f->ctl = NULL;
+	close_fd(&f->ctl_fd);
 	close_fd(&f->hits_fd);
 	close_fd(&f->stats_fd);
 	close_fd(&f->execs_fd);
@@ -271,15 +299,14 @@ static int percpu_sum(int fd, __u32 key, uint64_t *sum)
 	return err;
 }
 
-int bp_follow__hits(const struct bp_follow *f, int i, uint64_t *passed, uint64_t *refused)
+int bp_follow__hits(const struct bp_follow *f, int i, bool *ran, uint64_t *refused)
 {
 	int err;
 
-	if (i < 0 || i >= f->ninsts)
+	if (i < 0 || i >= f->ninsts || !f->ctl)
 		return -ENOENT;
-	err = percpu_sum(f->hits_fd, 2 * i, refused);
-	if (!err)
-		err = percpu_sum(f->hits_fd, 2 * i + 1, passed);
+	err = percpu_sum(f->hits_fd, i, refused);
+	*ran = __atomic_load_n((uint64_t *)(f->ctl + CTL_BLOCK * i + CTL_RAN), __ATOMIC_RELAXED);
 	return err;
 }
 

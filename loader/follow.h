@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Following a process tree. Every uprobe instance starts with a gated
- * BP_GUARD_TGID_IN_SET guard (prologue/guard.h) on the object's set of
- * followed processes: while the gate is off (the default) every process
+ * BP_GUARD_TGID_IN_BITMAP guard (prologue/guard.h) on the object's set of
+ * followed processes, a bitmap of every possible pid (512 KiB): while the gate is off (the default) every process
  * passes, and the probes are filtered by the perf event's pid as before;
  * with follow on, the uprobes are attached for every process and the
  * guard lets through only the processes in the set, which three
@@ -10,8 +10,8 @@
  * process's children join it, freed tasks leave it. perf_event's inherit
  * cannot do this here: it breaks fork() for BPF-attached uprobes.
  *
- * Every instance also counts, per CPU, the runs its guard let through and
- * those it refused (in processes not followed), for the report of
+ * Every instance also counts, per CPU, the hits its guard refused (in
+ * processes not followed) and marks, once, that it ran: for the report of
  * programs that never ran.
  */
 #ifndef BPFPROBE_FOLLOW_H
@@ -23,12 +23,16 @@
 #include "prologue/guard.h"
 
 #define BP_FOLLOW_PROGS	3	/* fork, free, exec */
-#define BP_FOLLOW_SET_MAX	65536
 
 struct bp_follow {
-	int set_fd;		/* __u32 global pid -> __u32 how it joined */
-	int gate_fd;		/* array: [0] = 1 while following */
-	int hits_fd;		/* per-CPU array: [2i] refused, [2i + 1] passed, instance i */
+	int set_fd;		/* bitmap of followed pids: array of __u64 words */
+	uint64_t *bits;		/* set_fd's words, mmap'ed */
+	/* array of one value, a 64-byte block per instance i, mmap'ed: the
+	 * __u32 gate at 64 i (1 while following), the __u64 ran flag at
+	 * 64 i + 8; one memory line per hit */
+	int ctl_fd;
+	uint8_t *ctl;
+	int hits_fd;		/* per-CPU array: [i] hits instance i refused */
 	int stats_fd;		/* per-CPU array: enum bp_follow_stat */
 	int execs_fd;		/* comm[16] -> 1: what the followed processes ran */
 	int ninsts;
@@ -64,8 +68,8 @@ void bp_follow__stop(struct bp_follow *f);
 /* Closes everything. */
 void bp_follow__close(struct bp_follow *f);
 
-/* Sums of instance i's counts over the CPUs. */
-int bp_follow__hits(const struct bp_follow *f, int i, uint64_t *passed, uint64_t *refused);
+/* Whether instance i ran, and the hits it refused (summed over the CPUs). */
+int bp_follow__hits(const struct bp_follow *f, int i, bool *ran, uint64_t *refused);
 
 /* Sum of stat (enum bp_follow_stat) over the CPUs; 0 when unknown. */
 uint64_t bp_follow__stat(const struct bp_follow *f, int stat);

@@ -131,15 +131,16 @@ static int object_program_stats(const struct bpfprobe_object *obj, size_t i,
 		return -ENOENT;
 	full.sz = stats->sz;
 	for (int k = 0; k < obj->ninsts; k++) {
-		uint64_t runs, refused;
+		uint64_t refused;
+		bool ran;
 		int err;
 
 		if (obj->insts[k].owner != &obj->progs[i])
 			continue;
-		err = bp_follow__hits(&obj->follow, k, &runs, &refused);
+		err = bp_follow__hits(&obj->follow, k, &ran, &refused);
 		if (err)
 			return err;
-		full.runs += runs;
+		full.ran |= ran;
 		full.refused += refused;
 	}
 	FILL(stats, full);

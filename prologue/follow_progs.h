@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The code of the programs that keep a session's set of followed
- * processes current (the set a BP_GUARD_TGID_IN_SET guard reads): small
+ * processes current (the bitmap a BP_GUARD_TGID_IN_BITMAP guard reads: an
+ * array of __u64 words, bit pid % 64 of word pid / 64): small
  * BPF_PROG_TYPE_TRACEPOINT programs, built here instruction by
  * instruction because the offsets of the tracepoints' fields differ
- * between kernels (read from tracefs's format files by the caller). Pure:
- * map fds are only numbers here.
+ * between kernels (read from tracefs's format files by the caller). Bits
+ * change by atomic OR and AND, so programs on several CPUs and the loader
+ * never lose each other's. Pure: map fds are only numbers here.
  *
- *   sched:sched_process_fork  a task whose tgid is in the set creates a
- *                             task: its pid (child_pid) joins the set.
- *                             Threads join too (a tracepoint cannot tell
- *                             them apart); their keys are never looked up
- *                             and leave when they are freed.
- *   sched:sched_process_free  a task is freed: its pid leaves the set. A
+ *   sched:sched_process_fork  a task whose tgid is followed creates a
+ *                             task: its pid (child_pid) joins. Threads
+ *                             join too (a tracepoint cannot tell them
+ *                             apart); their bits are never looked at and
+ *                             clear when they are freed.
+ *   sched:sched_process_free  a task is freed: its pid's bit clears. A
  *                             process's leader is freed last, when it is
  *                             reaped, so a process stays followed while
  *                             any of its threads runs.
@@ -26,19 +28,15 @@
 #include <stddef.h>
 #include <linux/bpf.h>
 
-/* The value a pid joins the set with. */
-#define BP_FOLLOW_SEED	1	/* the process the session was started on */
-#define BP_FOLLOW_FORK	2	/* created by a followed process */
-
 /* Entries of the per-CPU stats array (__u64 values). */
 enum bp_follow_stat {
-	BP_FOLLOW_STAT_FULL,	/* a child could not join: the set was full */
+	BP_FOLLOW_STAT_FULL,	/* a child could not join: its pid is past the bitmap */
 	BP_FOLLOW_STAT_FORKS,	/* children that joined */
 	BP_FOLLOW_STAT_CNT,
 };
 
 struct bp_follow_cfg {
-	int set_fd;		/* hash: __u32 pid -> __u32 BP_FOLLOW_* */
+	int set_fd;		/* the bitmap: array of __u64 words */
 	int stats_fd;		/* per-CPU array of BP_FOLLOW_STAT_CNT __u64 */
 	int execs_fd;		/* hash: char comm[16] -> __u64 (1) */
 	int child_pid_off;	/* sched_process_fork's child_pid */
@@ -46,7 +44,7 @@ struct bp_follow_cfg {
 };
 
 /* Upper bound on each generator's output. */
-#define BP_FOLLOW_MAX_INSNS	48
+#define BP_FOLLOW_MAX_INSNS	64
 
 /*
  * Each writes its program into insns (room for max) and returns the number

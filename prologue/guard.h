@@ -32,17 +32,28 @@ enum bp_guard_kind {
 	 * a failed read refuses too. ctx_off picks an argument: its pt_regs
 	 * offset at a kprobe, 8 * its index at fentry/fexit */
 	BP_GUARD_KERNEL_U32_EQ,
+	/* the current tgid's bit is set in set_fd, an array map of __u64
+	 * words (key tgid / 64, bit tgid % 64; the verifier inlines the
+	 * lookup, so the check costs no map call); a tgid past its end
+	 * refuses. gated and gate_fd as for TGID_IN_SET */
+	BP_GUARD_TGID_IN_BITMAP,
 };
+
+/* Words a bitmap of every possible pid takes: PID_MAX_LIMIT (4M on 64-bit
+ * kernels, the most /proc/sys/kernel/pid_max may say) bits. */
+#define BP_PID_BITMAP_WORDS	(4194304 / 64)
 
 struct bp_guard {
 	enum bp_guard_kind kind;
 	int set_fd;		/* TGID_IN_SET */
-	/* TGID_IN_SET: when gated, the guard holds for every process unless
-	 * the __u32 at key 0 of gate_fd (an array map) is non-zero: a
-	 * program loaded once is switched between "every process" and "the
-	 * set" when it is attached */
+	/* TGID_IN_SET, TGID_IN_BITMAP: when gated, the guard holds for
+	 * every process unless the __u32 at byte gate_off of gate_fd's value
+	 * (an array map of one entry, read in place: BPF_PSEUDO_MAP_VALUE) is
+	 * non-zero: a program loaded once is switched between "every
+	 * process" and "the set" when it is attached */
 	bool gated;
 	int gate_fd;
+	uint32_t gate_off;
 	uint16_t ctx_off;	/* KERNEL_U32_EQ */
 	int32_t off;
 	uint32_t value;
@@ -55,9 +66,15 @@ struct bp_guards {
 	 * counts the hits guard i refused; -1: nothing counted */
 	int refused_fd;
 	uint32_t count_base;
-	/* and entry count_base + n the hits every guard let through (with
-	 * n = 0 the code is that count alone) */
-	bool count_passes;
+	/* mark_ran: the __u64 at byte ran_off of ran_fd's value (an array map
+	 * of one entry, read in place) is set to 1 when a run passes every
+	 * guard, once: a flag, not a count, so a hot probe writes nothing
+	 * (with n = 0 the code is that mark alone). Every memory line a hit
+	 * touches costs (the uprobe's trap evicts them): keep the gate and
+	 * the mark in one */
+	bool mark_ran;
+	int ran_fd;
+	uint32_t ran_off;
 };
 
 /* Upper bound on bp_guards__gen()'s output. */

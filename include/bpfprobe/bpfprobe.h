@@ -149,17 +149,19 @@ BPFPROBE_API int bpfprobe_object__attach(struct bpfprobe_object *obj,
  */
 BPFPROBE_API pid_t bpfprobe_pid__global(void);
 
-/** @brief What an annotated program's runs were, counted since the load. */
+/** @brief What an annotated program's hits were, since the load. */
 struct bpfprobe_program_stats {
 	size_t sz;		/**< set by caller: sizeof(struct bpfprobe_program_stats) */
-	uint64_t runs;		/**< its code ran (after the follow check) */
+	bool ran;		/**< its code ran at least once (past the follow check) */
 	uint64_t refused;	/**< hits in processes not followed (see follow) */
 };
 
 /**
- * @brief Counts of annotated program i (0 <= i < program_cnt), summed over
- * its instances and CPUs, from counters each instance keeps (about 10 ns
- * a hit). Kernel probes count runs only.
+ * @brief Whether annotated program i (0 <= i < program_cnt) ran, and the
+ * hits it refused, over its instances and CPUs: each instance marks its
+ * first run (a flag written once, so a hot probe writes nothing) and
+ * counts per CPU what its follow check refuses. Kernel probes only mark.
+ * (For run counts and times, see kernel.bpf_stats_enabled.)
  * @return 0, -ENOENT, or -EINVAL (not loaded)
  */
 BPFPROBE_API int bpfprobe_object__program_stats(const struct bpfprobe_object *obj, size_t i,

@@ -214,6 +214,24 @@ static uint8_t *vm_mem(struct vm *vm, int pc, int reg, int16_t off, int size,
 		vm->stack_used = true;
 		return vm->stack + STACK_SIZE + a;
 	}
+	if (p->kind == V_MAPVAL && p->v >= VM_BITS_VALUE &&
+	    p->v < VM_BITS_VALUE + sizeof(vm->bits)) {
+		a -= VM_BITS_VALUE;
+		if (a < 0 || a + size > (int64_t)sizeof(vm->bits)) {
+			vm_fail(vm, pc, "bitmap access at %" PRId64, a);
+			return NULL;
+		}
+		return (uint8_t *)vm->bits + a;
+	}
+	if (p->kind == V_MAPVAL && p->v >= VM_RAN_VALUE &&
+	    p->v < VM_RAN_VALUE + sizeof(vm->ran)) {
+		a -= VM_RAN_VALUE;
+		if (a < 0 || a + size > (int64_t)sizeof(vm->ran)) {
+			vm_fail(vm, pc, "ran value access at %" PRId64, a);
+			return NULL;
+		}
+		return (uint8_t *)vm->ran + a;
+	}
 	if (p->kind == V_MAPVAL && p->v == VM_GATE_VALUE) {
 		if (off || size != 4 || write) {
 			vm_fail(vm, pc, "gate value access at %d", off);
@@ -253,11 +271,40 @@ static int vm_ldx(struct vm *vm, int pc, const struct bpf_insn *in)
 	return vm_write(vm, pc, in->dst_reg, (struct vreg){ V_SCALAR, v });
 }
 
+/* lock *(size *)(dst + off) op= src, without fetch: OR, AND, ADD, XOR */
+static int vm_atomic(struct vm *vm, int pc, const struct bpf_insn *in)
+{
+	int size = size_bytes(in->code);
+	uint64_t v = 0, old = 0;
+	uint8_t *p;
+
+	if ((size != 4 && size != 8) || vm->r[in->dst_reg].kind != V_MAPVAL)
+		return vm_fail(vm, pc, "atomic op needs a map value and a word");
+	if (vm_scalar(vm, pc, in->src_reg, &v))
+		return -1;
+	p = vm_mem(vm, pc, in->dst_reg, in->off, size, true);
+	if (!p)
+		return -1;
+	memcpy(&old, p, size);
+	switch (in->imm) {
+	case BPF_OR: old |= v; break;
+	case BPF_AND: old &= v; break;
+	case BPF_ADD: old += v; break;
+	case BPF_XOR: old ^= v; break;
+	default: return vm_fail(vm, pc, "atomic op 0x%x", in->imm);
+	}
+	memcpy(p, &old, size);
+	return 0;
+}
+
 static int vm_st(struct vm *vm, int pc, const struct bpf_insn *in)
 {
 	int size = size_bytes(in->code);
 	uint64_t v;
 	uint8_t *p;
+
+	if (BPF_CLASS(in->code) == BPF_STX && BPF_MODE(in->code) == BPF_ATOMIC)
+		return vm_atomic(vm, pc, in);
 
 	if (BPF_MODE(in->code) != BPF_MEM || (vm->r[in->dst_reg].kind != V_STACK &&
 						 vm->r[in->dst_reg].kind != V_MAPVAL))
@@ -419,6 +466,11 @@ static int vm_call(struct vm *vm, int pc, const struct bpf_insn *in)
 			vm->r[0] = (struct vreg){ V_MAPVAL, (uint64_t)key * 8 };
 			return 0;
 		}
+		if (fd == vm->bits_fd && fd > 0) {
+			if ((uint32_t)key < VM_BITS_WORDS)
+				vm->r[0] = (struct vreg){ V_MAPVAL, VM_BITS_VALUE + (uint64_t)key * 8 };
+			return 0;
+		}
 		if (fd == vm->gate_fd && fd > 0) {
 			if (key == 0)
 				vm->r[0] = (struct vreg){ V_MAPVAL, VM_GATE_VALUE };
@@ -526,8 +578,22 @@ int vm_run(struct vm *vm, const struct bpf_insn *insns, int n)
 			break;
 		case BPF_LD:
 			if (in->code != (BPF_LD | BPF_DW | BPF_IMM) || pc + 1 >= n ||
-			    (in->src_reg && in->src_reg != BPF_PSEUDO_MAP_FD))
+			    (in->src_reg && in->src_reg != BPF_PSEUDO_MAP_FD &&
+			     in->src_reg != BPF_PSEUDO_MAP_VALUE))
 				return vm_fail(vm, pc, "bad ld");
+			if (in->src_reg == BPF_PSEUDO_MAP_VALUE) {
+				/* the value of a one-entry array, in place */
+				uint64_t base = in->imm == vm->gate_fd ? VM_GATE_VALUE :
+						in->imm == vm->ran_fd ? VM_RAN_VALUE : 0;
+
+				if (!base || in->imm <= 0)
+					return vm_fail(vm, pc, "map value of unknown fd %d", in->imm);
+				b = base + (uint32_t)insns[pc + 1].imm;
+				if (vm_write(vm, pc, in->dst_reg, (struct vreg){ V_MAPVAL, b }))
+					return -1;
+				pc++;
+				break;
+			}
 			b = (uint64_t)(uint32_t)insns[pc + 1].imm << 32 |
 			    (uint32_t)in->imm;
 			if (vm_write(vm, pc, in->dst_reg, (struct vreg){

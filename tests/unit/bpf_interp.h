@@ -13,8 +13,10 @@
  * bpf_get_current_pid_tgid (vm.pid_tgid) and bpf_map_lookup_elem on fake
  * maps: a set (vm.set_fd, its keys vm.set_keys), a per-CPU counter
  * array (vm.count_fd, its values vm.counts) and a one-value array
- * (vm.gate_fd, its value vm.gate); and what the follow programs call
- * (below).
+ * (vm.gate_fd, its value vm.gate) and another (vm.ran_fd, vm.ran), both
+ * also read in place (ldimm64 of BPF_PSEUDO_MAP_VALUE); an array of
+ * __u64 words (vm.bits_fd, vm.bits) that atomic OR/AND may change; and what
+ * the follow programs call (below).
  */
 #ifndef BPFPROBE_TEST_BPF_INTERP_H
 #define BPFPROBE_TEST_BPF_INTERP_H
@@ -75,6 +77,9 @@ enum vkind { V_UNINIT, V_SCALAR, V_CTX, V_STACK,
 
 #define VM_SET_VALUE	0x1000	/* what a hit in the fake set points at */
 #define VM_GATE_VALUE	0x2000	/* the gate map's one value (vm.gate) */
+#define VM_RAN_VALUE	0x3000	/* the ran map's one value (vm.ran) */
+#define VM_BITS_VALUE	0x4000	/* the bitmap's words (vm.bits) */
+#define VM_BITS_WORDS	64	/* pids 0..4095 */
 #define VM_MAX_KEYS	8
 
 struct vreg {
@@ -111,6 +116,10 @@ struct vm {
 	uint64_t counts[VM_MAX_KEYS];
 	int gate_fd;		/* an array of one __u32, vm.gate */
 	uint32_t gate;
+	int ran_fd;		/* an array of one value, __u64 vm.ran[] */
+	uint64_t ran[VM_MAX_KEYS];
+	int bits_fd;		/* an array of __u64 words, vm.bits, for pid bitmaps */
+	uint64_t bits[VM_BITS_WORDS];
 	/* the follow programs': bpf_map_update_elem/delete_elem on the set
 	 * (a full set refuses with -E2BIG), bpf_get_current_comm (vm.comm),
 	 * updates of a hash keyed by a comm (vm.execs_fd, keys vm.execs) */

@@ -2,8 +2,9 @@
 /*
  * The follow programs (prologue/follow_progs.c) in the strict interpreter
  * (bpf_interp.h): a fake tracepoint record as ctx, a fake current task, a
- * fake set. A followed parent's child joins; another's does not; a freed
- * pid leaves; a full set is counted; a followed exec records its comm.
+ * fake bitmap. A followed parent's child joins; another's does not; a freed
+ * pid leaves, and its word's other bits stay; a pid past the bitmap is
+ * counted; a followed exec records its comm.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -44,7 +45,7 @@ static void run(struct vm *vm, gen_fn gen, int off, uint32_t value, uint32_t tgi
 	vm->written = 0;
 	memset(vm->stack_init, 0, sizeof(vm->stack_init));
 	vm->pid_tgid = (uint64_t)tgid << 32 | (tgid + 3);
-	vm->set_fd = SET_FD;
+	vm->bits_fd = SET_FD;
 	vm->count_fd = STATS_FD;
 	vm->execs_fd = EXECS_FD;
 	vm_run(vm, insns, n);
@@ -54,56 +55,64 @@ static void run(struct vm *vm, gen_fn gen, int off, uint32_t value, uint32_t tgi
 
 static bool in_set(const struct vm *vm, uint32_t pid)
 {
-	for (int i = 0; i < vm->nset_keys; i++)
-		if (vm->set_keys[i] == pid)
-			return true;
-	return false;
+	return pid < 64 * VM_BITS_WORDS && (vm->bits[pid / 64] >> (pid % 64) & 1);
+}
+
+static void add(struct vm *vm, uint32_t pid)
+{
+	vm->bits[pid / 64] |= 1ull << (pid % 64);
 }
 
 static void test_fork(void)
 {
-	struct vm vm = { .set_keys = { 100 }, .nset_keys = 1 };
+	struct vm vm = {};
 
+	add(&vm, 100);
 	run(&vm, bp_follow__gen_fork, CHILD_OFF, 200, 100);
 	CHECK(in_set(&vm, 200), "the followed parent's child did not join");
-	CHECK_INT(vm.set_vals[1], BP_FOLLOW_FORK);
 	CHECK_INT(vm.counts[BP_FOLLOW_STAT_FORKS], 1);
 	run(&vm, bp_follow__gen_fork, CHILD_OFF, 300, 999);
 	CHECK(!in_set(&vm, 300), "another parent's child joined");
-	/* a grandchild, through the child */
+	/* a grandchild, through the child; in the same word as 200 */
 	run(&vm, bp_follow__gen_fork, CHILD_OFF, 201, 200);
-	CHECK(in_set(&vm, 201), "the grandchild did not join");
+	CHECK(in_set(&vm, 201) && in_set(&vm, 200) && in_set(&vm, 100),
+	      "the grandchild did not join, or others left");
 	CHECK_INT(vm.counts[BP_FOLLOW_STAT_FORKS], 2);
 	CHECK_INT(vm.counts[BP_FOLLOW_STAT_FULL], 0);
+	for (uint32_t p = 0; p < 64 * VM_BITS_WORDS; p++)
+		CHECK(in_set(&vm, p) == (p == 100 || p == 200 || p == 201), "pid %u", p);
 }
 
 static void test_full(void)
 {
-	struct vm vm = { .nset_keys = VM_MAX_KEYS };
+	struct vm vm = {};
 
-	for (int i = 0; i < VM_MAX_KEYS; i++)
-		vm.set_keys[i] = 10 + i;
-	run(&vm, bp_follow__gen_fork, CHILD_OFF, 500, 10);
-	CHECK(!in_set(&vm, 500), "joined a full set");
+	add(&vm, 10);
+	run(&vm, bp_follow__gen_fork, CHILD_OFF, 64 * VM_BITS_WORDS + 5, 10);
 	CHECK_INT(vm.counts[BP_FOLLOW_STAT_FULL], 1);
 	CHECK_INT(vm.counts[BP_FOLLOW_STAT_FORKS], 0);
 }
 
 static void test_free(void)
 {
-	struct vm vm = { .set_keys = { 100, 200 }, .nset_keys = 2 };
+	struct vm vm = {};
 
-	run(&vm, bp_follow__gen_free, FREE_OFF, 200, 1);
-	CHECK(in_set(&vm, 100) && !in_set(&vm, 200), "200 was not removed");
-	/* a pid not in the set: nothing changes, nothing fails */
-	run(&vm, bp_follow__gen_free, FREE_OFF, 4242, 1);
-	CHECK_INT(vm.nset_keys, 1);
+	add(&vm, 100);
+	add(&vm, 101);
+	add(&vm, 200);
+	run(&vm, bp_follow__gen_free, FREE_OFF, 101, 1);
+	CHECK(in_set(&vm, 100) && !in_set(&vm, 101) && in_set(&vm, 200), "101 was not removed alone");
+	/* a pid not followed, one past the bitmap: nothing changes, nothing fails */
+	run(&vm, bp_follow__gen_free, FREE_OFF, 4000, 1);
+	run(&vm, bp_follow__gen_free, FREE_OFF, 64 * VM_BITS_WORDS, 1);
+	CHECK(in_set(&vm, 100) && in_set(&vm, 200), "others left");
 }
 
 static void test_exec(void)
 {
-	struct vm vm = { .set_keys = { 100 }, .nset_keys = 1, .comm = "app_O0" };
+	struct vm vm = { .comm = "app_O0" };
 
+	add(&vm, 100);
 	run(&vm, bp_follow__gen_exec, 8, 0, 100);
 	CHECK(vm.nexecs == 1 && !strcmp(vm.execs[0], "app_O0"), "%d", vm.nexecs);
 	strcpy(vm.comm, "other");
