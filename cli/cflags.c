@@ -49,6 +49,15 @@ int bp_cflags__add(struct bp_cflags *c, const char *flag, const char *arg)
 	return push(c, word);
 }
 
+int bp_cflags__option(struct bp_cflags *c, int key, int key_cflags, const char *arg)
+{
+	if (key == key_cflags)
+		return bp_cflags__add_words(c, arg);
+	if (key == 'I' || key == 'D')
+		return bp_cflags__add(c, key == 'I' ? "-I" : "-D", arg);
+	return 1;
+}
+
 const char *const *bp_cflags__list(const struct bp_cflags *c)
 {
 	return c->n ? (const char *const *)c->v : NULL;

@@ -71,10 +71,7 @@ static const struct bp_cli_opt load_opts[] = {
 	{ "replace", OPT_REPLACE, no_argument, NULL, "with --pin: replace a session named NAME" },
 	{ "vmlinux", OPT_VMLINUX, required_argument, "PATH",
 	  "a vmlinux with DWARF for kernel probes" },
-	{ "cflags", OPT_CFLAGS, required_argument, "FLAGS",
-	  "PROG.c: more clang flags, split at blanks" },
-	{ "include", 'I', required_argument, "DIR", "PROG.c: clang's -I DIR" },
-	{ "define", 'D', required_argument, "NAME[=VAL]", "PROG.c: clang's -D NAME[=VAL]" },
+	BP_CFLAGS_OPTIONS(OPT_CFLAGS),
 	{ "verbose", 'v', no_argument, NULL,
 	  "show probe points, fetch plans, guards and\n"
 	  "prologues; -vv adds libbpf's output" },
@@ -227,13 +224,8 @@ static int parse_option(int c, struct load_args *a)
 	case 'o':
 		a->output = optarg;
 		return 0;
-	case OPT_CFLAGS:
-		return bp_cflags__add_words(&a->cflags, optarg);
-	case 'I':
-	case 'D':
-		return bp_cflags__add(&a->cflags, c == 'I' ? "-I" : "-D", optarg);
 	default:
-		return -EINVAL;
+		return bp_cflags__option(&a->cflags, c, OPT_CFLAGS, optarg) ? -EINVAL : 0;
 	}
 }
 

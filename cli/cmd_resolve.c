@@ -47,17 +47,11 @@ static int parse_own(int key, const char *arg, void *ctx)
 {
 	struct resolve_args *a = ctx;
 
-	switch (key) {
-	case OPT_VMLINUX:
+	if (key == OPT_VMLINUX) {
 		a->vmlinux = arg;
 		return 0;
-	case OPT_CFLAGS:
-		return bp_cflags__add_words(&a->cflags, arg);
-	case 'I':
-	case 'D':
-		return bp_cflags__add(&a->cflags, key == 'I' ? "-I" : "-D", arg);
 	}
-	return -EINVAL;
+	return bp_cflags__option(&a->cflags, key, OPT_CFLAGS, arg) ? -EINVAL : 0;
 }
 
 static int parse_args(int argc, char **argv, struct resolve_args *a)
@@ -65,10 +59,7 @@ static int parse_args(int argc, char **argv, struct resolve_args *a)
 	static const struct bp_cli_opt own[] = {
 		{ "vmlinux", OPT_VMLINUX, required_argument, "PATH",
 		  "a vmlinux with DWARF for kernel probes" },
-		{ "cflags", OPT_CFLAGS, required_argument, "FLAGS",
-		  "PROG.c: more clang flags, split at blanks" },
-		{ "include", 'I', required_argument, "DIR", "PROG.c: clang's -I DIR" },
-		{ "define", 'D', required_argument, "NAME[=VAL]", "PROG.c: clang's -D NAME[=VAL]" },
+		BP_CFLAGS_OPTIONS(OPT_CFLAGS),
 		{}
 	};
 	const struct bp_cli_extra_opts extra = { .extra = own, .on_extra = parse_own, .ctx = a };

@@ -75,10 +75,7 @@ fi
 # every line; the pid scope and the format filter must keep each to its own.
 "$BPFPROBE" load $PK2 >"$tmp/s3" 2>"$tmp/s3.err" &
 s3=$!
-for _ in $(seq 100); do
-	bpftool prog show 2>/dev/null | grep -q " name pk2 " && break
-	sleep 0.1
-done
+wait_grep 'attached' "$tmp/s3.err"	# our session's, not another suite's pk2
 "$BPFPROBE" load $PK -- $T printk 30 10 >"$tmp/s1" 2>"$tmp/s1.err" &
 s1=$!
 "$BPFPROBE" load $PK -- $T printk 30 10 >"$tmp/s2" 2>"$tmp/s2.err" &
