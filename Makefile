@@ -49,6 +49,9 @@ $(BUILD)/obj/%.o: %.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
+# bpfprobe --version
+$(BUILD)/obj/cli/main.o: CFLAGS += -DBPFPROBE_VERSION='"$(VERSION)"'
+
 $(BUILD)/libbpfprobe.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(call msg,AR,$@)
@@ -69,7 +72,8 @@ $(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a
 	$(Q)$(CC) -o $@ $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a $(LDLIBS)
 
 # A unit test links the helpers (tests/unit/*.c other than test_*.c) it names here.
-$(BUILD)/tests/test_prologue $(BUILD)/tests/test_guard $(BUILD)/tests/test_map_trace: $(BUILD)/obj/tests/unit/bpf_interp.o
+$(BUILD)/tests/test_prologue $(BUILD)/tests/test_guard $(BUILD)/tests/test_map_trace \
+	$(BUILD)/tests/test_follow: $(BUILD)/obj/tests/unit/bpf_interp.o
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(BUILD)/sysinfo.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)

@@ -21,8 +21,9 @@
 #                one probe with arguments and a glob of 100 functions.
 #                Goal: <= 1.0x perf in time and memory, at both sizes.
 # 3 per hit      each program loaded by each tool on a hot function: the
-#                prologue's instructions (xlated length minus the body) and
-#                run time per hit from bpf_stats. Goal: never more
+#                prologue's instructions (xlated length minus the body, and
+#                for bpfprobe minus the follow guard, shown apart) and run
+#                time per hit from bpf_stats (bpfprobe's with the guard). Goal: never more
 #                instructions than perf. The bodies use err and the argument
 #                (bench/hit.bpf.c): bpfprobe sets only what a body reads.
 # 4 throughput   a tight loop on a uprobe submitting 64-byte records to a
@@ -31,7 +32,15 @@
 #                bare libbpf consumer: bench/rb_bench.c) vs the same loop with
 #                an empty program: records/s, lost, the consumer's CPU.
 #                Goal: >= 0.95 of the empty program's rate, 0 lost.
-# 5 scale        one SEC whose glob matches 100 or 1000 functions of the
+# 5 follow       what following the workload's process tree costs: the
+#                register-argument program loaded by `bpfprobe load -- APP`
+#                (uprobes for every process, the followed-set guard) against
+#                `bpfprobe load --no-follow -- APP` (the perf event's pid
+#                filter, the guard's gate off): run time per hit (bpf_stats)
+#                and the whole probed call; and the call in a process the
+#                session does not follow, which still takes the uprobe's
+#                trap, against an unprobed call.
+# 6 scale        one SEC whose glob matches 100 or 1000 functions of the
 #                generated program (one plan): `bpfprobe load OBJ --
 #                /bin/true` wall and CPU, its attach and detach alone
 #                (bench/attach_bench.c), against perf and bpftrace (once
@@ -42,7 +51,7 @@ cd "$(dirname "$0")/.." || exit 1
 B=$(realpath "${1:-build/bench}")
 BPFPROBE=$(realpath "${BPFPROBE:-build/bpfprobe}")
 RUNS=${BENCH_RUNS:-5}
-ONLY=${BENCH_ONLY:-1,2,3,4,5}
+ONLY=${BENCH_ONLY:-1,2,3,4,5,6}
 APP=$B/app
 tmp=$(mktemp -d)
 stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo 0)
@@ -220,8 +229,16 @@ if section 3; then
 				eval "${who}_call=-"
 			fi
 		done
+		# bpfprobe's instances start with the follow guard (the same code
+		# in each, as the verifier rewrote it): the empty case's extra
+		# instructions are the guard alone, counted apart
+		if [ "$k" = empty ] && [ "$bp_ins" -eq "$bp_ins" ] 2>/dev/null; then
+			guard=$bp_ins
+			row per-hit "guard (follow check)" insns "$guard" 0 "" "xlated, before every prologue"
+		fi
+		[ -n "${guard:-}" ] && [ "$bp_ins" -eq "$bp_ins" ] 2>/dev/null && bp_ins=$((bp_ins - guard))
 		row per-hit "$k: ${c#*:}" prologue "$bp_ins" "$pf_ins" "" "body $body insns"
-		row per-hit "$k: ${c#*:}" prog_ns "$bp_ns" "$pf_ns" "" "bpf_stats run_time/run_cnt"
+		row per-hit "$k: ${c#*:}" prog_ns "$bp_ns" "$pf_ns" "" "bpf_stats run_time/run_cnt, bpfprobe's with the guard"
 		row per-hit "$k: ${c#*:}" call_ns "$bp_call" "$pf_call" "" "whole probed call; unprobed: $plain ns"
 	done
 	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
@@ -313,7 +330,54 @@ if section 4; then
 	echo "  (64-byte records, one per call of a uprobed function in a tight loop; an unprobed call takes $plain ns)" | tee -a "$table"
 fi
 
-# --- 5. probe points at scale ------------------------------------------------
+# --- 5. following the process tree ------------------------------------------
+if section 5; then
+	sysctl -qw kernel.bpf_stats_enabled=1
+	n=${BENCH_HITS:-$(calls_for 0.5)}
+	obj=$B/hit_reg.bpf.o
+	# alternate follow / no-follow, 3 times each: the medians
+	f_ns= f_call= p_ns= p_call=
+	for _ in 1 2 3; do
+		for mode in follow nofollow; do
+			opt=; [ $mode = nofollow ] && opt=--no-follow
+			v=$(hit_stats h_reg "$BPFPROBE" load -q $opt "$obj" -- "$APP" hot reg "$n")
+			ns=$(awk -v t="$(field run_time_ns "$v")" -v c="$(field run_cnt "$v")" \
+				'BEGIN { if (c > 0) printf "%.1f", t / c }')
+			if [ $mode = follow ]; then
+				f_ns+=" $ns" f_call+=" $(field ns_per_call "$v")"
+			else
+				p_ns+=" $ns" p_call+=" $(field ns_per_call "$v")"
+			fi
+		done
+	done
+	med() { tr ' ' '\n' <<<"$1" | grep . | sort -g | sed -n 2p; }
+	printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric follow "pid filter" ratio "" note | tee -a "$table"
+	row follow "reg: guard, followed" prog_ns "$(med "$f_ns")" "$(med "$p_ns")" "" \
+		"bpf_stats run_time/run_cnt; pid filter: --no-follow"
+	row follow "reg: guard, followed" call_ns "$(med "$f_call")" "$(med "$p_call")" "" \
+		"whole probed call"
+	# a process the session does not follow: the trap and a refused guard,
+	# against the same loop unprobed (with --no-follow it is not trapped)
+	plain= other=
+	for _ in 1 2 3; do
+		plain+=" $(field ns_per_call "$("$APP" hot reg "$n")")"
+		rm -f "$tmp/other.err"
+		"$BPFPROBE" load -q "$obj" -- sleep 60 >/dev/null 2>"$tmp/other.err" &
+		sess=$!
+		for _ in $(seq 200); do
+			bpftool prog show 2>/dev/null | grep -q " name bpfprobe_fork " && break
+			sleep 0.05
+		done
+		sleep 0.3
+		other+=" $(field ns_per_call "$("$APP" hot reg "$n")")"
+		kill -TERM $sess 2>/dev/null
+		wait $sess
+	done
+	row follow "reg: not followed" call_ns "$(med "$other")" "$(med "$plain")" "" \
+		"the call in another process (trap + refused guard) vs unprobed"
+	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
+fi
+# --- 6. probe points at scale ------------------------------------------------
 # scale_obj N GLOB BIN: a program on GLOB's functions of BIN, built here
 scale_obj() {
 	clang -O2 -target bpf -D__TARGET_ARCH_x86 -I"/usr/include/$(uname -m)-linux-gnu" \
@@ -325,7 +389,7 @@ once() {
 	out=$(timeout 600 "$B/runstat" 1 "$@" 2>/dev/null)
 	[ -n "$out" ] && [ "$out" != fail ] && echo "$out" || echo "fail=did_not_finish"
 }
-if section 5; then
+if section 6; then
 	if ! bin=$(bench/build_scale.sh 400 150); then
 		row scale "" "" "" "" "" "" "cannot build the program"
 	else
@@ -344,5 +408,6 @@ if section 5; then
 		done
 	fi
 fi
+
 echo
 echo "bench: table saved in $table"

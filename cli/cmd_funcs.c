@@ -5,6 +5,7 @@
  * From DWARF, or from the symbol table when the binary has none.
  */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,26 +18,35 @@
 #include "loader/inspect.h"
 #include "util/json.h"
 
-#define FUNCS_USAGE "usage: bpfprobe funcs [--json [--compact]] BIN [GLOB]\n"
+static const struct bp_cli_cmd funcs_cmd = {
+	.name = "funcs",
+	.operands = "BIN [GLOB]",
+	.what = "The functions of binary BIN whose name matches GLOB (all without one),\n"
+		"one per line: name, address, kind (out-of-line, inline, alias, symbol)\n"
+		"and CU, from its DWARF (else its symbol table). BIN is found like exec=\n"
+		"finds it; a file of that name in the current directory is taken first.\n"
+		"Exit status 1 when nothing matches. No privileges needed.",
+};
 #define MAX_NAME_COL	40
 
 struct funcs_args {
 	const char *binary;
+	char local[PATH_MAX];	/* BIN's absolute path, when it is a file here */
 	const char *glob;
 	struct bp_cli_format fmt;
 };
 
 static int parse_args(int argc, char **argv, struct funcs_args *a)
 {
-	if (bp_cli_format__parse_args(&a->fmt, argc, argv, FUNCS_USAGE, NULL))
+	if (bp_cli_format__parse_args(&a->fmt, argc, argv, &funcs_cmd, NULL))
 		return -EINVAL;
 	if (optind == argc || argc - optind > 2) {
-		fprintf(stderr, "bpfprobe funcs: %s\n%s",
-			optind == argc ? "missing the binary" : "one binary and one glob at most",
-			FUNCS_USAGE);
+		fprintf(stderr, "bpfprobe funcs: %s\n",
+			optind == argc ? "missing the binary" : "one binary and one glob at most");
+		bp_cli__usage(&funcs_cmd);
 		return -EINVAL;
 	}
-	a->binary = argv[optind];
+	a->binary = bp_cli__local_file(argv[optind], a->local, sizeof(a->local));
 	a->glob = optind + 1 < argc ? argv[optind + 1] : NULL;
 	return 0;
 }

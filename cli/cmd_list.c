@@ -8,10 +8,32 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/privileges.h"
 #include "cli/list_output.h"
 #include "sysinfo/listing.h"
 
-#define LIST_USAGE "usage: bpfprobe list [--json] [--stats[=SECONDS]] [-a]\n"
+enum { OPT_JSON = 256, OPT_STATS };
+
+static const struct bp_cli_opt list_opts[] = {
+	{ "json", OPT_JSON, no_argument, NULL, "print one JSON object (keys in README)" },
+	{ "stats", OPT_STATS, optional_argument, "SECONDS",
+	  "turn kernel.bpf_stats_enabled on for SECONDS\n"
+	  "(default 1) first, and show run counts" },
+	{ "all", 'a', no_argument, NULL, "also tracing-type programs attached nowhere" },
+	{}
+};
+
+static const struct bp_cli_cmd list_cmd = {
+	.name = "list",
+	.operands = "",
+	.what = "Every BPF program attached to a uprobe, kprobe, tracepoint, raw\n"
+		"tracepoint, trampoline or perf event, whoever loaded it: id, tag, name,\n"
+		"type, pid filter, owners, maps, load time, attach point; for bpfprobe's\n"
+		"own, the object (and for load PROG.c its source), program, SEC text,\n"
+		"arguments and pin name. Needs root.",
+	.opts = list_opts,
+};
 
 struct list_args {
 	bool json;
@@ -22,23 +44,16 @@ struct list_args {
 
 static int parse_args(int argc, char **argv, struct list_args *a)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "stats", optional_argument, NULL, 's' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
 	int c;
 
 	a->stats_secs = 1.0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "ah", longopts, NULL)) != -1) {
+	optind = 0;
+	while ((c = bp_cli__next(&list_cmd, argc, argv)) != -1) {
 		switch (c) {
-		case 'j':
+		case OPT_JSON:
 			a->json = true;
 			break;
-		case 's': {
+		case OPT_STATS: {
 			char *end;
 
 			a->stats = true;
@@ -55,16 +70,13 @@ static int parse_args(int argc, char **argv, struct list_args *a)
 		case 'a':
 			a->all = true;
 			break;
-		case 'h':
-			printf(LIST_USAGE);
-			exit(0);
 		default:
-			fprintf(stderr, LIST_USAGE);
 			return -EINVAL;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "bpfprobe list: unexpected argument '%s'\n" LIST_USAGE, argv[optind]);
+		fprintf(stderr, "bpfprobe list: unexpected argument '%s'\n", argv[optind]);
+		bp_cli__usage(&list_cmd);
 		return -EINVAL;
 	}
 	return 0;
@@ -101,6 +113,8 @@ int cmd_list(int argc, char **argv)
 
 	if (parse_args(argc, argv, &a))
 		return 2;
+	if (bp_cli__check_privileges("list"))
+		return 1;
 	if (a.stats) {
 		stats_fd = enable_stats(a.stats_secs);
 		if (stats_fd == -2)

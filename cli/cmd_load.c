@@ -11,7 +11,11 @@
 #include <unistd.h>
 #include <bpfprobe/bpfprobe.h>
 #include "cli/commands.h"
+#include "cli/cflags.h"
 #include "cli/compile_c.h"
+#include "cli/load_report.h"
+#include "cli/options.h"
+#include "cli/privileges.h"
 #include "cli/workload.h"
 
 struct load_args {
@@ -27,13 +31,80 @@ struct load_args {
 	const char *pin;	/* --pin NAME: pin, leave the probes running, exit */
 	bool replace;		/* --replace: an existing NAME is replaced */
 	const char *vmlinux;	/* --vmlinux PATH: kernel DWARF */
+	bool no_follow;		/* --no-follow: the process alone, not its tree */
+	bool quiet;		/* -q: no session lines on stderr */
+	const char *output;	/* -o FILE: bpfprobe's records go there */
+	struct bp_cflags cflags;	/* --cflags, -I, -D: PROG.c's compile */
 };
 
 enum { OPT_JSON = 256, OPT_QUIET_META, OPT_NO_MAP_DUMP, OPT_PERF_PAGES };
 enum { OPT_PIN = 300, OPT_REPLACE };
-enum { OPT_VMLINUX = 320 };
+enum { OPT_VMLINUX = 320, OPT_NO_FOLLOW, OPT_CFLAGS };
+
+static const struct bp_cli_opt load_opts[] = {
+	{ "pid", 'p', required_argument, "PID",
+	  "trace process PID and, unless --no-follow, the\n"
+	  "processes it starts from now on, until Ctrl-C" },
+	{ "no-follow", OPT_NO_FOLLOW, no_argument, NULL,
+	  "trace CMD's (or PID's) own process only: its\n"
+	  "threads and its execs, not the processes it starts" },
+	{ "all-cpus", 'a', no_argument, NULL,
+	  "trace every process (system-wide), even with CMD" },
+	{ "json", OPT_JSON, no_argument, NULL,
+	  "records as JSON Lines; CMD's stdout goes to stderr\n"
+	  "then, so stdout holds JSON alone (or use -o)" },
+	{ "output", 'o', required_argument, "FILE",
+	  "bpfprobe's records go to FILE; CMD keeps stdout" },
+	{ "quiet", 'q', no_argument, NULL,
+	  "no session lines on stderr (what was attached,\n"
+	  "programs that never ran)" },
+	{ "quiet-meta", OPT_QUIET_META, no_argument, NULL,
+	  "printk lines without TIME COMM PID CPU, records\n"
+	  "without their map's name" },
+	{ "no-map-dump", OPT_NO_MAP_DUMP, no_argument, NULL, "do not print the maps at exit" },
+	{ "perf-pages", OPT_PERF_PAGES, required_argument, "N",
+	  "pages per CPU of each perf buffer, a power of 2\n"
+	  "(default 64)" },
+	{ "pin", OPT_PIN, required_argument, "NAME",
+	  "pin the session as NAME and exit; the probes keep\n"
+	  "running until bpfprobe unload NAME (no CMD)" },
+	{ "replace", OPT_REPLACE, no_argument, NULL, "with --pin: replace a session named NAME" },
+	{ "vmlinux", OPT_VMLINUX, required_argument, "PATH",
+	  "a vmlinux with DWARF for kernel probes" },
+	BP_CFLAGS_OPTIONS(OPT_CFLAGS),
+	{ "verbose", 'v', no_argument, NULL,
+	  "show probe points, fetch plans, guards and\n"
+	  "prologues; -vv adds libbpf's output" },
+	{}
+};
+
+static const struct bp_cli_cmd load_cmd = {
+	.name = "load",
+	.operands = "OBJ.o|PROG.c [--] [CMD [ARGS...]]",
+	.what = "Loads OBJ.o (or compiles PROG.c with clang and loads that), fetches the\n"
+		"arguments its SEC() annotations name, attaches, and prints what the\n"
+		"programs output (bpf_trace_printk lines, ring and perf buffer records,\n"
+		"maps at exit) on stdout. With CMD: starts it held, attaches, lets it\n"
+		"run, and exits with its status; its process and every process it\n"
+		"starts are traced. Without CMD: runs until SIGINT/SIGTERM.\n"
+		"Options go before OBJ.o; what follows it is CMD.",
+	.opts = load_opts,
+	.options_first = true,
+};
 
 static volatile sig_atomic_t got_signal;
+
+/* A SIGINT/SIGTERM/SIGHUP that came while loading: nothing more is done
+ * (no attach, no workload, no pin); the caller cleans up and exits
+ * 128 + signal. */
+static bool interrupted(int *code)
+{
+	if (!got_signal)
+		return false;
+	fprintf(stderr, "bpfprobe: interrupted by %s: stopping\n", strsignal(got_signal));
+	*code = 128 + got_signal;
+	return true;
+}
 
 static void on_signal(int sig)
 {
@@ -84,9 +155,12 @@ static int load_pinned(struct bpfprobe_object *obj, const struct load_args *a,
 		       const struct bpfprobe_attach_opts *aopts)
 {
 	struct bpfprobe_pin_opts popts = { .sz = sizeof(popts), .replace = a->replace };
+	int code = 1;
 
 	if (bpfprobe_object__attach(obj, aopts))
 		return 1;
+	if (interrupted(&code))
+		return code;
 	if (bpfprobe_object__pin(obj, a->pin, &popts))
 		return 1;
 	printf("pinned %s: %zu probe point(s) keep running; bpfprobe unload %s removes them\n",
@@ -94,92 +168,99 @@ static int load_pinned(struct bpfprobe_object *obj, const struct load_args *a,
 	return 0;
 }
 
+static int parse_option(int c, struct load_args *a)
+{
+	char *end;
+
+	switch (c) {
+	case 'p':
+		a->pid = strtol(optarg, &end, 10);
+		if (*end || a->pid <= 0) {
+			fprintf(stderr, "bpfprobe load: bad pid '%s'\n", optarg);
+			return -EINVAL;
+		}
+		return 0;
+	case 'a':
+		a->system_wide = true;
+		return 0;
+	case 'v':
+		bp_cli_verbose++;
+		return 0;
+	case OPT_JSON:
+		a->json = true;
+		return 0;
+	case OPT_QUIET_META:
+		a->quiet_meta = true;
+		return 0;
+	case OPT_NO_MAP_DUMP:
+		a->no_map_dump = true;
+		return 0;
+	case OPT_PERF_PAGES: {
+		unsigned long n = strtoul(optarg, &end, 10);
+
+		if (*end || !n || (n & (n - 1)) || n > (1UL << 20)) {
+			fprintf(stderr, "bpfprobe load: --perf-pages '%s': want a power of 2 from 1 to 1048576\n",
+				optarg);
+			return -EINVAL;
+		}
+		a->perf_pages = n;
+		return 0;
+	}
+	case OPT_PIN:
+		a->pin = optarg;
+		return 0;
+	case OPT_REPLACE:
+		a->replace = true;
+		return 0;
+	case OPT_VMLINUX:
+		a->vmlinux = optarg;
+		return 0;
+	case OPT_NO_FOLLOW:
+		a->no_follow = true;
+		return 0;
+	case 'q':
+		a->quiet = true;
+		return 0;
+	case 'o':
+		a->output = optarg;
+		return 0;
+	default:
+		return bp_cflags__option(&a->cflags, c, OPT_CFLAGS, optarg) ? -EINVAL : 0;
+	}
+}
+
 static int parse_args(int argc, char **argv, struct load_args *a)
 {
-	static const struct option longopts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet-meta", no_argument, NULL, OPT_QUIET_META },
-		{ "no-map-dump", no_argument, NULL, OPT_NO_MAP_DUMP },
-		{ "perf-pages", required_argument, NULL, OPT_PERF_PAGES },
-		{ "pin", required_argument, NULL, OPT_PIN },
-		{ "replace", no_argument, NULL, OPT_REPLACE },
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-		{}
-	};
 	int c;
 
 	a->pid = -1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:avh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p': {
-			char *end;
-
-			a->pid = strtol(optarg, &end, 10);
-			if (*end || a->pid <= 0) {
-				fprintf(stderr, "bpfprobe load: bad pid '%s'\n", optarg);
-				return -EINVAL;
-			}
-			break;
-		}
-		case 'a':
-			a->system_wide = true;
-			break;
-		case 'v':
-			bp_cli_verbose++;
-			break;
-		case OPT_JSON:
-			a->json = true;
-			break;
-		case OPT_QUIET_META:
-			a->quiet_meta = true;
-			break;
-		case OPT_NO_MAP_DUMP:
-			a->no_map_dump = true;
-			break;
-		case OPT_PERF_PAGES: {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 10);
-
-			if (*end || !n || (n & (n - 1)) || n > (1UL << 20)) {
-				fprintf(stderr, "bpfprobe load: --perf-pages '%s': want a power of 2 from 1 to 1048576\n",
-					optarg);
-				return -EINVAL;
-			}
-			a->perf_pages = n;
-			break;
-		}
-		case OPT_PIN:
-			a->pin = optarg;
-			break;
-		case OPT_REPLACE:
-			a->replace = true;
-			break;
-		case OPT_VMLINUX:
-			a->vmlinux = optarg;
-			break;
-		case 'h':
-			printf("usage: bpfprobe load [-v] [-a] [-p PID] [--json] [--quiet-meta] [--no-map-dump] [--perf-pages N] [--pin NAME [--replace]] [--vmlinux PATH] OBJ.o|PROG.c [--] [CMD [ARGS...]]\n");
-			exit(0);
-		default:
+	optind = 0;
+	while ((c = bp_cli__next(&load_cmd, argc, argv)) != -1)
+		if (parse_option(c, a))
 			return -EINVAL;
-		}
-	}
 	if (optind >= argc) {
-		fprintf(stderr, "bpfprobe load: missing the BPF object (usage: bpfprobe load [-v] [-a] [-p PID] OBJ.o [--] [CMD...])\n");
+		fprintf(stderr, "bpfprobe load: missing the BPF object\n");
+		bp_cli__usage(&load_cmd);
 		return -EINVAL;
 	}
 	a->obj_path = argv[optind++];
-	if (optind < argc && !strcmp(argv[optind], "--"))
+	if (optind < argc && !strcmp(argv[optind], "--")) {
 		optind++;
+	} else if (optind < argc && argv[optind][0] == '-') {
+		/* `load prog.c -p 1`: what follows the object is the command */
+		fprintf(stderr, "bpfprobe load: option '%s' after the object '%s': options go before the object (bpfprobe load [OPTIONS] %s [--] [CMD...]); a command starting with '-' goes after '--'\n",
+			argv[optind], a->obj_path, a->obj_path);
+		return -EINVAL;
+	}
 	if (optind < argc)
 		a->cmd = &argv[optind];
 	if (a->cmd && a->pid > 0) {
 		fprintf(stderr, "bpfprobe load: -p and a command exclude each other\n");
+		return -EINVAL;
+	}
+	if (a->cflags.n && !bp_is_c_source(a->obj_path)) {
+		fprintf(stderr, "bpfprobe load: --cflags, -I and -D are for a C source (PROG.c), not '%s'\n",
+			a->obj_path);
 		return -EINVAL;
 	}
 	return check_pin_args(a);
@@ -208,11 +289,12 @@ static int run_loop(struct bpfprobe_output *out, pid_t child)
 	return code;
 }
 
-static struct bpfprobe_output *open_output(struct bpfprobe_object *obj, const struct load_args *a)
+static struct bpfprobe_output *open_output(struct bpfprobe_object *obj, const struct load_args *a,
+					   FILE *file)
 {
 	struct bpfprobe_output_opts oopts = {
 		.sz = sizeof(oopts), .json = a->json, .quiet_meta = a->quiet_meta,
-		.perf_pages = a->perf_pages,
+		.perf_pages = a->perf_pages, .file = file,
 		.global_printk_off = a->global_printk_was == 0,
 	};
 
@@ -230,6 +312,50 @@ static void finish_output(struct bpfprobe_output *out, const struct load_args *a
 		fprintf(stderr, "bpfprobe: %llu records were lost in all\n", (unsigned long long)lost);
 }
 
+/*
+ * Whom the probes trace. With a command or -p, the process and, unless
+ * --no-follow, every process it starts; the kernel's number for it is
+ * needed to follow it (and to scope printk): the workload tells it, and for
+ * -p it is the pid itself outside PID namespaces. Returns the global pid,
+ * or 0 when it is unknown (then the process alone is traced).
+ */
+static pid_t scope_of(const struct load_args *a, const struct bp_workload *w,
+		      struct bp_load_scope *s)
+{
+	s->cmd = a->cmd;
+	s->pid = a->cmd ? w->pid : a->pid;
+	s->system_wide = a->system_wide || s->pid <= 0;
+	s->follow = !s->system_wide && !a->no_follow;
+	if (s->system_wide)
+		return 0;
+	if (a->cmd)
+		return w->global_pid;
+	if (bpfprobe_pid__global() == getpid())
+		return a->pid;	/* the initial PID namespace: pids are the kernel's */
+	if (s->follow && !a->quiet)
+		fprintf(stderr, "bpfprobe: inside a PID namespace the kernel's number for process %d is unknown: tracing it alone, not the processes it starts\n",
+			(int)a->pid);
+	s->follow = false;
+	return 0;
+}
+
+/* Where bpfprobe's records go: -o FILE, else stdout. */
+static FILE *open_records(const struct load_args *a)
+{
+	FILE *f;
+
+	if (!a->output)
+		return stdout;
+	f = fopen(a->output, "we");
+	if (!f) {
+		fprintf(stderr, "bpfprobe load: cannot write -o '%s': %s\n", a->output,
+			strerror(errno));
+		return NULL;
+	}
+	setvbuf(f, NULL, _IOLBF, 0);
+	return f;
+}
+
 int cmd_load(int argc, char **argv)
 {
 	struct bp_workload w = { .pid = -1, .go_fd = -1, .err_fd = -1 };
@@ -237,51 +363,84 @@ int cmd_load(int argc, char **argv)
 	struct bpfprobe_object *obj = NULL;
 	struct bpfprobe_output *out = NULL;
 	struct bpfprobe_open_opts oopts = { .sz = sizeof(oopts) };
+	struct bp_load_scope scope = {};
 	struct load_args a = {};
 	char compiled[PATH_MAX];
+	FILE *records = NULL;
+	pid_t global;
 	int err, code = 1;
 
-	if (parse_args(argc, argv, &a))
+	if (parse_args(argc, argv, &a)) {
+		bp_cflags__free(&a.cflags);
 		return 2;
+	}
+	/* first: without privileges nothing else can work, and nothing else
+	 * is said (tracefs, say, is often unreadable to the same user) */
+	if (bp_cli__check_privileges("load")) {
+		bp_cflags__free(&a.cflags);
+		return 1;
+	}
+	/* -o first: a bad path fails before any slow step */
+	records = a.pin ? stdout : open_records(&a);
+	if (!records)
+		return 1;
 	if (bp_is_c_source(a.obj_path)) {
-		if (bp_compile_c(a.obj_path, compiled, sizeof(compiled)))
-			return 1;
+		if (bp_compile_c(a.obj_path, bp_cflags__list(&a.cflags), compiled,
+				 sizeof(compiled)))
+			goto out;
+		oopts.source = a.obj_path;
 		a.obj_path = compiled;
 	}
 	install_signals();
 	oopts.vmlinux = a.vmlinux;
 	obj = bpfprobe_object__open(a.obj_path, &oopts);
 	if (!obj)
-		return 1;
+		goto out;
 	/* right before our load turns it on: open_output() turns it back off
 	 * (pinned probes keep it: the global trace_pipe is where they print) */
 	a.global_printk_was = a.pin ? 1 : bpfprobe_output__global_printk();
 	err = bpfprobe_object__load(obj);
-	if (err)
+	if (err || interrupted(&code))
 		goto out;
 	if (a.pin) {
+		global = scope_of(&a, &w, &scope);
 		aopts.pid = a.pid;
+		aopts.follow = scope.follow;
+		aopts.global_pid = global;
 		code = load_pinned(obj, &a, &aopts);
 		goto out;
 	}
 	/* before attaching: no early record is lost */
-	out = open_output(obj, &a);
+	out = open_output(obj, &a, records);
 	if (!out)
 		goto out;
-	aopts.pid = a.pid;
 	if (a.cmd) {
+		/* --json without -o: the workload's stdout goes to stderr, so
+		 * our stdout holds JSON Lines alone */
+		w.stdout_to_stderr = a.json && !a.output;
 		err = bp_workload__prepare(&w, a.cmd);
 		if (err) {
 			fprintf(stderr, "bpfprobe: cannot start '%s': %s\n", a.cmd[0], strerror(-err));
 			goto out;
 		}
-		aopts.pid = a.system_wide ? -1 : w.pid;
 	}
-	/* printk lines of the traced process only (see README "Output") */
-	if (aopts.pid > 0 && bpfprobe_output__scope_pid(out, aopts.pid))
+	global = scope_of(&a, &w, &scope);
+	aopts.pid = scope.system_wide ? -1 : scope.pid;
+	aopts.follow = scope.follow;
+	aopts.global_pid = global;
+	/* printk lines of the traced processes only (see README "Output") */
+	if (global > 0 && bpfprobe_output__scope_pid(out, global))
+		goto out;
+	if (interrupted(&code))
 		goto out;
 	err = bpfprobe_object__attach(obj, &aopts);
 	if (err)
+		goto out;
+	if (!a.quiet)
+		bp_report__attached(obj, &scope);
+	if (!a.quiet && !a.cmd && a.pid > 0)
+		bp_report__check_maps(obj, a.pid);
+	if (interrupted(&code))
 		goto out;
 	if (a.cmd && bp_workload__start(&w, a.cmd[0])) {
 		code = 127;	/* like a shell that cannot run the command */
@@ -290,10 +449,15 @@ int cmd_load(int argc, char **argv)
 	code = run_loop(out, w.pid);
 	w.pid = -1;
 	finish_output(out, &a);
+	if (!a.quiet)
+		bp_report__never_ran(obj, &scope);
 out:
 	bp_workload__abort(&w);
 	/* before the object: perf buffers clear their slots in its maps */
 	bpfprobe_output__free(out);
 	bpfprobe_object__destroy(obj);
+	if (records && records != stdout)
+		fclose(records);
+	bp_cflags__free(&a.cflags);
 	return code;
 }

@@ -17,13 +17,36 @@
 #include "cli/commands.h"
 #include "cli/monitor_loop.h"
 #include "cli/monitor_map.h"
+#include "cli/options.h"
+#include "cli/privileges.h"
 #include "sysinfo/bpf_events.h"
 #include "sysinfo/btf_name.h"
+#include "sysinfo/libbpf_probes.h"
 #include "sysinfo/prog_info.h"
 #include "util/json.h"
 #include "util/grow.h"
 
-#define MONITOR_USAGE "usage: bpfprobe monitor [--json] [--duration SECONDS] [--map MAP]\n"
+enum { OPT_JSON = 256 };
+
+static const struct bp_cli_opt monitor_opts[] = {
+	{ "json", OPT_JSON, no_argument, NULL, "JSON Lines, one object per event" },
+	{ "duration", 'd', required_argument, "SECONDS", "stop after SECONDS (default: Ctrl-C)" },
+	{ "map", 'm', required_argument, "MAP",
+	  "every update and delete of one BPF map instead: a pinned path, id:N or name:NAME" },
+	{}
+};
+
+static const struct bp_cli_cmd monitor_cmd = {
+	.name = "monitor",
+	.operands = "",
+	.what = "A live stream of BPF program loads and unloads on the system, from perf\n"
+		"side-band records: id, tag, name, type, maps, the loader's pid and name;\n"
+		"each unload refers back to its load. libbpf's feature probes (tiny\n"
+		"programs libbpf loads to learn what the kernel supports) are labelled\n"
+		"probe=libbpf. With --map MAP: every update and delete of MAP, with its\n"
+		"key, value and flags and who made it. Needs root.",
+	.opts = monitor_opts,
+};
 #define COMM_SLOTS 1024
 #define KSYM_PENDING 64
 
@@ -55,6 +78,7 @@ struct monitor {
 	uint64_t mono_to_real;	/* add to CLOCK_MONOTONIC ns for CLOCK_REALTIME */
 	struct ksym ksyms[KSYM_PENDING];	/* registered, not yet claimed by a load */
 	int nksyms;
+	struct bp_libbpf_probes probes;	/* tags of libbpf's feature probes */
 };
 
 static void time_str(const struct monitor *m, uint64_t mono, bool json, char *buf, size_t len)
@@ -143,7 +167,8 @@ static void print_load_text(const struct monitor *m, const struct bp_bpf_event *
 
 	time_str(m, ev->time, false, when, sizeof(when));
 	bp_tag__format(ev->tag, tag);
-	printf("%s LOAD   id=%u tag=%s", when, ev->id, tag);
+	printf("%s LOAD   id=%u tag=%s%s", when, ev->id, tag,
+	       bp_libbpf_probes__match(&m->probes, ev->tag) ? " probe=libbpf" : "");
 	if (!l->described) {
 		printf(" (unloaded before it could be read) pid=%d comm=%s\n", l->pid, l->comm);
 		return;
@@ -177,6 +202,7 @@ static void print_load_json(const struct monitor *m, const struct bp_bpf_event *
 	bp_json__kv_uint(j, "id", ev->id);
 	bp_json__kv_string(j, "tag", tag);
 	bp_json__kv_bool(j, "described", l->described);
+	bp_json__kv_bool(j, "libbpf_probe", bp_libbpf_probes__match(&m->probes, ev->tag));
 	bp_json__kv_string(j, "name", l->described ? sp->name : NULL);
 	bp_json__kv_string(j, "type", l->described ? bp_prog_type__str(sp->type, tbuf, sizeof(tbuf)) : NULL);
 	bp_json__key(j, "maps");
@@ -246,7 +272,8 @@ static void print_unload(const struct monitor *m, const struct bp_bpf_event *ev,
 	time_str(m, ev->time, m->json, when, sizeof(when));
 	bp_tag__format(ev->tag, tag);
 	if (!m->json) {
-		printf("%s UNLOAD id=%u tag=%s", when, ev->id, tag);
+		printf("%s UNLOAD id=%u tag=%s%s", when, ev->id, tag,
+		       bp_libbpf_probes__match(&m->probes, ev->tag) ? " probe=libbpf" : "");
 		if (!l)
 			printf(" (loaded before monitoring began)\n");
 		else if (l->described)
@@ -267,6 +294,7 @@ static void print_unload(const struct monitor *m, const struct bp_bpf_event *ev,
 	bp_json__kv_uint(j, "id", ev->id);
 	bp_json__kv_string(j, "tag", tag);
 	bp_json__kv_bool(j, "load_seen", l != NULL);
+	bp_json__kv_bool(j, "libbpf_probe", bp_libbpf_probes__match(&m->probes, ev->tag));
 	bp_json__kv_string(j, "name", l && l->described ? l->name : NULL);
 	bp_json__kv_string(j, "type", l && l->described ? bp_prog_type__str(l->type, tbuf, sizeof(tbuf)) : NULL);
 	if (l) {
@@ -320,19 +348,12 @@ static int on_event(const struct bp_bpf_event *ev, void *ctx)
 static int parse_args(int argc, char **argv, struct monitor *m, double *duration,
 		      const char **map)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "map", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:h", longopts, NULL)) != -1) {
+	optind = 0;
+	while ((c = bp_cli__next(&monitor_cmd, argc, argv)) != -1) {
 		switch (c) {
-		case 'j':
+		case OPT_JSON:
 			m->json = true;
 			break;
 		case 'm':
@@ -348,16 +369,13 @@ static int parse_args(int argc, char **argv, struct monitor *m, double *duration
 			}
 			break;
 		}
-		case 'h':
-			printf(MONITOR_USAGE);
-			exit(0);
 		default:
-			fprintf(stderr, MONITOR_USAGE);
 			return -EINVAL;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "bpfprobe monitor: unexpected argument '%s'\n" MONITOR_USAGE, argv[optind]);
+		fprintf(stderr, "bpfprobe monitor: unexpected argument '%s'\n", argv[optind]);
+		bp_cli__usage(&monitor_cmd);
 		return -EINVAL;
 	}
 	return 0;
@@ -390,6 +408,10 @@ int cmd_monitor(int argc, char **argv)
 		free(m);
 		return 2;
 	}
+	if (bp_cli__check_privileges("monitor")) {
+		free(m);
+		return 1;
+	}
 	if (map) {
 		/* every update and delete of one map, instead */
 		code = cmd_monitor_map(map, m->json, duration);
@@ -399,6 +421,8 @@ int cmd_monitor(int argc, char **argv)
 	bp_monitor__setup();
 	m->names = bp_btf_names__new();
 	m->mono_to_real = bp_clock__ns(CLOCK_REALTIME) - bp_clock__ns(CLOCK_MONOTONIC);
+	/* before the side-band opens: our own loads are not reported */
+	bp_libbpf_probes__init(&m->probes);
 	err = bp_bpf_events__open(&ev);
 	if (err) {
 		code = 1;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,45 +17,68 @@
 
 #include <bpf/libbpf.h>
 
+#include "cli/cflags.h"
 #include "cli/commands.h"
+#include "cli/compile_c.h"
 #include "cli/json_opts.h"
 #include "loader/inspect.h"
 #include "util/json.h"
-
-#define RESOLVE_USAGE "usage: bpfprobe resolve [-v] [--json [--compact]] [--vmlinux PATH] OBJ.o|'SEC text'\n"
 
 struct resolve_args {
 	const char *target;
 	struct bp_cli_format fmt;
 	const char *vmlinux;	/* --vmlinux PATH: kernel DWARF */
+	struct bp_cflags cflags;	/* --cflags, -I, -D: PROG.c's compile */
 };
 
-/* --vmlinux PATH */
-static int parse_vmlinux(int val, const char *arg, void *ctx)
+enum { OPT_VMLINUX = 256, OPT_CFLAGS };
+
+static const struct bp_cli_cmd resolve_cmd = {
+	.name = "resolve",
+	.operands = "OBJ.o|PROG.c|'SEC text'",
+	.what = "Shows what load would do, loading nothing (no privileges needed): each\n"
+		"annotated program's probe points, each argument's C type, location and\n"
+		"fetch, the instance each point runs and its prologue as BPF assembly.\n"
+		"PROG.c is compiled first, as load does; 'SEC text' is one annotation\n"
+		"(\"exec=/bin/app;func=f a\").",
+};
+
+static int parse_own(int key, const char *arg, void *ctx)
 {
 	struct resolve_args *a = ctx;
 
-	a->vmlinux = arg;
-	return 0;
+	if (key == OPT_VMLINUX) {
+		a->vmlinux = arg;
+		return 0;
+	}
+	return bp_cflags__option(&a->cflags, key, OPT_CFLAGS, arg) ? -EINVAL : 0;
 }
 
 static int parse_args(int argc, char **argv, struct resolve_args *a)
 {
-	static const struct option own[] = {
-		{ "vmlinux", required_argument, NULL, 'V' },
+	static const struct bp_cli_opt own[] = {
+		{ "vmlinux", OPT_VMLINUX, required_argument, "PATH",
+		  "a vmlinux with DWARF for kernel probes" },
+		BP_CFLAGS_OPTIONS(OPT_CFLAGS),
 		{}
 	};
-	const struct bp_cli_extra_opts extra = { .extra = own, .on_extra = parse_vmlinux, .ctx = a };
+	const struct bp_cli_extra_opts extra = { .extra = own, .on_extra = parse_own, .ctx = a };
 
-	if (bp_cli_format__parse_args(&a->fmt, argc, argv, RESOLVE_USAGE, &extra))
+	if (bp_cli_format__parse_args(&a->fmt, argc, argv, &resolve_cmd, &extra))
 		return -EINVAL;
 	if (optind + 1 != argc) {
-		fprintf(stderr, "bpfprobe resolve: %s\n%s",
+		fprintf(stderr, "bpfprobe resolve: %s\n",
 			optind == argc ? "missing the BPF object or SEC text" :
-			"one BPF object or SEC text at a time", RESOLVE_USAGE);
+			"one BPF object or SEC text at a time");
+		bp_cli__usage(&resolve_cmd);
 		return -EINVAL;
 	}
 	a->target = argv[optind];
+	if (a->cflags.n && !bp_is_c_source(a->target)) {
+		fprintf(stderr, "bpfprobe resolve: --cflags, -I and -D are for a C source (PROG.c), not '%s'\n",
+			a->target);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -394,16 +418,29 @@ int cmd_resolve(int argc, char **argv)
 {
 	struct resolve_args a = {};
 	struct bpfprobe_object *obj;
-	int err;
+	char compiled[PATH_MAX];
+	const char *path;
+	int err = 2;
 
 	if (parse_args(argc, argv, &a))
-		return 2;
-	obj = open_target(a.target, a.vmlinux);
+		goto out;
+	err = 1;
+	path = a.target;
+	/* a C source is compiled as load compiles it (same cache) */
+	if (bp_is_c_source(a.target) && !is_sec_text(a.target)) {
+		if (bp_compile_c(a.target, bp_cflags__list(&a.cflags), compiled, sizeof(compiled)))
+			goto out;
+		path = compiled;
+	}
+	obj = open_target(path, a.vmlinux);
 	if (!obj)
-		return 1;
+		goto out;
 	if (!bp_inspect__program_cnt(obj))
 		fprintf(stderr, "'%s' has no annotated program: nothing to resolve\n", a.target);
 	err = a.fmt.json ? print_json(obj, a.target, a.fmt.compact) : print_text(obj);
+	err = err ? 1 : 0;
 	bpfprobe_object__destroy(obj);
-	return err ? 1 : 0;
+out:
+	bp_cflags__free(&a.cflags);
+	return err;
 }

@@ -7,8 +7,22 @@
 #include <string.h>
 #include <bpfprobe/bpfprobe.h>
 #include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/privileges.h"
 
-#define UNLOAD_USAGE "usage: bpfprobe unload NAME... | bpfprobe unload --all\n"
+static const struct bp_cli_opt unload_opts[] = {
+	{ "all", 'a', no_argument, NULL, "remove every pinned session" },
+	{}
+};
+
+static const struct bp_cli_cmd unload_cmd = {
+	.name = "unload",
+	.operands = "NAME... | --all",
+	.what = "Removes sessions pinned by load --pin NAME: their probes detach and\n"
+		"their programs and maps are freed. Sessions live under\n"
+		"/sys/fs/bpf/bpfprobe, or $BPFPROBE_PIN_ROOT. Needs root.",
+	.opts = unload_opts,
+};
 
 struct unload_ctx {
 	int count;
@@ -31,34 +45,24 @@ static int unload_one(const char *name, void *arg)
 
 int cmd_unload(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
 	struct unload_ctx ctx = {};
 	bool all = false;
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "ah", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			all = true;
-			break;
-		case 'h':
-			printf(UNLOAD_USAGE);
-			return 0;
-		default:
-			fprintf(stderr, UNLOAD_USAGE);
+	optind = 0;
+	while ((c = bp_cli__next(&unload_cmd, argc, argv)) != -1) {
+		if (c != 'a')
 			return 2;
-		}
+		all = true;
 	}
 	if (all == (optind < argc)) {
-		fprintf(stderr, all ? "bpfprobe unload: --all takes no names\n" UNLOAD_USAGE :
-				      "bpfprobe unload: name a pinned session, or --all\n" UNLOAD_USAGE);
+		fprintf(stderr, all ? "bpfprobe unload: --all takes no names\n" :
+				      "bpfprobe unload: name a pinned session, or --all\n");
+		bp_cli__usage(&unload_cmd);
 		return 2;
 	}
+	if (bp_cli__check_privileges("unload"))
+		return 1;
 	if (all) {
 		if (bpfprobe_pin__for_each(unload_one, &ctx)) {
 			fprintf(stderr, "bpfprobe unload: cannot read %s\n", bpfprobe_pin__root());

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE		/* asprintf */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,10 +21,20 @@
 #include "loader/inspect.h"
 #include "util/json.h"
 
-#define VARS_USAGE "usage: bpfprobe vars [-v] [--json [--compact]] BIN FUNC[+OFFS|%return]...\n"
+static const struct bp_cli_cmd vars_cmd = {
+	.name = "vars",
+	.operands = "BIN POINT...",
+	.what = "Like perf probe -V: at each probe point POINT names in binary BIN (FUNC,\n"
+		"FUNC+OFFS, FUNC%return, a glob, with key=value; terms before it), the\n"
+		"parameters and the locals in scope, their types, where they are and how\n"
+		"they would be fetched, or why they cannot be. BIN is found like exec=\n"
+		"finds it (PATH, the library paths); a file of that name in the current\n"
+		"directory is taken first. No privileges needed.",
+};
 
 struct vars_args {
 	const char *binary;
+	char local[PATH_MAX];	/* BIN's absolute path, when it is a file here */
 	char **points;
 	int npoints;
 	struct bp_cli_format fmt;
@@ -31,15 +42,16 @@ struct vars_args {
 
 static int parse_args(int argc, char **argv, struct vars_args *a)
 {
-	if (bp_cli_format__parse_args(&a->fmt, argc, argv, VARS_USAGE, NULL))
+	if (bp_cli_format__parse_args(&a->fmt, argc, argv, &vars_cmd, NULL))
 		return -EINVAL;
 	if (argc - optind < 2) {
-		fprintf(stderr, "bpfprobe vars: %s\n%s",
+		fprintf(stderr, "bpfprobe vars: %s\n",
 			optind == argc ? "missing the binary and the probe point" :
-			"missing the probe point", VARS_USAGE);
+			"missing the probe point");
+		bp_cli__usage(&vars_cmd);
 		return -EINVAL;
 	}
-	a->binary = argv[optind];
+	a->binary = bp_cli__local_file(argv[optind], a->local, sizeof(a->local));
 	a->points = argv + optind + 1;
 	a->npoints = argc - optind - 1;
 	return 0;

@@ -1,30 +1,22 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* --json, --compact, -v and -h, parsed once for resolve, vars and funcs. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "cli/commands.h"
 #include "cli/json_opts.h"
 
-#define MAX_EXTRA	4
+#define MAX_EXTRA	8
 
-/*
- * The table getopt_long sees: --json and --compact, the command's own,
- * then --verbose and --help (this order is the one `--v` ambiguity
- * messages list).
- */
-static int build_longopts(struct option *out, const struct bp_cli_extra_opts *extra)
+/* The table: --json and --compact, the command's own, then --verbose. */
+static int build_opts(struct bp_cli_opt *out, const struct bp_cli_extra_opts *extra)
 {
-	static const struct option head[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "compact", no_argument, NULL, 'c' },
+	static const struct bp_cli_opt head[] = {
+		{ "json", 'j', no_argument, NULL, "print JSON (pretty-printed)" },
+		{ "compact", 'c', no_argument, NULL, "with --json: on one line" },
 	};
-	static const struct option tail[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
+	static const struct bp_cli_opt verbose = {
+		"verbose", 'v', no_argument, NULL, "say more on stderr (-vv: libbpf's output too)",
 	};
 	int n = 0, i;
 
@@ -35,23 +27,25 @@ static int build_longopts(struct option *out, const struct bp_cli_extra_opts *ex
 			return -E2BIG;
 		out[n++] = extra->extra[i];
 	}
-	for (i = 0; i < (int)(sizeof(tail) / sizeof(tail[0])); i++)
-		out[n++] = tail[i];
+	out[n++] = verbose;
+	out[n] = (struct bp_cli_opt){};
 	return 0;
 }
 
 int bp_cli_format__parse_args(struct bp_cli_format *o, int argc, char **argv,
-			      const char *usage, const struct bp_cli_extra_opts *extra)
+			      const struct bp_cli_cmd *cmd, const struct bp_cli_extra_opts *extra)
 {
-	struct option longopts[2 + MAX_EXTRA + 3];
+	struct bp_cli_opt opts[2 + MAX_EXTRA + 2];
+	struct bp_cli_cmd full = *cmd;
 	int c, err;
 
-	if (build_longopts(longopts, extra)) {
-		fprintf(stderr, "bpfprobe %s: more than %d command options\n", argv[0], MAX_EXTRA);
+	if (build_opts(opts, extra)) {
+		fprintf(stderr, "bpfprobe %s: more than %d command options\n", cmd->name, MAX_EXTRA);
 		return -E2BIG;
 	}
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jcvh", longopts, NULL)) != -1) {
+	full.opts = opts;
+	optind = 0;
+	while ((c = bp_cli__next(&full, argc, argv)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
@@ -62,14 +56,9 @@ int bp_cli_format__parse_args(struct bp_cli_format *o, int argc, char **argv,
 		case 'v':
 			bp_cli_verbose++;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			exit(0);
 		default:
-			if (c == '?' || !extra) {
-				fputs(usage, stderr);
+			if (c == '?' || !extra)
 				return -EINVAL;
-			}
 			err = extra->on_extra(c, optarg, extra->ctx);
 			if (err)
 				return err;

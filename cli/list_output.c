@@ -153,6 +153,8 @@ static char *detail_str(const struct bp_listed_prog *p)
 
 	if (m->n) {
 		sb_printf(&b, "    bpfprobe: object %s", bp_meta__get(m, "object", 0) ?: "?");
+		if ((v = bp_meta__get(m, "source", 0)))
+			sb_printf(&b, " (compiled from %s)", v);
 		if ((v = bp_meta__get(m, "program", 0)))
 			sb_printf(&b, ", program %s", v);
 		if ((v = bp_meta__get(m, "pin", 0)))
@@ -363,6 +365,7 @@ static void json_meta(struct bp_json *j, const struct bp_meta *m)
 	}
 	bp_json__begin_object(j);
 	bp_json__kv_string(j, "object", bp_meta__get(m, "object", 0));
+	bp_json__kv_string(j, "source", bp_meta__get(m, "source", 0));
 	bp_json__kv_string(j, "program", bp_meta__get(m, "program", 0));
 	bp_json__kv_string(j, "instance", bp_meta__get(m, "instance", 0));
 	bp_json__kv_string(j, "sec", bp_meta__get(m, "sec", 0));

@@ -2,8 +2,10 @@
 /* bpfprobe: a thin command line over libbpfprobe. */
 #include <stdio.h>
 #include <string.h>
+#include <bpf/libbpf.h>
 #include <bpfprobe/bpfprobe.h>
 #include "cli/commands.h"
+#include "cli/options.h"
 
 int bp_cli_verbose;
 
@@ -16,49 +18,45 @@ static int cli_print(enum bpfprobe_print_level level, const char *fmt, va_list a
 	return vfprintf(stderr, fmt, ap);
 }
 
+#ifndef BPFPROBE_VERSION
+#define BPFPROBE_VERSION "unknown"
+#endif
+
 /* One line per subcommand; each lives in cli/cmd_NAME.c. */
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	const char *summary;
 } commands[] = {
-	{ "load", cmd_load },
-	{ "resolve", cmd_resolve },
-	{ "vars", cmd_vars },
-	{ "funcs", cmd_funcs },
-	{ "list", cmd_list },
-	{ "unload", cmd_unload },
-	{ "monitor", cmd_monitor },
+	{ "load", cmd_load, "load OBJ.o or PROG.c, attach, run CMD, print what it outputs" },
+	{ "resolve", cmd_resolve, "what load would do: probe points, fetches, prologues" },
+	{ "vars", cmd_vars, "parameters and locals at a probe point, fetchable or why not" },
+	{ "funcs", cmd_funcs, "functions of a binary matching a glob" },
+	{ "list", cmd_list, "every BPF program attached to a probe, tracepoint or event" },
+	{ "cat", cmd_cat, "the records a pinned session's ring and perf buffers receive" },
+	{ "unload", cmd_unload, "remove sessions pinned by load --pin" },
+	{ "monitor", cmd_monitor, "live stream of BPF program loads and unloads" },
 };
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: bpfprobe load [-v] [-a] [-p PID] [--json] [--quiet-meta] [--no-map-dump]\n"
-		"                     [--perf-pages N] [--pin NAME [--replace]] [--vmlinux PATH]\n"
-		"                     OBJ.o|PROG.c [--] [CMD [ARGS...]]\n"
-		"       bpfprobe resolve [-v] [--json [--compact]] OBJ.o|'SEC text'\n"
-		"       bpfprobe vars [--json [--compact]] BIN FUNC[+OFFS|%%return]...\n"
-		"       bpfprobe funcs [--json [--compact]] BIN [GLOB]\n"
-		"       bpfprobe list [--json] [--stats[=SECONDS]] [-a]\n"
-		"       bpfprobe unload NAME... | --all\n"
-		"       bpfprobe monitor [--json] [--duration SECONDS]\n"
-		"\n"
-		"  load    load OBJ.o, fetch the arguments its SEC() annotations name,\n"
-		"          attach, and print bpf_trace_printk output on stdout.\n"
-		"          With CMD: start it held, attach, run it, exit with its status.\n"
-		"          Without: run until SIGINT/SIGTERM.\n"
-		"    -p PID  uprobes fire only in process PID\n"
-		"    -a      system-wide, even with CMD\n"
-		"    -v      show probe points, fetch plans, prologues; -vv adds libbpf output\n"
-		"  resolve show what load would do, loading nothing (no privileges needed):\n"
-		"          probe points, argument locations and fetches, instances, prologues\n"
-		"  vars    parameters and locals at a probe point, and whether each is fetchable\n"
-		"  funcs   functions of BIN (DWARF, else symbol table) matching GLOB\n"
-		"  list    every BPF program attached to a uprobe, kprobe, tracepoint or perf\n"
-		"          event: id, tag, attach point, pid filter, maps, owners, load time;\n"
-		"          --stats turns kernel.bpf_stats_enabled on for SECONDS (1) first\n"
-		"  unload  remove sessions left by load --pin NAME (--all: every one)\n"
-		"  monitor live stream of BPF program loads and unloads on the system\n");
+	fprintf(f, "usage: bpfprobe COMMAND [OPTIONS] [ARGS...]\n"
+		   "       bpfprobe COMMAND --help\n"
+		   "       bpfprobe --version\n\ncommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-9s%s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nbpfprobe COMMAND --help lists the command's options; man bpfprobe says more.\n");
+}
+
+/* The command whose name is closest to a mistyped one, or NULL. */
+static const char *closest_command(const char *name)
+{
+	const char *names[NCOMMANDS];
+
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	return bp_cli__closest(name, names, NCOMMANDS);
 }
 
 int main(int argc, char **argv)
@@ -73,14 +71,29 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("bpfprobe %s (libbpf %s)\n", BPFPROBE_VERSION, libbpf_version_string());
+		return 0;
+	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		/* help COMMAND is COMMAND --help */
+		for (size_t i = 0; argc > 2 && i < NCOMMANDS; i++)
+			if (!strcmp(argv[2], commands[i].name)) {
+				char *args[] = { argv[2], "--help", NULL };
+
+				return commands[i].fn(2, args);
+			}
 		usage(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "bpfprobe: unknown command '%s'\n", argv[1]);
+	if (closest_command(argv[1]))
+		fprintf(stderr, "bpfprobe: unknown command '%s'; did you mean '%s'?\n", argv[1],
+			closest_command(argv[1]));
+	else
+		fprintf(stderr, "bpfprobe: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;
 }

@@ -7,21 +7,38 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <bpfprobe/bpfprobe.h>
 #include "cli/workload.h"
 #include "util/log.h"
+
+static void close_pipes(int go[2], int errp[2])
+{
+	close(go[0]);
+	close(go[1]);
+	close(errp[0]);
+	close(errp[1]);
+}
 
 int bp_workload__prepare(struct bp_workload *w, char *const argv[])
 {
 	int go[2], errp[2];
+	pid_t gpid;
 	char c;
 
-	if (pipe2(go, O_CLOEXEC) || pipe2(errp, O_CLOEXEC))
+	if (pipe2(go, O_CLOEXEC))
 		return -errno;
+	if (pipe2(errp, O_CLOEXEC)) {
+		int err = -errno;
+
+		close(go[0]);
+		close(go[1]);
+		return err;
+	}
 	w->pid = fork();
 	if (w->pid < 0) {
 		int err = -errno;
 
-		close(go[0]); close(go[1]); close(errp[0]); close(errp[1]);
+		close_pipes(go, errp);
 		return err;
 	}
 	if (w->pid == 0) {
@@ -29,6 +46,13 @@ int bp_workload__prepare(struct bp_workload *w, char *const argv[])
 
 		close(go[1]);
 		close(errp[0]);
+		/* the kernel's number for us (inside a PID namespace it is not
+		 * getpid()): the parent follows us and scopes printk by it */
+		gpid = bpfprobe_pid__global();
+		if (write(errp[1], &gpid, sizeof(gpid)) != sizeof(gpid))
+			_exit(127);
+		if (w->stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		/* held here until the parent has attached every probe; a
 		 * parent that died before that (EOF, no byte) means: do not run */
 		if (read(go[0], &c, 1) != 1)
@@ -43,6 +67,15 @@ int bp_workload__prepare(struct bp_workload *w, char *const argv[])
 	close(errp[1]);
 	w->go_fd = go[1];
 	w->err_fd = errp[0];
+	if (read(w->err_fd, &gpid, sizeof(gpid)) != sizeof(gpid)) {
+		bp_workload__abort(w);
+		return -ECHILD;
+	}
+	if (gpid < 0) {
+		bp_workload__abort(w);
+		return gpid;
+	}
+	w->global_pid = gpid;
 	return 0;
 }
 

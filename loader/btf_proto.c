@@ -1,22 +1,104 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Checks a program's C prototype against its SEC(): the ABI is
- * int prog(void *ctx, int err, u64 a1, u64 a2, u64 a3), so a program may
- * take fewer parameters than 2 + nargs (it ignores the rest) but a
- * parameter beyond that would read a register nothing fills.
+ * int prog(void *ctx, int err, u64 a1, u64 a2, u64 a3) with one uNN per
+ * fetched argument. A program may take fewer parameters than 2 + nargs
+ * (it ignores the rest), never more (a parameter beyond would read a
+ * register nothing fills); ctx is a pointer, err an integer, and the
+ * arguments integers (or pointers, when the value is an address the
+ * program reads with bpf_probe_read_*()): a struct or a float would not be
+ * what the prologue put there. Any mismatch is an error that shows the
+ * exact prototype for the SEC.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <bpf/btf.h>
 #include "loader/object.h"
 #include "prologue/prologue.h"
 #include "util/log.h"
 
+/* A C name for argument a: NAME= when it is one, else its last member
+ * (req->hdr->len: len), else its variable. */
+static void arg_c_name(const struct bp_arg_spec *a, int k, char *buf, size_t len)
+{
+	const char *s = a->name;
+	bool ident = s && (isalpha((unsigned char)*s) || *s == '_');
+
+	for (const char *p = s; ident && *p; p++)
+		ident = isalnum((unsigned char)*p) || *p == '_';
+	if (!ident && a->nsteps && a->steps[a->nsteps - 1].kind != BP_STEP_INDEX)
+		s = a->steps[a->nsteps - 1].field;
+	else if (!ident)
+		s = a->var;
+	while (s && (*s == '$' || *s == '@'))
+		s++;
+	if (s && *s)
+		snprintf(buf, len, "%s", s);
+	else
+		snprintf(buf, len, "arg%d", k + 1);
+}
+
+/* "int prog(void *ctx, int err, u64 len, u64 fd)" for p's SEC */
+static void abi_text(const struct bp_program *p, char *buf, size_t len)
+{
+	size_t n = snprintf(buf, len, "int %s(void *ctx, int err", p->name);
+	bool params = false;
+
+	for (int k = 0; k < p->spec.nargs; k++)
+		params |= !strcmp(p->spec.args[k].var, "$params");
+	for (int k = 0; k < (params ? BP_MAX_ARGS : p->spec.nargs) && n < len; k++) {
+		char name[64];
+
+		if (params)
+			snprintf(name, sizeof(name), "arg%d", k + 1);
+		else
+			arg_c_name(&p->spec.args[k], k, name, sizeof(name));
+		n += snprintf(buf + n, len - n, ", u64 %s", name);
+	}
+	if (n < len)
+		snprintf(buf + n, len - n, ")%s", params ? " ($params: up to 3)" : "");
+}
+
+/* The type id under typedefs and qualifiers. */
+static const struct btf_type *resolve(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_typedef(t) || btf_is_mod(t)))
+		t = btf__type_by_id(btf, t->type);
+	return t;
+}
+
+static const char *kind_name(const struct btf_type *t)
+{
+	if (!t)
+		return "void";
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT: return "an integer";
+	case BTF_KIND_ENUM: case BTF_KIND_ENUM64: return "an enum";
+	case BTF_KIND_PTR: return "a pointer";
+	case BTF_KIND_STRUCT: return "a struct";
+	case BTF_KIND_UNION: return "a union";
+	case BTF_KIND_FLOAT: return "a floating-point number";
+	case BTF_KIND_ARRAY: return "an array";
+	default: return "not a plain value";
+	}
+}
+
+static bool is_integer(const struct btf_type *t)
+{
+	return t && (btf_is_int(t) || btf_is_any_enum(t));
+}
+
 int bp_btf__check_prototype(const struct bpf_object *obj, struct bp_program *p)
 {
 	struct btf *btf = bpf_object__btf(obj);
 	const struct btf_type *fn, *proto;
+	const struct btf_param *params;
 	int id, have, max = 2 + p->spec.nargs;
+	char abi[512];
 
 	/* $params is as many arguments as the function has, up to the limit */
 	for (id = 0; id < p->spec.nargs; id++) {
@@ -25,7 +107,7 @@ int bp_btf__check_prototype(const struct bpf_object *obj, struct bp_program *p)
 	}
 
 	if (!btf)
-		return 0;	/* no BTF: nothing to check against */
+		return 0;	/* no BTF: said once per object by the caller */
 	id = btf__find_by_name_kind(btf, p->name, BTF_KIND_FUNC);
 	if (id < 0)
 		return 0;
@@ -34,13 +116,29 @@ int bp_btf__check_prototype(const struct bpf_object *obj, struct bp_program *p)
 	if (!proto || !btf_is_func_proto(proto))
 		return 0;
 	have = btf_vlen(proto);
-	if (have <= max) {
-		/* the prologue then sets only what the program reads */
-		p->proto_unread = BP_UNREAD_PARAMS(have);
-		return 0;
+	params = btf_params(proto);
+	abi_text(p, abi, sizeof(abi));
+	if (have > max) {
+		bp_err("program '%s' takes %d parameters, but SEC(\"%s\") gives %d (ctx, err and %d fetched argument%s): write it as %s\n",
+		       p->name, have, p->sec, max, max - 2, max - 2 == 1 ? "" : "s", abi);
+		return -EINVAL;
 	}
-	bp_err("program '%s' takes %d parameters, but SEC(\"%s\") provides only %d: ctx, err%s (%d fetched argument%s); the ABI is int %s(void *ctx, int err, u64 arg1, u64 arg2, u64 arg3)\n",
-	       p->name, have, p->sec, max, p->spec.nargs ? " and the arguments" : "",
-	       p->spec.nargs, p->spec.nargs == 1 ? "" : "s", p->name);
-	return -EINVAL;
+	for (int k = 0; k < have; k++) {
+		const struct btf_type *t = resolve(btf, params[k].type);
+		const char *pname = btf__name_by_offset(btf, params[k].name_off);
+		bool ok = k == 0 ? t && btf_is_ptr(t) :
+			  k == 1 ? is_integer(t) : is_integer(t) || (t && btf_is_ptr(t));
+		const char *want = k == 0 ? "ctx, a pointer" : k == 1 ? "err, an integer" :
+				   "a fetched value, an integer or an address";
+
+		if (ok)
+			continue;
+		bp_err("program '%s': parameter %d%s%s%s is %s, but it receives %s: write it as %s\n",
+		       p->name, k + 1, pname && *pname ? " '" : "", pname ? pname : "",
+		       pname && *pname ? "'" : "", kind_name(t), want, abi);
+		return -EINVAL;
+	}
+	/* the prologue then sets only what the program reads */
+	p->proto_unread = BP_UNREAD_PARAMS(have);
+	return 0;
 }

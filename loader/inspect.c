@@ -63,6 +63,8 @@ int bp_inspect__resolve_sec(const char *text, const char *vmlinux,
 	*out = NULL;
 	obj = calloc(1, sizeof(*obj));
 	if (obj)
+		bp_follow__init(&obj->follow);
+	if (obj)
 		obj->progs = calloc(1, sizeof(*obj->progs));
 	/* path holds the text: the program's sec points into it */
 	if (obj && obj->progs)

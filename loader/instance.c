@@ -12,7 +12,9 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "loader/object.h"
+#include "loader/verifier_log.h"
 #include "probes/map/map.h"
+#include "prologue/guard.h"
 #include "prologue/liveness.h"
 #include "prologue/prologue.h"
 #include "util/log.h"
@@ -136,29 +138,51 @@ void bp_instances__set_body(struct bpfprobe_object *obj, struct bp_program *p,
 			obj->insts[i].unread = unread;
 }
 
-static void print_log_tail(const char *name, const char *log)
+/* The reason first, the log's end at the info level (bpfprobe -v). */
+static void report_failure(const struct bp_instance *inst, int err, const char *log)
 {
-	const char *start = log + strlen(log);
+	char reason[512], errbuf[128];
+	const char *start = log ? log + strlen(log) : NULL;
 	int lines = 0;
 
+	if (log && bp_verifier_log__reason(log, reason, sizeof(reason))) {
+		bp_err("program '%s': loading instance '%s' failed: the kernel's verifier refused it: %s\n",
+		       inst->owner->name, inst->name, reason);
+		bp_err("  (bpfprobe -v shows the verifier's log)\n");
+	} else {
+		libbpf_strerror(err, errbuf, sizeof(errbuf));
+		bp_err("program '%s': loading instance '%s' failed: %s\n", inst->owner->name,
+		       inst->name, errbuf);
+	}
+	if (!log || !*log)
+		return;
 	while (start > log && lines <= LOG_TAIL_LINES)
 		if (*--start == '\n')
 			lines++;
 	if (start != log)
 		start++;
-	bp_err("verifier log for '%s' (last lines):\n%s%s", name, start,
-	       *start && start[strlen(start) - 1] != '\n' ? "\n" : "");
+	bp_info("verifier log for '%s' (last lines):\n%s%s", inst->name, start,
+		*start && start[strlen(start) - 1] != '\n' ? "\n" : "");
 }
 
 static void print_insns(const struct bp_instance *inst, const struct bpf_insn *insns, int cnt)
 {
 	char line[128];
 
-	bp_info("instance '%s' prologue (%d insns):\n", inst->name, cnt);
+	/* the guard (follow.h) first, then the prologue, each from 0 */
 	for (int i = 0; i < cnt; i++) {
+		int at = i < inst->guard_len ? i : i - inst->guard_len;
+
+		if (i == 0 && inst->guard_len)
+			bp_info("instance '%s' guard (%d insns):\n", inst->name, inst->guard_len);
+		if (i == inst->guard_len)
+			bp_info("instance '%s' prologue (%d insns):\n", inst->name,
+				inst->prologue_len);
 		bp_insn__format(&insns[i], i + 1 < cnt ? &insns[i + 1] : NULL, line, sizeof(line));
-		bp_info("  %3d: %s\n", i, line);
+		bp_info("  %3d: %s\n", at, line);
 	}
+	if (cnt == inst->guard_len)
+		bp_info("instance '%s' prologue (0 insns):\n", inst->name);
 }
 
 static int load_with(struct bpfprobe_object *obj, struct bp_instance *inst,
@@ -168,7 +192,7 @@ static int load_with(struct bpfprobe_object *obj, struct bp_instance *inst,
 	void *func_info, *line_info;
 	int fd, err;
 
-	err = bp_load_info__shifted(li, inst->prologue_len - BP_PREAMBLE_LEN,
+	err = bp_load_info__shifted(li, inst->guard_len + inst->prologue_len - BP_PREAMBLE_LEN,
 				    &func_info, &line_info);
 	if (err)
 		return err;
@@ -200,43 +224,77 @@ static int load_with(struct bpfprobe_object *obj, struct bp_instance *inst,
 	return err;
 }
 
+/* The guard (follow.h) at insns: returns its length or a negative errno. */
+static int gen_guard(struct bpfprobe_object *obj, struct bp_instance *inst,
+		     struct bpf_insn *insns)
+{
+	struct bp_guards gs;
+	int n;
+
+	bp_follow__guards(&obj->follow, (int)(inst - obj->insts), !!inst->owner->spec.exec,
+			  &gs);
+	/*
+	 * A map-tracing instance's guard (bp_map_point__guards) keeps it to
+	 * its map. Those instances probe the kernel, so following adds no
+	 * guard of its own; what the map guard refuses are other maps'
+	 * changes, not hits in other processes: they are not counted.
+	 */
+	if (inst->guards.n) {
+		if (gs.n + inst->guards.n > BP_MAX_GUARDS) {
+			bp_err("program '%s': too many guards (%d, at most %d)\n",
+			       inst->owner->name, gs.n + inst->guards.n, BP_MAX_GUARDS);
+			return -E2BIG;
+		}
+		for (int k = 0; k < inst->guards.n; k++)
+			gs.v[gs.n++] = inst->guards.v[k];
+		gs.refused_fd = -1;
+	}
+	n = bp_guards__gen(&gs, insns, BP_GUARDS_MAX_INSNS);
+	if (n < 0)
+		bp_err("program '%s': cannot generate the guard: %s\n", inst->owner->name,
+		       strerror(-n));
+	return n;
+}
+
 int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
 {
 	const struct bpf_insn *proto = bpf_program__insns(inst->owner->prog);
 	size_t proto_cnt = bpf_program__insn_cnt(inst->owner->prog);
 	struct bpf_insn *insns;
 	size_t body = proto_cnt - BP_PREAMBLE_LEN;
-	char errbuf[128];
 	int glen, plen, fd;
 
 	insns = malloc((BP_GUARDS_MAX_INSNS + BP_PROLOGUE_MAX_INSNS + body) * sizeof(*insns));
 	if (!insns)
 		return -ENOMEM;
-	/* the guards first (none: no code), then the prologue */
-	glen = bp_guards__gen(&inst->guards, insns, BP_GUARDS_MAX_INSNS);
-	plen = glen < 0 ? glen : bp_prologue__gen(&inst->plan, inst->unread, insns + glen,
-						    BP_PROLOGUE_MAX_INSNS);
+	glen = gen_guard(obj, inst, insns);
+	plen = glen < 0 ? glen :
+	       bp_prologue__gen(&inst->plan, inst->unread, insns + glen, BP_PROLOGUE_MAX_INSNS);
 	if (plen < 0) {
-		bp_err("program '%s': cannot generate the prologue: %s\n",
-		       inst->owner->name, strerror(-plen));
+		if (glen >= 0)
+			bp_err("program '%s': cannot generate the prologue: %s\n",
+			       inst->owner->name, strerror(-plen));
 		free(insns);
 		return plen;
 	}
-	plen += glen;
+	inst->guard_len = glen;
 	inst->prologue_len = plen;
+	plen += glen;
 	print_insns(inst, insns, plen);
 	memcpy(insns + plen, proto + BP_PREAMBLE_LEN, body * sizeof(*insns));
 
 	fd = load_with(obj, inst, insns, plen + body, NULL, 0);
 	if (fd < 0) {
 		char *log = calloc(1, LOG_BUF_SIZE);
-		int err = fd;
+		int err = fd, again = -1;
 
-		libbpf_strerror(err, errbuf, sizeof(errbuf));
-		bp_err("program '%s': loading instance '%s' failed: %s\n",
-		       inst->owner->name, inst->name, errbuf);
-		if (log && load_with(obj, inst, insns, plen + body, log, LOG_BUF_SIZE) < 0 && *log)
-			print_log_tail(inst->name, log);
+		if (log)
+			again = load_with(obj, inst, insns, plen + body, log, LOG_BUF_SIZE);
+		if (again >= 0) {
+			close(again);	/* loaded the second time: nothing to say */
+			log[0] = '\0';
+		}
+		report_failure(inst, err, log);
 		free(log);
 		free(insns);
 		return err;

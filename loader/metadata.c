@@ -257,6 +257,8 @@ static int common_keys(struct bp_meta *m, const struct bpfprobe_object *obj)
 
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	err = bp_meta__add(m, "object", realpath(obj->path, path) ? path : obj->path);
+	if (!err && obj->source)
+		err = bp_meta__add(m, "source", obj->source);
 	if (!err)
 		err = bp_meta__add(m, "loader_pid", pid);
 	return err;

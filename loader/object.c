@@ -5,6 +5,7 @@
  * failed call leaves nothing loaded or attached.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,16 @@
 #include "loader/map_trace.h"
 #include "loader/metadata.h"
 #include "loader/object.h"
+#include "loader/verifier_log.h"
 #include "util/log.h"
 #include "util/opts.h"
+#include "util/pidns.h"
+
+/* The verifier's log of the program libbpf failed to load: libbpf retries
+ * a failed load with the log on, into this buffer when given one. */
+#define KERNEL_LOG_SIZE	(1u << 20)
+/* libbpf's warnings during the load, said after our own message */
+#define HELD_LOG_SIZE	4096
 
 static int parse_program(struct bp_program *p)
 {
@@ -71,16 +80,27 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 		errno = ENOMEM;
 		return NULL;
 	}
+	bp_follow__init(&obj->follow);
 	obj->path = strdup(path);
 	if (OPTS_HAS(opts, vmlinux) && opts->vmlinux)
 		obj->vmlinux = strdup(opts->vmlinux);
+	if (OPTS_HAS(opts, source) && opts->source)
+		obj->source = realpath(opts->source, NULL) ?: strdup(opts->source);
 	err = bp_elf__check_bpf(path, &obj->license);
 	if (!err) {
 		/* the section handler claims the programs libbpf opens */
 		bp_handler__lock();
 		err = bp_handler__register();
+		obj->kernel_log = calloc(1, KERNEL_LOG_SIZE);
+		if (!obj->kernel_log)
+			err = -ENOMEM;
 		if (!err) {
-			obj->obj = bpf_object__open_file(path, NULL);
+			LIBBPF_OPTS(bpf_object_open_opts, lopts,
+				.kernel_log_buf = obj->kernel_log,
+				.kernel_log_size = KERNEL_LOG_SIZE,
+			);
+
+			obj->obj = bpf_object__open_file(path, &lopts);
 			if (!obj->obj) {
 				err = -errno;
 				bp_err("libbpf cannot open '%s': %s\n", path, strerror(errno));
@@ -143,6 +163,9 @@ int bp_object__resolve_programs(struct bpfprobe_object *obj)
 		bp_resolver__free(r);
 		return -ENOMEM;
 	}
+	if (obj->obj && obj->nprogs && !bpf_object__btf(obj->obj))
+		bp_err("warning: '%s' has no BTF (built without -g): the programs' prototypes cannot be checked against their SEC() annotations (the ABI: int prog(void *ctx, int err, u64 arg1, ...))\n",
+		       obj->path);
 	for (int i = 0; i < obj->nprogs && !err; i++) {
 		struct bp_program *p = &obj->progs[i];
 
@@ -183,8 +206,41 @@ static int resolve_all(struct bpfprobe_object *obj)
 	return err;
 }
 
+/*
+ * What failed, first: the user's source (load PROG.c) rather than the
+ * cached object, and the verifier's or libbpf's reason rather than an
+ * errno. The whole log follows at the info level (-v).
+ */
+static void report_load_failure(const struct bpfprobe_object *obj, int err, const char *held)
+{
+	const char *what = obj->source ? obj->source : obj->path;
+	char reason[512] = "";
+
+	if (err == -EPERM || err == -EACCES) {
+		bp_err("loading '%s': permission denied: loading BPF programs needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN); run bpfprobe as root\n",
+		       what);
+		return;
+	}
+	if (obj->kernel_log && bp_verifier_log__reason(obj->kernel_log, reason, sizeof(reason)))
+		bp_err("loading '%s' failed: the kernel's verifier refused it: %s\n", what, reason);
+	else if (held && *held)
+		bp_err("loading '%s' failed: %.*s\n", what,
+		       (int)strcspn(held + (strncmp(held, "libbpf: ", 8) ? 0 : 8), "\n"),
+		       held + (strncmp(held, "libbpf: ", 8) ? 0 : 8));
+	else
+		bp_err("loading '%s' failed: %s\n", what, strerror(-err));
+	/* libbpf loads the object with its own license section, or none */
+	if (strstr(reason, "GPL"))
+		bp_err("  '%s' has no GPL-compatible license; add the line:  char LICENSE[] SEC(\"license\") = \"GPL\";\n",
+		       what);
+	if (obj->source)
+		bp_info("  (compiled to %s)\n", obj->path);
+	bp_err("  (bpfprobe -v shows %s)\n", *reason ? "the verifier's log" : "libbpf's messages");
+}
+
 static int object_load(struct bpfprobe_object *obj)
 {
+	char held[HELD_LOG_SIZE];
 	int err;
 
 	if (!obj || !obj->obj)
@@ -199,22 +255,27 @@ static int object_load(struct bpfprobe_object *obj)
 
 	bp_handler__lock();
 	bp_handler__set_loading(obj);
+	bp_log__hold_libbpf(held, sizeof(held));
 	err = bpf_object__load(obj->obj);
+	if (err)
+		report_load_failure(obj, err, held);
+	/* libbpf's own words: after ours when it failed (-v), else as usual */
+	bp_log__release_libbpf(err ? BPFPROBE_INFO : BPFPROBE_WARN);
+	if (err && obj->kernel_log && *obj->kernel_log)
+		bp_info("the verifier's log:\n%s\n", obj->kernel_log);
 	bp_handler__set_loading(NULL);
 	bp_handler__unlock();
-	if (err == -EPERM || err == -EACCES) {
-		bp_err("loading '%s': permission denied: loading BPF programs needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN); run bpfprobe as root\n",
-		       obj->path);
+	free(obj->kernel_log);
+	obj->kernel_log = NULL;
+	if (err)
 		return err;
-	}
-	if (err) {
-		bp_err("loading '%s' failed: %s\n", obj->path, strerror(-err));
-		return err;
-	}
+	/* the guards' set, gate and counts, before the instances that use them */
+	err = bp_follow__create_maps(&obj->follow, obj->ninsts);
 	for (int i = 0; i < obj->ninsts && !err; i++)
 		err = bp_instance__load(obj, &obj->insts[i]);
 	if (err) {
 		bp_instances__close(obj);
+		bp_follow__close(&obj->follow);
 		bpf_object__close(obj->obj);
 		obj->obj = NULL;
 		return err;
@@ -286,9 +347,34 @@ static int attach_kernel(struct bpfprobe_object *obj, struct bp_attach_point *ap
 	return bp_kprobe__attach(obj->insts[ap->instance].fd, &t, &ap->perf_fd, &ap->link_fd);
 }
 
+/* The global pid follow starts from, or a negative errno after a message. */
+static pid_t follow_seed(pid_t pid, pid_t global_pid)
+{
+	if (pid <= 0) {
+		bp_err("following processes needs a pid to start from\n");
+		return -EINVAL;
+	}
+	if (global_pid > 0)
+		return global_pid;
+	if (bp_pidns__is_initial())
+		return pid;
+	bp_err("following process %d: inside a PID namespace the kernel numbers it differently; pass its global pid (bpfprobe_pid__global())\n",
+	       (int)pid);
+	return -EINVAL;
+}
+
+static bool has_uprobes(const struct bpfprobe_object *obj)
+{
+	for (int i = 0; i < obj->naps; i++)
+		if (!obj->aps[i].point->kernel)
+			return true;
+	return false;
+}
+
 static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_attach_opts *opts)
 {
-	pid_t pid = -1;
+	pid_t pid = -1, global_pid = 0, perf_pid;
+	bool follow = false;
 	int err = 0;
 
 	if (!obj || !obj->loaded || !OPTS_VALID(opts, bpfprobe_attach_opts))
@@ -298,13 +384,34 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 		return -EBUSY;
 	if (OPTS_HAS(opts, pid))
 		pid = opts->pid;
+	if (OPTS_HAS(opts, follow))
+		follow = opts->follow;
+	if (OPTS_HAS(opts, global_pid))
+		global_pid = opts->global_pid;
+	perf_pid = pid;
+	if (follow && has_uprobes(obj)) {
+		pid_t seed = follow_seed(pid, global_pid);
+
+		if (seed < 0)
+			return seed;
+		if (kill(pid, 0) && errno == ESRCH) {
+			bp_err("cannot follow process %d: no such process\n", (int)pid);
+			return -ESRCH;
+		}
+		/* the set's programs first, so no child is missed; the guards
+		 * then let only the followed processes through */
+		err = bp_follow__start(&obj->follow, seed);
+		if (err)
+			return err;
+		perf_pid = -1;
+	}
 	for (int i = 0; i < obj->naps && !err; i++) {
 		struct bp_attach_point *ap = &obj->aps[i];
 		struct bp_uprobe_target t = {
 			.path = ap->point->binary,
 			.offset = ap->point->offset,
 			.retprobe = ap->point->is_return,
-			.pid = pid,
+			.pid = perf_pid,
 		};
 
 		if (ap->point->map.on && ap->point->map.fentry) {
@@ -328,10 +435,13 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 	if (err) {
 		bpfprobe_object__detach(obj);
 	} else {
-		char buf[16];
+		char buf[32];
 
 		obj->attached = true;
-		snprintf(buf, sizeof(buf), "%d", (int)pid);
+		if (obj->follow.seed > 0)
+			snprintf(buf, sizeof(buf), "%d+", (int)pid);
+		else
+			snprintf(buf, sizeof(buf), "%d", (int)pid);
 		/* libbpf attaches standard sections in every process */
 		bp_meta__update_object(obj, "pid", buf, true);
 	}
@@ -348,6 +458,7 @@ void bpfprobe_object__detach(struct bpfprobe_object *obj)
 	if (!obj)
 		return;
 	bp_attach_points__close(obj->aps, obj->naps);
+	bp_follow__stop(&obj->follow);
 	for (int i = 0; i < obj->nstd_links; i++)
 		bpf_link__destroy(obj->std_links[i]);
 	free(obj->std_links);
@@ -362,6 +473,7 @@ void bpfprobe_object__destroy(struct bpfprobe_object *obj)
 		return;
 	bpfprobe_object__detach(obj);
 	bp_instances__close(obj);
+	bp_follow__close(&obj->follow);
 	if (obj->obj)
 		bpf_object__close(obj->obj);
 	for (int i = 0; i < obj->nprogs; i++) {
@@ -374,6 +486,8 @@ void bpfprobe_object__destroy(struct bpfprobe_object *obj)
 	free(obj->aps);
 	free(obj->license);
 	free(obj->vmlinux);
+	free(obj->source);
+	free(obj->kernel_log);
 	free(obj->path);
 	free(obj);
 }

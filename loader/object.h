@@ -6,6 +6,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "loader/follow.h"
 #include "prologue/guard.h"
 #include "prologue/plan.h"
 #include "probes/resolve.h"
@@ -47,6 +48,7 @@ struct bp_instance {
 	struct bp_plan plan;
 	uint8_t unread;
 	int fd;
+	int guard_len;		/* the guard's instructions, before the prologue */
 	int prologue_len;
 	char name[BPF_OBJ_NAME_LEN];
 	/* the plan, readable, for the library's instance info */
@@ -75,6 +77,8 @@ struct bpfprobe_object {
 	struct bpf_object *obj;
 	char *license;
 	char *vmlinux;		/* open opts: kernel DWARF to use */
+	char *source;		/* open opts: what the object was compiled from */
+	char *kernel_log;	/* libbpf's loads' verifier log, until the load ends */
 	struct bp_program *progs;
 	int nprogs;
 	struct bp_instance *insts;
@@ -83,6 +87,7 @@ struct bpfprobe_object {
 	int naps;
 	struct bpf_link **std_links;	/* standard libbpf sections, auto-attached */
 	int nstd_links;
+	struct bp_follow follow;	/* the followed set, the guards' counts */
 	bool loaded;
 	bool attached;		/* until bpfprobe_object__detach() */
 };

@@ -6,8 +6,11 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpfprobe/bpfprobe.h>
 #include "loader/object.h"
+#include "prologue/follow_progs.h"
+#include "util/pidns.h"
 #include "util/opts.h"
 
 #define FILL(info, full) \
@@ -115,4 +118,66 @@ int bpfprobe_object__instance_info(const struct bpfprobe_object *obj, size_t i,
 				   struct bpfprobe_instance_info *info)
 {
 	return bp_api_err(object_instance_info(obj, i, info));
+}
+
+static int object_program_stats(const struct bpfprobe_object *obj, size_t i,
+				struct bpfprobe_program_stats *stats)
+{
+	struct bpfprobe_program_stats full = {};
+
+	if (!obj || !stats || !obj->loaded)
+		return -EINVAL;
+	if (i >= (size_t)obj->nprogs)
+		return -ENOENT;
+	full.sz = stats->sz;
+	for (int k = 0; k < obj->ninsts; k++) {
+		uint64_t refused;
+		bool ran;
+		int err;
+
+		if (obj->insts[k].owner != &obj->progs[i])
+			continue;
+		err = bp_follow__hits(&obj->follow, k, &ran, &refused);
+		if (err)
+			return err;
+		full.ran |= ran;
+		full.refused += refused;
+	}
+	FILL(stats, full);
+	return 0;
+}
+
+int bpfprobe_object__program_stats(const struct bpfprobe_object *obj, size_t i,
+				   struct bpfprobe_program_stats *stats)
+{
+	return bp_api_err(object_program_stats(obj, i, stats));
+}
+
+int bpfprobe_object__follow_stats(const struct bpfprobe_object *obj,
+				  struct bpfprobe_follow_stats *stats)
+{
+	struct bpfprobe_follow_stats full = {};
+
+	if (!obj || !stats || !obj->loaded)
+		return bp_api_err(-EINVAL);
+	full.sz = stats->sz;
+	full.joined = bp_follow__stat(&obj->follow, BP_FOLLOW_STAT_FORKS);
+	full.missed = bp_follow__stat(&obj->follow, BP_FOLLOW_STAT_FULL);
+	FILL(stats, full);
+	return 0;
+}
+
+int bpfprobe_object__for_each_followed_exec(const struct bpfprobe_object *obj,
+					    int (*cb)(const char *comm, void *ctx), void *ctx)
+{
+	if (!obj || !cb)
+		return bp_api_err(-EINVAL);
+	return bp_follow__for_each_exec(&obj->follow, cb, ctx);
+}
+
+pid_t bpfprobe_pid__global(void)
+{
+	if (bp_pidns__is_initial())
+		return getpid();
+	return bp_api_err(bp_pidns__self_global());
 }

@@ -168,6 +168,16 @@ static int pin_points(struct bpfprobe_object *obj, const char *dir)
 	}
 	for (int i = 0; i < obj->ninsts && !err; i++)
 		err = pin_fd(obj->insts[i].fd, dir, "prog", obj->insts[i].name, -1);
+	/* the programs that keep the followed set current */
+	for (int i = 0; i < BP_FOLLOW_PROGS && !err; i++) {
+		if (obj->follow.prog_fd[i] < 0)
+			continue;
+		if (obj->follow.link_fd[i] < 0) {
+			bp_err("following processes: a tracepoint was attached without a bpf_link: it cannot be pinned\n");
+			return -EOPNOTSUPP;
+		}
+		err = pin_fd(obj->follow.link_fd[i], dir, "link", "follow", i);
+	}
 	return err;
 }
 
@@ -284,6 +294,8 @@ static int object_pin(struct bpfprobe_object *obj, const char *name,
 		err = pin_standard(obj, staging);
 	if (!err)
 		err = install(staging, name, replace);
+	if (!err)
+		obj->follow.pinned = true;
 	if (err) {
 		remove_dir(staging);
 		bp_meta__update_object(obj, "pin", "", false);

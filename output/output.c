@@ -5,6 +5,8 @@
  * perf buffers) through one epoll set, and the maps dumped at exit.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -16,6 +18,7 @@
 #include "output/emit.h"
 #include "output/map_dump.h"
 #include "output/perfbuf.h"
+#include "output/pinned.h"
 #include "output/printk_filter.h"
 #include "output/printk_raw.h"
 #include "output/ringbuf.h"
@@ -29,6 +32,7 @@ struct bpfprobe_output {
 	struct bp_printk_filter *filter;
 	struct bp_ringbufs *rbs;
 	struct bp_perfbufs *pbs;
+	struct bp_pinned *pinned;	/* bpfprobe_output__open_pinned() */
 	int epfd;
 	__u64 printk_lost;
 	struct bp_batch batch;	/* when to read the ring buffers */
@@ -78,14 +82,13 @@ static int add_fd(int epfd, int fd)
 	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
 }
 
-struct bpfprobe_output *bpfprobe_output__new(struct bpfprobe_object *obj,
-					     const struct bpfprobe_output_opts *opts)
+/* The options every output takes; NULL after setting errno. */
+static struct bpfprobe_output *output_alloc(const struct bpfprobe_output_opts *opts,
+					    size_t *pages)
 {
 	struct bpfprobe_output *out;
 	FILE *file = stdout;
 	bool json = false, quiet = false;
-	size_t pages = 0;
-	bool global_off = false;
 	int err;
 
 	if (!OPTS_VALID(opts, bpfprobe_output_opts)) {
@@ -98,22 +101,72 @@ struct bpfprobe_output *bpfprobe_output__new(struct bpfprobe_object *obj,
 		json = opts->json;
 	if (OPTS_HAS(opts, quiet_meta))
 		quiet = opts->quiet_meta;
-	if (OPTS_HAS(opts, perf_pages))
-		pages = opts->perf_pages;
-	if (OPTS_HAS(opts, global_printk_off))
-		global_off = opts->global_printk_off;
+	*pages = OPTS_HAS(opts, perf_pages) ? opts->perf_pages : 0;
+	out = calloc(1, sizeof(*out));
+	if (!out)
+		return NULL;
+	out->epfd = epoll_create1(EPOLL_CLOEXEC);
+	err = out->epfd < 0 ? -errno : bp_emitter__init(&out->em, file, json, quiet);
+	if (err) {
+		if (out->epfd >= 0)
+			close(out->epfd);
+		free(out);
+		errno = -err;
+		return NULL;
+	}
+	return out;
+}
+
+struct bpfprobe_output *bpfprobe_output__open_pinned(const char *name,
+						     const struct bpfprobe_output_opts *opts)
+{
+	struct bpfprobe_output *out;
+	char dir[PATH_MAX];
+	size_t pages;
+	int err;
+
+	if (!name || bpfprobe_pin__exists(name) < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (bpfprobe_pin__exists(name) == 0) {
+		bp_err("no pinned bpfprobe session '%s' (%s/%s does not exist)\n", name,
+		       bpfprobe_pin__root(), name);
+		errno = ENOENT;
+		return NULL;
+	}
+	out = output_alloc(opts, &pages);
+	if (!out)
+		return NULL;
+	snprintf(dir, sizeof(dir), "%s/%s", bpfprobe_pin__root(), name);
+	err = bp_pinned__open(dir, &out->em, pages, out->epfd, &out->pinned);
+	if (err) {
+		bpfprobe_output__free(out);
+		errno = -err;
+		return NULL;
+	}
+	return out;
+}
+
+struct bpfprobe_output *bpfprobe_output__new(struct bpfprobe_object *obj,
+					     const struct bpfprobe_output_opts *opts)
+{
+	struct bpfprobe_output *out;
+	size_t pages = 0;
+	bool global_off = false;
+	int err = 0;
+
 	if (!bpfprobe_object__bpf_object(obj)) {
 		errno = EINVAL;
 		return NULL;
 	}
-	out = calloc(1, sizeof(*out));
+	out = output_alloc(opts, &pages);
 	if (!out)
 		return NULL;
+	if (OPTS_HAS(opts, global_printk_off))
+		global_off = opts->global_printk_off;
 	out->obj = bpfprobe_object__bpf_object(obj);
-	out->epfd = epoll_create1(EPOLL_CLOEXEC);
-	err = out->epfd < 0 ? -errno : bp_emitter__init(&out->em, file, json, quiet);
-	if (!err)
-		err = bp_ringbufs__open(out->obj, &out->em, &out->rbs);
+	err = bp_ringbufs__open(out->obj, &out->em, &out->rbs);
 	if (!err && out->rbs)
 		err = add_fd(out->epfd, bp_ringbufs__epoll_fd(out->rbs));
 	if (!err)
@@ -169,6 +222,12 @@ static int output_drain(struct bpfprobe_output *out)
 		err = bp_perfbufs__consume(out->pbs);
 		if (err < 0)
 			return err;
+	}
+	if (out->pinned) {
+		err = bp_pinned__consume(out->pinned);
+		if (err < 0)
+			return err;
+		n += err;
 	}
 	if (out->printk)
 		n += bp_printk_raw__drain(out->printk, on_printk, on_printk_lost, out);
@@ -274,7 +333,8 @@ int bpfprobe_output__dump_maps(struct bpfprobe_output *out)
 {
 	int n;
 
-	if (!out)
+	/* a pinned session's output has no object to dump */
+	if (!out || !out->obj)
 		return bp_api_err(-EINVAL);
 	n = bp_map_dump(out->obj, &out->em);
 	fflush(out->em.out);
@@ -287,6 +347,7 @@ void bpfprobe_output__free(struct bpfprobe_output *out)
 		return;
 	bp_ringbufs__free(out->rbs);
 	bp_perfbufs__free(out->pbs);
+	bp_pinned__free(out->pinned);
 	bp_printk_raw__close(out->printk);
 	bp_printk_filter__free(out->filter);
 	bp_emitter__fini(&out->em);
@@ -297,5 +358,6 @@ void bpfprobe_output__free(struct bpfprobe_output *out)
 
 uint64_t bpfprobe_output__lost(const struct bpfprobe_output *out)
 {
-	return out ? out->printk_lost + bp_perfbufs__lost(out->pbs) : 0;
+	return out ? out->printk_lost + bp_perfbufs__lost(out->pbs) + bp_pinned__lost(out->pinned) :
+		     0;
 }

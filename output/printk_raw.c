@@ -15,6 +15,7 @@
 #include "output/printk_event.h"
 #include "output/printk_raw.h"
 #include "util/log.h"
+#include "util/pidns.h"
 #include "util/tracefs.h"
 
 #define INSTANCE_PREFIX "bpfprobe."
@@ -204,7 +205,9 @@ fail:
 	return NULL;
 }
 
-/* "tid tid ..." of every thread of pid, or just pid when /proc says nothing */
+/* "tid tid ..." of every thread of pid, or just pid when /proc says
+ * nothing or numbers processes differently (another PID namespace: pid is
+ * the kernel's, /proc's are the namespace's) */
 static char *thread_list(pid_t pid)
 {
 	char path[64], *list = NULL;
@@ -217,7 +220,7 @@ static char *thread_list(pid_t pid)
 	if (!f)
 		return NULL;
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = opendir(path);
+	d = bp_pidns__is_initial() ? opendir(path) : NULL;
 	while (d && (de = readdir(d)))
 		if (de->d_name[0] != '.')
 			fprintf(f, "%s ", de->d_name);

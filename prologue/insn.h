@@ -20,6 +20,9 @@
 	INSN(BPF_STX | (SZ) | BPF_MEM, DST, SRC, OFF, 0)
 #define ST_MEM(SZ, DST, OFF, IMM) \
 	INSN(BPF_ST | (SZ) | BPF_MEM, DST, 0, OFF, IMM)
+/* lock *(SZ *)(DST + OFF) OP= SRC (BPF_ADD, BPF_OR, BPF_AND, BPF_XOR) */
+#define ATOMIC_OP(SZ, OP, DST, SRC, OFF) \
+	INSN(BPF_STX | (SZ) | BPF_ATOMIC, DST, SRC, OFF, OP)
 #define JMP_IMM(OP, DST, IMM, OFF) \
 	INSN(BPF_JMP | (OP) | BPF_K, DST, 0, OFF, IMM)
 #define JMP32_IMM(OP, DST, IMM, OFF) \
@@ -30,5 +33,8 @@
 /* dst = the map of fd (two slots) */
 #define LD_MAP_FD_0(DST, FD)	INSN(BPF_LD | BPF_DW | BPF_IMM, DST, BPF_PSEUDO_MAP_FD, 0, FD)
 #define LD_MAP_FD_1()		INSN(0, 0, 0, 0, 0)
+/* dst = the address of byte OFF of the value of array map fd (two slots) */
+#define LD_MAP_VALUE_0(DST, FD)	INSN(BPF_LD | BPF_DW | BPF_IMM, DST, BPF_PSEUDO_MAP_VALUE, 0, FD)
+#define LD_MAP_VALUE_1(OFF)	INSN(0, 0, 0, 0, OFF)
 
 #endif /* BPFPROBE_INSN_H */

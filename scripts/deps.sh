@@ -5,6 +5,8 @@
 set -eu
 pkgs=(gcc make clang llvm libbpf-dev libdw-dev libelf-dev zlib1g-dev
       libtraceevent-dev linux-libc-dev bpftool linux-perf jq strace
+      procps iproute2	# the tests' pgrep/ps, the VM module tests' ip
+      util-linux	# setpriv and unshare (unprivileged and PID namespace tests)
       pkgconf man-db	# the install test: pkg-config --libs bpfprobe, man bpfprobe
       qemu-system-x86 busybox-static
       libc6-dbg dwz "$@")	# glibc's DWARF (exec=libc.so.6); DWZ test files

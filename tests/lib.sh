@@ -48,3 +48,24 @@ nothing_loaded() {
 		awk -v base="${PROG_ID_BASELINE:-0}" -v name="$1" \
 		'$1 + 0 > base + 0 && $3 == "name" && $4 == name { found = 1 } END { exit !found }'
 }
+
+# Waits (10 s at most) until file $2 has a line matching $1; false if not.
+wait_grep() {
+	for _ in $(seq 100); do
+		grep -q -- "$1" "$2" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# A copy of $BPFPROBE in directory $1 (made world-readable), for running as
+# an unprivileged user: the checkout may sit where that user cannot read.
+nobody_copy() {
+	chmod 755 "$1"
+	cp "$BPFPROBE" "$1/bpfprobe" && chmod 755 "$1/bpfprobe" && echo "$1/bpfprobe"
+}
+
+# Runs a command as nobody, without capabilities, from /.
+as_nobody() {
+	(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@")
+}

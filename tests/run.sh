@@ -9,6 +9,34 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 filter=${TESTS:-}
 
+# A pinned session of "another user" in the default pin root, made before
+# the tests and checked after them: the suite must leave it alone (tests
+# use roots of their own). A tracepoint program that never runs.
+canary=suite-canary-$$
+canary_obj=
+canary_ids=
+canary_start() {
+	[ "$(id -u)" -eq 0 ] && [ -x build/bpfprobe ] && command -v clang >/dev/null || return
+	canary_obj=$(mktemp --suffix=.bpf.o)
+	printf '%s\n' '#include <linux/bpf.h>' '#include <bpf/bpf_helpers.h>' \
+		'SEC("tracepoint/sched/sched_process_hang") int canary(void *ctx) { return 0; }' \
+		'char LICENSE[] SEC("license") = "GPL";' |
+		clang -O2 -target bpf -I/usr/include/$(uname -m)-linux-gnu -x c -c - -o "$canary_obj" 2>/dev/null &&
+		env -u BPFPROBE_PIN_ROOT build/bpfprobe load --pin "$canary" "$canary_obj" >/dev/null 2>&1 ||
+		{ rm -f "$canary_obj"; canary_obj=; return; }
+	canary_ids=$(ls /sys/fs/bpf/bpfprobe/"$canary" 2>/dev/null | tr '\n' ' ')
+}
+canary_check() {
+	[ -n "$canary_obj" ] || return
+	if [ "$(ls /sys/fs/bpf/bpfprobe/"$canary" 2>/dev/null | tr '\n' ' ')" = "$canary_ids" ]; then
+		echo "PASS suite_leaves_other_sessions" | tee -a "$log"
+	else
+		echo "FAIL suite_leaves_other_sessions: the session pinned as $canary in /sys/fs/bpf/bpfprobe before the tests was changed" | tee -a "$log"
+	fi
+	env -u BPFPROBE_PIN_ROOT build/bpfprobe unload "$canary" >/dev/null 2>&1
+	rm -f "$canary_obj"
+}
+
 run_one() {
 	local what=$1; shift
 	echo "== $what"
@@ -23,6 +51,7 @@ run_one() {
 	fi
 }
 
+canary_start
 for t in build/tests/test_*; do
 	[ -x "$t" ] || continue
 	case "$t" in *"$filter"*) ;; *) continue ;; esac
@@ -34,6 +63,7 @@ for t in tests/e2e/*.sh; do
 	run_one "$(basename "$t")" bash "$t"
 done
 
+canary_check
 passed=$(grep -c '^PASS ' "$log")
 failed=$(grep -c '^FAIL ' "$log")
 skipped=$(grep -c '^SKIP ' "$log")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The library's print callback, and libbpf's when the application asks. */
 #include <stdio.h>
+#include <string.h>
 #include <bpf/libbpf.h>
 #include "util/log.h"
 
@@ -15,6 +16,9 @@ static bpfprobe_print_fn_t print_fn = default_print;
 /* libbpf's callback before bpfprobe_route_libbpf_print(true) replaced it */
 static libbpf_print_fn_t libbpf_prev;
 static bool routed;
+/* bp_log__hold_libbpf(): libbpf's warnings are kept here until released */
+static char *held;
+static size_t held_len, held_size;
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -26,9 +30,35 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 		l = BPFPROBE_INFO;
 	else if (level == LIBBPF_DEBUG)
 		l = BPFPROBE_DEBUG;
+	if (l == BPFPROBE_WARN && held) {
+		int n = vsnprintf(held + held_len, held_size - held_len, fmt, ap);
+
+		if (n > 0)
+			held_len += (size_t)n < held_size - held_len ? (size_t)n :
+				    held_size - held_len - 1;
+		return n;
+	}
 	if (!print_fn)
 		return 0;
 	return print_fn(l, fmt, ap);
+}
+
+void bp_log__hold_libbpf(char *buf, size_t size)
+{
+	held = size ? buf : NULL;
+	held_size = size;
+	held_len = 0;
+	if (held)
+		held[0] = '\0';
+}
+
+void bp_log__release_libbpf(enum bpfprobe_print_level level)
+{
+	char *buf = held;
+
+	held = NULL;
+	if (buf && held_len)
+		bp_log(level, "%s", buf);
 }
 
 bpfprobe_print_fn_t bpfprobe_set_print(bpfprobe_print_fn_t fn)

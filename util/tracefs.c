@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <unistd.h>
@@ -47,4 +48,49 @@ int bp_tracefs__write(const char *root, const char *rel, const char *str)
 		err = -errno;
 	close(fd);
 	return err;
+}
+
+static FILE *open_event_file(const char *root, const char *event, const char *file)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/events/%s/%s", root, event, file);
+	return fopen(path, "re");
+}
+
+int bp_tracefs__event_id(const char *root, const char *event)
+{
+	FILE *f = open_event_file(root, event, "id");
+	int id, err;
+
+	if (!f)
+		return -errno;
+	err = fscanf(f, "%d", &id) == 1 && id >= 0 ? id : -EINVAL;
+	fclose(f);
+	return err;
+}
+
+/* Lines read "\tfield:TYPE NAME[N];\toffset:O;\tsize:S;\tsigned:G;". */
+int bp_tracefs__field_offset(const char *root, const char *event, const char *field)
+{
+	FILE *f = open_event_file(root, event, "format");
+	char line[512];
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (ret == -ENOENT && fgets(line, sizeof(line), f)) {
+		char *decl = strstr(line, "field:"), *semi, *name, *off;
+
+		if (!decl || !(semi = strchr(decl, ';')) || !(off = strstr(semi, "offset:")))
+			continue;
+		*semi = '\0';
+		name = strrchr(decl, ' ');
+		if (!name || strncmp(name + 1, field, strlen(field)) ||
+		    (name[1 + strlen(field)] && name[1 + strlen(field)] != '['))
+			continue;
+		ret = atoi(off + strlen("offset:"));
+	}
+	fclose(f);
+	return ret;
 }

@@ -11,4 +11,11 @@ const char *bp_tracefs__root(void);
 /* Writes str to root/rel. Returns 0 or -errno. */
 int bp_tracefs__write(const char *root, const char *rel, const char *str);
 
+/* The id of tracepoint event "SYSTEM/NAME" (events/SYSTEM/NAME/id), or -errno. */
+int bp_tracefs__event_id(const char *root, const char *event);
+
+/* The offset of field in event's records (its format file), or -errno
+ * (-ENOENT: no such field). */
+int bp_tracefs__field_offset(const char *root, const char *event, const char *field);
+
 #endif /* BPFPROBE_TRACEFS_H */

@@ -77,8 +77,13 @@ struct bpfprobe_open_opts {
 	 * ...), else use kernel BTF.
 	 */
 	const char *vmlinux;
+	/**
+	 * The source the object was compiled from (bpfprobe load PROG.c),
+	 * recorded with the programs for `bpfprobe list`; NULL: none.
+	 */
+	const char *source;
 };
-#define bpfprobe_open_opts__last_field vmlinux
+#define bpfprobe_open_opts__last_field source
 
 /**
  * @brief Opens a BPF ELF object and parses the SEC() annotation of every
@@ -100,13 +105,33 @@ BPFPROBE_API int bpfprobe_object__load(struct bpfprobe_object *obj);
 struct bpfprobe_attach_opts {
 	size_t sz;	/**< sizeof(struct bpfprobe_attach_opts) */
 	/**
-	 * uprobes fire only in this process (also after it execs); -1: in
-	 * every process. Children are not followed: the kernel cannot fork a
-	 * task whose BPF-attached uprobe event would be inherited.
+	 * uprobes fire only in this process (its threads, and after it
+	 * execs), as the caller's PID namespace numbers it; -1: in every
+	 * process. Without follow, the kernel's perf event filters by pid and
+	 * children are not followed.
 	 */
 	pid_t pid;
+	/**
+	 * With pid: uprobes fire in pid and in every process it (and they)
+	 * create from the attach on, through fork, clone and exec. The
+	 * uprobes are then attached for every process and each program
+	 * starts with a check of the current process against a set of
+	 * followed processes that tracepoint programs on sched_process_fork
+	 * and sched_process_free keep current (perf_event's inherit cannot:
+	 * it breaks fork() for BPF-attached uprobes). A process that maps a
+	 * probed binary but is not followed still takes the breakpoint's
+	 * trap, and its hits are counted as refused.
+	 */
+	bool follow;
+	/**
+	 * pid as the kernel numbers it (in the initial PID namespace), for
+	 * follow when the caller runs inside another PID namespace, where
+	 * pids differ (bpfprobe_pid__global() tells a process its own);
+	 * 0: pid is that already.
+	 */
+	pid_t global_pid;
 };
-#define bpfprobe_attach_opts__last_field pid
+#define bpfprobe_attach_opts__last_field global_pid
 
 /**
  * @brief Attaches every probe point to its plan's instance.
@@ -114,6 +139,53 @@ struct bpfprobe_attach_opts {
  */
 BPFPROBE_API int bpfprobe_object__attach(struct bpfprobe_object *obj,
 					 const struct bpfprobe_attach_opts *opts);
+
+/**
+ * @brief The calling process's pid as the kernel numbers it: its pid in
+ * the initial PID namespace, which differs from getpid() inside a PID
+ * namespace (a container, `unshare --pid`). Found by running a
+ * three-instruction BPF program in the process (CAP_BPF is needed).
+ * @return the pid, or a negative errno (errno set)
+ */
+BPFPROBE_API pid_t bpfprobe_pid__global(void);
+
+/** @brief What an annotated program's hits were, since the load. */
+struct bpfprobe_program_stats {
+	size_t sz;		/**< set by caller: sizeof(struct bpfprobe_program_stats) */
+	bool ran;		/**< its code ran at least once (past the follow check) */
+	uint64_t refused;	/**< hits in processes not followed (see follow) */
+};
+
+/**
+ * @brief Whether annotated program i (0 <= i < program_cnt) ran, and the
+ * hits it refused, over its instances and CPUs: each instance marks its
+ * first run (a flag written once, so a hot probe writes nothing) and
+ * counts per CPU what its follow check refuses. Kernel probes only mark.
+ * (For run counts and times, see kernel.bpf_stats_enabled.)
+ * @return 0, -ENOENT, or -EINVAL (not loaded)
+ */
+BPFPROBE_API int bpfprobe_object__program_stats(const struct bpfprobe_object *obj, size_t i,
+						struct bpfprobe_program_stats *stats);
+
+/** @brief What following processes (bpfprobe_attach_opts.follow) saw. */
+struct bpfprobe_follow_stats {
+	size_t sz;		/**< set by caller: sizeof(struct bpfprobe_follow_stats) */
+	uint64_t joined;	/**< processes and threads that joined the followed set */
+	uint64_t missed;	/**< created by followed processes but not followed: the set was full */
+};
+
+/** @brief Fills stats. @return 0 or -EINVAL */
+BPFPROBE_API int bpfprobe_object__follow_stats(const struct bpfprobe_object *obj,
+					       struct bpfprobe_follow_stats *stats);
+
+/**
+ * @brief Calls @p cb with the name (comm, up to 15 characters) of each
+ * program a followed process executed since the attach, once per name;
+ * stops at and returns the first non-zero result of @p cb.
+ */
+BPFPROBE_API int bpfprobe_object__for_each_followed_exec(const struct bpfprobe_object *obj,
+							 int (*cb)(const char *comm, void *ctx),
+							 void *ctx);
 
 /** @brief Detaches every probe point (links closed). */
 BPFPROBE_API void bpfprobe_object__detach(struct bpfprobe_object *obj);
@@ -234,10 +306,27 @@ bpfprobe_output__new(struct bpfprobe_object *obj, const struct bpfprobe_output_o
 /**
  * @brief Shows only bpf_trace_printk lines of process @p pid's threads and
  * of processes and threads it creates later. Call it before attaching:
- * lines printed until then are discarded.
+ * lines printed until then are discarded. @p pid is the kernel's number
+ * (tracefs filters by the initial PID namespace's pids): inside another
+ * PID namespace pass bpfprobe_pid__global()'s, and only a process whose
+ * one thread is pid itself (a child held before exec) is covered whole.
  * @return 0 or a negative errno
  */
 BPFPROBE_API int bpfprobe_output__scope_pid(struct bpfprobe_output *out, pid_t pid);
+
+/**
+ * @brief The output of pinned session @p name (bpfprobe_object__pin()):
+ * the records its ring buffer and perf event array maps receive from now
+ * on, typed by the session's BTF as for a loaded object. Read it with
+ * bpfprobe_output__poll() like any output; one reader at a time (a
+ * second one would take records from the first). Its bpf_trace_printk
+ * lines are not here: they go to tracefs's global trace_pipe.
+ * bpfprobe_output__dump_maps() refuses such an output (-EINVAL).
+ * @return the output, or NULL with errno set: ENOENT (no such session, or
+ * nothing in it to read; a message has been printed), EINVAL (bad name)
+ */
+BPFPROBE_API struct bpfprobe_output *
+bpfprobe_output__open_pinned(const char *name, const struct bpfprobe_output_opts *opts);
 
 /** @brief An epoll fd, readable when output waits (to poll it with yours). */
 BPFPROBE_API int bpfprobe_output__fd(const struct bpfprobe_output *out);

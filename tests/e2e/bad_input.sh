@@ -84,13 +84,85 @@ expect_fail missing_object "$tmp/none.o" "$tmp/none.o"
 prog "exec=$T;p=neg_args a" "void *ctx, int err, long a, long b" | mkobj "$tmp/proto.o"
 expect_fail signature_mismatch "$tmp/proto.o" badprog "4 parameters"
 
+# the prototype against the SEC, with BTF: the exact ABI for that SEC
+prog "exec=$T;p=neg_args a b" "long a, long b" | mkobj "$tmp/noctx.o"
+expect_fail proto_ctx_forgotten "$tmp/noctx.o" \
+	"program 'badprog': parameter 1 'a' is an integer, but it receives ctx, a pointer: write it as int badprog(void *ctx, int err, u64 a, u64 b)"
+prog "exec=$T;p=neg_args a b" "void *ctx, int err, long a, long b, long c" | mkobj "$tmp/five.o"
+expect_fail proto_count_exact_abi "$tmp/five.o" \
+	"program 'badprog' takes 5 parameters, but SEC(\"exec=$T;p=neg_args a b\") gives 4 (ctx, err and 2 fetched arguments): write it as int badprog(void *ctx, int err, u64 a, u64 b)"
+prog "exec=$T;p=handle_req req->hdr->len conn->fd" "void *ctx, void *err, long len, long fd" |
+	mkobj "$tmp/errptr.o"
+expect_fail proto_err_not_integer "$tmp/errptr.o" \
+	"parameter 2 'err' is a pointer, but it receives err, an integer: write it as int badprog(void *ctx, int err, u64 len, u64 fd)"
+# without BTF (no -g) nothing can be checked: a warning, once per object
+{ prog "exec=$T;p=neg_args a" "void *ctx, int err, long a, long b, long c"
+  printf 'SEC("exec=%s;p=neg_args b")\nint badprog2(void *ctx, int err, long b) { return 0; }\n' "$T"; } |
+	clang -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(uname -m)-linux-gnu -x c -c - -o "$tmp/nobtf.o"
+err=$(timeout 60 "$BPFPROBE" load -q "$tmp/nobtf.o" -- /bin/true 2>&1 >/dev/null)
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c "has no BTF (built without -g): the programs' prototypes cannot be checked" <<<"$err")" -eq 1 ]; then
+	pass bad_proto_no_btf_warns_once
+else
+	fail bad_proto_no_btf_warns_once "exit $rc: $err"
+fi
+
+# a load failure names the user's source (not the compile cache's object)
+# and says the verifier's reason first; the whole log needs -v
+cat >"$tmp/nolicense.c" <<EOC
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+SEC("exec=$T;p=neg_args a")
+int badprog(void *ctx, int err, long a)
+{
+	bpf_printk("a=%ld", a);
+	return 0;
+}
+EOC
+err=$(timeout 60 "$BPFPROBE" load "$tmp/nolicense.c" -- /bin/true 2>&1 >/dev/null)
+rc=$?
+first=$(head -1 <<<"$err")
+if [ $rc -eq 1 ] &&
+   [ "$first" = "loading '$tmp/nolicense.c' failed: the kernel's verifier refused it: cannot call GPL-restricted function from non-GPL compatible program" ] &&
+   grep -qF "add the line:  char LICENSE[] SEC(\"license\") = \"GPL\";" <<<"$err" &&
+   ! grep -q '\.cache\|\.o' <<<"$err" && ! grep -q 'processed [0-9]* insns' <<<"$err"; then
+	pass bad_load_c_missing_license
+else
+	fail bad_load_c_missing_license "exit $rc: $err"
+fi
+if timeout 60 "$BPFPROBE" load -v "$tmp/nolicense.c" -- /bin/true 2>&1 | grep -q 'processed [0-9]* insns'; then
+	pass bad_load_c_log_with_v
+else
+	fail bad_load_c_log_with_v "no verifier log with -v"
+fi
+cat >"$tmp/loop.c" <<EOC
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+SEC("exec=$T;p=neg_args a")
+int badprog(void *ctx, int err, long a)
+{
+	volatile long k = 0;
+	while (k < a)
+		k += 0;
+	return k;
+}
+char LICENSE[] SEC("license") = "GPL";
+EOC
+err=$(timeout 60 "$BPFPROBE" load "$tmp/loop.c" -- /bin/true 2>&1 >/dev/null)
+rc=$?
+if [ $rc -eq 1 ] && head -1 <<<"$err" | grep -q "program 'badprog': loading instance 'badprog' failed: the kernel's verifier refused it: infinite loop detected at insn" &&
+   nothing_loaded badprog; then
+	pass bad_load_c_unbounded_loop
+else
+	fail bad_load_c_unbounded_loop "exit $rc: $err"
+fi
+
 # without privileges: the message names the capability
 prog "exec=$T;p=neg_args a" | mkobj "$tmp/ok.o"
 chmod 755 "$tmp"
 chmod 644 "$tmp/ok.o"
 if command -v setpriv >/dev/null; then
-	err=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-		"$BPFPROBE" load "$tmp/ok.o" 2>&1 >/dev/null)
+	err=$(as_nobody "$(nobody_copy "$tmp")" load "$tmp/ok.o" 2>&1 >/dev/null)
 	rc=$?
 	if [ $rc -ne 0 ] && grep -q "CAP_BPF" <<<"$err"; then
 		pass bad_no_permission
@@ -114,4 +186,4 @@ int badprog(void *ctx, int err, long a)
 }
 char LICENSE[] SEC("license") = "GPL";
 EOC
-expect_fail verifier_rejects_instance "$tmp/verifier.o" "badprog" "verifier log"
+expect_fail verifier_rejects_instance "$tmp/verifier.o" "program 'badprog': loading instance 'badprog' failed: the kernel's verifier refused it: "

@@ -110,14 +110,14 @@ int ${P}_unsafe(void *ctx, int err, long a)
 }
 char LICENSE[] SEC("license") = "GPL";
 EOC
-bad verifier_rejects_second_instance "$tmp/verif.o" -- "${P}_unsafe" "verifier log"
+bad verifier_rejects_second_instance "$tmp/verif.o" -- "${P}_unsafe" "the kernel's verifier refused it: "
 
 # injected: the second program's instance cannot be loaded, the second
 # uprobe cannot be created (after the first one was attached)
 fault_obj "$tmp/obj.o"
 bad instance_load_fails_midway "$tmp/obj.o" FAULT_FAIL_AT="load:${P}_neg:2" \
 	LD_PRELOAD="$tmp/stop.so" -- "${P}_neg" "Too many open files"
-bad attach_fails_midway "$tmp/obj.o" FAULT_FAIL_AT=perf:2 LD_PRELOAD="$tmp/stop.so" -- \
+bad attach_fails_midway "$tmp/obj.o" FAULT_FAIL_AT=perf-uprobe:2 LD_PRELOAD="$tmp/stop.so" -- \
 	"cannot attach" "${P}_neg" "Too many open files"
 
 # -p of a process that does not exist
@@ -130,8 +130,7 @@ check_failed fault_bad_missing_pid $? "$(cat "$tmp/err")" $bp "process 999999: n
 o=$(obj perm "exec=$V;p=neg_args a")
 chmod 644 "$o"
 if command -v setpriv >/dev/null; then
-	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-		"$BPFPROBE" load "$o" -- sh -c "touch $tmp/mark/ran" >/dev/null 2>"$tmp/err" &
+	as_nobody "$(nobody_copy "$tmp")" load "$o" -- sh -c "touch $tmp/mark/ran" >/dev/null 2>"$tmp/err" &
 	bp=$!
 	wait $bp
 	check_failed fault_bad_no_permission $? "$(cat "$tmp/err")" $bp CAP_BPF

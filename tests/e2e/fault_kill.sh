@@ -76,7 +76,7 @@ if stopped_run fault_kill_during_load "load:$P:3"; then
 fi
 
 # 3. during attach: one link made, the workload forked and held before exec
-if stopped_run fault_kill_during_attach attach:1; then
+if stopped_run fault_kill_during_attach attach-uprobe:1; then
 	before=$(fault_progs)
 	links=$(fault_links $before)
 	kid=$(pgrep -P $bp | head -1)

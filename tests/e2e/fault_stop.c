@@ -11,10 +11,13 @@
  *   load:NAME:K       after the K-th successful BPF_PROG_LOAD of a program
  *                     whose name starts with NAME
  *   attach:K          after the K-th successful BPF_LINK_CREATE
+ *   attach-uprobe:K   after the K-th that links a uprobe event (not, say,
+ *                     the tracepoints that follow the process tree)
  * FAULT_STOP_FILE: where to append "stopped at WHAT" before stopping.
  *
  * FAULT_FAIL_AT (the call fails with EMFILE, as when out of descriptors):
  *   perf:K            the K-th perf_event_open()
+ *   perf-uprobe:K     the K-th perf_event_open() of a uprobe event
  *   link:K            the K-th BPF_LINK_CREATE
  *   load:NAME:K       the K-th BPF_PROG_LOAD of a program named NAME...
  */
@@ -29,6 +32,32 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <elfutils/libdwfl.h>
+
+/* The uprobe PMU's perf type, and the fds of the uprobe events opened. */
+static int uprobe_type(void)
+{
+	static int type = -2;
+	FILE *f;
+
+	if (type != -2)
+		return type;
+	type = -1;
+	f = fopen("/sys/bus/event_source/devices/uprobe/type", "r");
+	if (f) {
+		if (fscanf(f, "%d", &type) != 1)
+			type = -1;
+		fclose(f);
+	}
+	return type;
+}
+
+static char uprobe_fds[4096];
+
+static int is_uprobe_attr(const void *attr)
+{
+	/* struct perf_event_attr begins with __u32 type */
+	return *(const unsigned int *)attr == (unsigned int)uprobe_type();
+}
 
 static void stop_here(const char *what)
 {
@@ -59,12 +88,16 @@ Dwarf *dwfl_module_getdwarf(Dwfl_Module *mod, Dwarf_Addr *bias)
 static void after_bpf(long cmd, const union bpf_attr *attr, long ret)
 {
 	const char *at = getenv("FAULT_STOP_AT");
-	static int loads, links;
+	static int loads, links, ulinks;
 	char name[32];
 	int k;
 
 	if (!at || ret < 0)
 		return;
+	if (cmd == BPF_LINK_CREATE && sscanf(at, "attach-uprobe:%d", &k) == 1 &&
+	    attr->link_create.target_fd >= 0 && attr->link_create.target_fd < (int)sizeof(uprobe_fds) &&
+	    uprobe_fds[attr->link_create.target_fd] && ++ulinks == k)
+		stop_here(at);
 	if (cmd == BPF_PROG_LOAD && sscanf(at, "load:%31[^:]:%d", name, &k) == 2 &&
 	    !strncmp(attr->prog_name, name, strlen(name)) && ++loads == k)
 		stop_here(at);
@@ -76,12 +109,14 @@ static void after_bpf(long cmd, const union bpf_attr *attr, long ret)
 static int fail_here(long nr, long cmd, const union bpf_attr *attr)
 {
 	const char *at = getenv("FAULT_FAIL_AT");
-	static int perfs, links, loads;
+	static int perfs, uperfs, links, loads;
 	char name[32];
 	int k;
 
 	if (!at)
 		return 0;
+	if (nr == __NR_perf_event_open && sscanf(at, "perf-uprobe:%d", &k) == 1)
+		return is_uprobe_attr((const void *)cmd) && ++uperfs == k;
 	if (nr == __NR_perf_event_open)
 		return sscanf(at, "perf:%d", &k) == 1 && ++perfs == k;
 	if (nr != __NR_bpf)
@@ -113,6 +148,8 @@ long syscall(long nr, ...)
 		return -1;
 	}
 	ret = real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (nr == __NR_perf_event_open && ret >= 0 && ret < (long)sizeof(uprobe_fds))
+		uprobe_fds[ret] = is_uprobe_attr((const void *)a[0]);
 	if (nr == __NR_bpf) {
 		int e = errno;	/* the caller reads the real call's errno */
 

@@ -49,10 +49,10 @@ else
 	fail output_map_dump_percpu_spread "the target ran on $cpus CPU"
 fi
 
-# JSON: one object per map
+# JSON: one object per map (the workload's TRUTH lines go to stderr)
 timeout 60 "$BPFPROBE" load --json $OBJ -- $T maps >"$tmp/out" 2>"$tmp/err"
 rc=$?
-json=$(grep -v '^TRUTH' "$tmp/out")
+json=$(cat "$tmp/out")
 got=$(jq -r 'select(.type == "map") | .map as $m | .kind as $k | .entries[] |
 	"\($m) \($k) \(.key) \(.value | if type == "object" then
 		[to_entries[] | "\(.key)=\(.value)"] | join(",") else tostring end)"' <<<"$json" 2>&1)
@@ -67,7 +67,7 @@ want=$(awk '/^TRUTH map / {
 		print "pcpu_total percpu_array 0 " total
 		for (key = 1; key <= 3; key++)
 			print "pcpu_sums percpu_hash " key " calls=" n[key] ",sum=" (0 - sum[key])
-	}' "$tmp/out")
+	}' "$tmp/err")
 nmaps=$(jq -r 'select(.type == "map") | .map' <<<"$json" | wc -l)
 if [ $rc -eq 0 ] && [ "$got" = "$want" ] && [ "$nmaps" -eq 4 ]; then
 	pass output_map_dump_json

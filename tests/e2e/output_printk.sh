@@ -56,10 +56,10 @@ else
 fi
 
 # --json: one object per line; jq reads pid, comm, cpu and the message back
+# (the workload's own stdout goes to stderr: stdout is JSON alone)
 out=$(timeout 60 "$BPFPROBE" load --json $PK -- $T printk 3 2>"$tmp/err")
-pid=$(sed -n 's/^TRUTH pid=//p' <<<"$out")
-got=$(grep -v '^TRUTH' <<<"$out" |
-	jq -r 'select(.type == "printk") | "\(.pid) \(.comm) \(.cpu < 4096) \(.time_ns > 0) \(.msg)"' 2>&1)
+pid=$(sed -n 's/^TRUTH pid=//p' "$tmp/err")
+got=$(jq -r 'select(.type == "printk") | "\(.pid) \(.comm) \(.cpu < 4096) \(.time_ns > 0) \(.msg)"' <<<"$out" 2>&1)
 want=$(for i in 0 1 2; do
 	echo "$pid output-gcc-O2 true true GOT printk pid=$pid i=$i v=$((-1000 * i - 7))"
 done)
@@ -75,10 +75,7 @@ fi
 # every line; the pid scope and the format filter must keep each to its own.
 "$BPFPROBE" load $PK2 >"$tmp/s3" 2>"$tmp/s3.err" &
 s3=$!
-for _ in $(seq 100); do
-	bpftool prog show 2>/dev/null | grep -q " name pk2 " && break
-	sleep 0.1
-done
+wait_grep 'attached' "$tmp/s3.err"	# our session's, not another suite's pk2
 "$BPFPROBE" load $PK -- $T printk 30 10 >"$tmp/s1" 2>"$tmp/s1.err" &
 s1=$!
 "$BPFPROBE" load $PK -- $T printk 30 10 >"$tmp/s2" 2>"$tmp/s2.err" &

@@ -51,14 +51,15 @@ want:
 $want $(tail -3 "$tmp/err")"
 	fi
 
-	# JSON: the same values by field name through jq
+	# JSON: the same values by field name through jq; stdout is JSON
+	# alone (the workload's stdout, its TRUTH lines, goes to stderr)
 	timeout 60 "$BPFPROBE" load --json $OBJ -- $T record 3 >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	pid=$(sed -n 's/^TRUTH pid=//p' "$tmp/out")
-	got=$(grep -v '^TRUTH' "$tmp/out" | jq -r 'select(.type == "record" and .map == "events") | .data |
-		"\(.pid) \(.id) \(.val) \(.name) \(.sub.lo) \(.sub.flags) \(.arr | map(tostring) | join(",")) \(.color) \(.low) \(.high)"' 2>&1)
-	hex=$(grep -v '^TRUTH' "$tmp/out" | jq -r 'select(.type == "record" and .map == "raw_events") | .hex' 2>&1 | tr '\n' ' ')
-	want=$(expected_events "$pid" "$tmp/out")
+	pid=$(sed -n 's/^TRUTH pid=//p' "$tmp/err")
+	got=$(jq -r 'select(.type == "record" and .map == "events") | .data |
+		"\(.pid) \(.id) \(.val) \(.name) \(.sub.lo) \(.sub.flags) \(.arr | map(tostring) | join(",")) \(.color) \(.low) \(.high)"' "$tmp/out" 2>&1)
+	hex=$(jq -r 'select(.type == "record" and .map == "raw_events") | .hex' "$tmp/out" 2>&1 | tr '\n' ' ')
+	want=$(expected_events "$pid" "$tmp/err")
 	if [ $rc -eq 0 ] && [ -n "$want" ] && [ "$got" = "$want" ] &&
 	   [ "$hex" = "efbeadde01000000 efbeadde02000000 efbeadde03000000 " ]; then
 		pass "output_ringbuf_json_$v"
@@ -103,8 +104,8 @@ fi
 # how busy the other CPU is.
 timeout 60 taskset -c 0 "$BPFPROBE" load --json --perf-pages 1 $OBJ -- $T perf 3 2000 >"$tmp/out" 2>"$tmp/err"
 rc=$?
-pid=$(sed -n 's/^TRUTH pid=//p' "$tmp/out")
-json=$(grep -v '^TRUTH' "$tmp/out")
+pid=$(sed -n 's/^TRUTH pid=//p' "$tmp/err")
+json=$(cat "$tmp/out")
 took=$(jq -r 'select(.type == "map" and .map == "stats") | .entries[] | select(.key == 0) | .value' <<<"$json")
 refused=$(jq -r 'select(.type == "map" and .map == "stats") | .entries[] | select(.key == 1) | .value' <<<"$json")
 records=$(jq -r 'select(.type == "record" and .map == "perf_events") | .data.id' <<<"$json" | wc -l)
@@ -112,7 +113,7 @@ lost=$(jq -r 'select(.type == "lost" and .source == "perf_events") | .count' <<<
 	awk '{ n += $1 } END { print n + 0 }')
 typed=$(jq -r 'select(.type == "record" and .map == "perf_events" and .data.id < 1000) | .data |
 	"\(.pid) \(.id) \(.val) \(.name)"' <<<"$json")
-want_typed=$(sed -n 's/^TRUTH record id=\([0-9]*\) val=\([-0-9]*\) name=\(.*\)$/\1 \2 \3/p' "$tmp/out" |
+want_typed=$(sed -n 's/^TRUTH record id=\([0-9]*\) val=\([-0-9]*\) name=\(.*\)$/\1 \2 \3/p' "$tmp/err" |
 	while read -r id val name; do echo "$pid $id $val $name"; done)
 stdout=$(jq -r 'select(.type == "record" and .map == "__bpf_stdout__") | .text' <<<"$json" | tr '\n' ';')
 if [ $rc -eq 0 ] && [ -n "$refused" ] && [ "$refused" -gt 0 ] && [ "$lost" = "$refused" ] &&

@@ -44,10 +44,9 @@ fi
 if command -v script >/dev/null; then
 	"$BPFPROBE" load --quiet-meta $S/readline.bpf.o >"$tmp/rl" 2>&1 &
 	bp=$!
-	for _ in $(seq 100); do
-		bpftool prog show 2>/dev/null | grep -q " name bash_readline " && break
-		sleep 0.1
-	done
+	# our own session's word that it is attached (another suite may have
+	# a bash_readline program loaded at the same time)
+	wait_grep 'probe point attached' "$tmp/rl"
 	printf 'echo sample-readline-%s\nexit\n' $$ | script -qec "bash --norc -i" /dev/null >/dev/null 2>&1
 	sleep 0.3
 	kill -INT $bp

@@ -214,6 +214,31 @@ static uint8_t *vm_mem(struct vm *vm, int pc, int reg, int16_t off, int size,
 		vm->stack_used = true;
 		return vm->stack + STACK_SIZE + a;
 	}
+	if (p->kind == V_MAPVAL && p->v >= VM_BITS_VALUE &&
+	    p->v < VM_BITS_VALUE + sizeof(vm->bits)) {
+		a -= VM_BITS_VALUE;
+		if (a < 0 || a + size > (int64_t)sizeof(vm->bits)) {
+			vm_fail(vm, pc, "bitmap access at %" PRId64, a);
+			return NULL;
+		}
+		return (uint8_t *)vm->bits + a;
+	}
+	if (p->kind == V_MAPVAL && p->v >= VM_RAN_VALUE &&
+	    p->v < VM_RAN_VALUE + sizeof(vm->ran)) {
+		a -= VM_RAN_VALUE;
+		if (a < 0 || a + size > (int64_t)sizeof(vm->ran)) {
+			vm_fail(vm, pc, "ran value access at %" PRId64, a);
+			return NULL;
+		}
+		return (uint8_t *)vm->ran + a;
+	}
+	if (p->kind == V_MAPVAL && p->v == VM_GATE_VALUE) {
+		if (off || size != 4 || write) {
+			vm_fail(vm, pc, "gate value access at %d", off);
+			return NULL;
+		}
+		return (uint8_t *)&vm->gate;
+	}
 	if (p->kind == V_MAPVAL && p->v != VM_SET_VALUE) {
 		if (a < 0 || a + size > (int64_t)sizeof(vm->counts)) {
 			vm_fail(vm, pc, "map value access at %" PRId64, a);
@@ -246,11 +271,40 @@ static int vm_ldx(struct vm *vm, int pc, const struct bpf_insn *in)
 	return vm_write(vm, pc, in->dst_reg, (struct vreg){ V_SCALAR, v });
 }
 
+/* lock *(size *)(dst + off) op= src, without fetch: OR, AND, ADD, XOR */
+static int vm_atomic(struct vm *vm, int pc, const struct bpf_insn *in)
+{
+	int size = size_bytes(in->code);
+	uint64_t v = 0, old = 0;
+	uint8_t *p;
+
+	if ((size != 4 && size != 8) || vm->r[in->dst_reg].kind != V_MAPVAL)
+		return vm_fail(vm, pc, "atomic op needs a map value and a word");
+	if (vm_scalar(vm, pc, in->src_reg, &v))
+		return -1;
+	p = vm_mem(vm, pc, in->dst_reg, in->off, size, true);
+	if (!p)
+		return -1;
+	memcpy(&old, p, size);
+	switch (in->imm) {
+	case BPF_OR: old |= v; break;
+	case BPF_AND: old &= v; break;
+	case BPF_ADD: old += v; break;
+	case BPF_XOR: old ^= v; break;
+	default: return vm_fail(vm, pc, "atomic op 0x%x", in->imm);
+	}
+	memcpy(p, &old, size);
+	return 0;
+}
+
 static int vm_st(struct vm *vm, int pc, const struct bpf_insn *in)
 {
 	int size = size_bytes(in->code);
 	uint64_t v;
 	uint8_t *p;
+
+	if (BPF_CLASS(in->code) == BPF_STX && BPF_MODE(in->code) == BPF_ATOMIC)
+		return vm_atomic(vm, pc, in);
 
 	if (BPF_MODE(in->code) != BPF_MEM || (vm->r[in->dst_reg].kind != V_STACK &&
 						 vm->r[in->dst_reg].kind != V_MAPVAL))
@@ -308,6 +362,90 @@ static void clobber_caller_saved(struct vm *vm, uint64_t ret)
 	vm->written |= 0x3f;
 }
 
+/* Host pointer to n initialized stack bytes at register reg. */
+static uint8_t *stack_arg(struct vm *vm, int pc, int reg, int n, bool init)
+{
+	uint8_t *p;
+
+	if (vm->r[reg].kind != V_STACK) {
+		vm_fail(vm, pc, "r%d is not a stack pointer", reg);
+		return NULL;
+	}
+	p = vm_mem(vm, pc, reg, 0, 1, !init);
+	if (!p || (int64_t)vm->r[reg].v + n > 0) {
+		vm_fail(vm, pc, "r%d: %d bytes out of the stack", reg, n);
+		return NULL;
+	}
+	for (int i = 0; init && i < n; i++)
+		if (!vm->stack_init[p - vm->stack + i]) {
+			vm_fail(vm, pc, "r%d: uninitialized stack", reg);
+			return NULL;
+		}
+	return p;
+}
+
+/* bpf_map_update_elem / bpf_map_delete_elem / bpf_get_current_comm */
+static int vm_call_follow(struct vm *vm, int pc, const struct bpf_insn *in)
+{
+	int fd = vm->r[1].kind == V_MAP ? (int)vm->r[1].v : -1;
+	uint64_t ret = 0;
+	uint32_t key, val;
+	uint8_t *k, *v;
+	int i;
+
+	if (in->imm == BPF_FUNC_get_current_comm) {
+		uint64_t n = 0;
+
+		if (vm_scalar(vm, pc, 2, &n) || n != 16 || !(k = stack_arg(vm, pc, 1, 16, false)))
+			return vm_fail(vm, pc, "bad get_current_comm args");
+		memcpy(k, vm->comm, 16);
+		memset(vm->stack_init + (k - vm->stack), 1, 16);
+		clobber_caller_saved(vm, 0);
+		return 0;
+	}
+	if (fd < 0)
+		return vm_fail(vm, pc, "map call without a map in r1");
+	if (fd == vm->execs_fd && in->imm == BPF_FUNC_map_update_elem) {
+		if (!(k = stack_arg(vm, pc, 2, 16, true)) || !stack_arg(vm, pc, 3, 8, true))
+			return -1;
+		for (i = 0; i < vm->nexecs && memcmp(vm->execs[i], k, 16); i++)
+			;
+		if (i == vm->nexecs && vm->nexecs < VM_MAX_KEYS)
+			memcpy(vm->execs[vm->nexecs++], k, 16);
+		clobber_caller_saved(vm, 0);
+		return 0;
+	}
+	if (fd != vm->set_fd)
+		return vm_fail(vm, pc, "update/delete in unknown map fd %d", fd);
+	if (!(k = stack_arg(vm, pc, 2, 4, true)))
+		return -1;
+	memcpy(&key, k, 4);
+	for (i = 0; i < vm->nset_keys && vm->set_keys[i] != key; i++)
+		;
+	if (in->imm == BPF_FUNC_map_delete_elem) {
+		if (i < vm->nset_keys) {
+			vm->set_keys[i] = vm->set_keys[--vm->nset_keys];
+			vm->set_vals[i] = vm->set_vals[vm->nset_keys];
+		} else {
+			ret = (uint64_t)-ENOENT;
+		}
+	} else {
+		if (!(v = stack_arg(vm, pc, 3, 4, true)))
+			return -1;
+		memcpy(&val, v, 4);
+		if (i == vm->nset_keys && vm->nset_keys == VM_MAX_KEYS)
+			ret = (uint64_t)-E2BIG;
+		else if (i == vm->nset_keys)
+			vm->nset_keys++;
+		if (!ret) {
+			vm->set_keys[i] = key;
+			vm->set_vals[i] = val;
+		}
+	}
+	clobber_caller_saved(vm, ret);
+	return 0;
+}
+
 static int vm_call(struct vm *vm, int pc, const struct bpf_insn *in)
 {
 	bool user = in->imm == BPF_FUNC_probe_read_user;
@@ -328,6 +466,16 @@ static int vm_call(struct vm *vm, int pc, const struct bpf_insn *in)
 			vm->r[0] = (struct vreg){ V_MAPVAL, (uint64_t)key * 8 };
 			return 0;
 		}
+		if (fd == vm->bits_fd && fd > 0) {
+			if ((uint32_t)key < VM_BITS_WORDS)
+				vm->r[0] = (struct vreg){ V_MAPVAL, VM_BITS_VALUE + (uint64_t)key * 8 };
+			return 0;
+		}
+		if (fd == vm->gate_fd && fd > 0) {
+			if (key == 0)
+				vm->r[0] = (struct vreg){ V_MAPVAL, VM_GATE_VALUE };
+			return 0;
+		}
 		if (fd == vm->set_fd) {
 			for (int i = 0; i < vm->nset_keys; i++)
 				if (vm->set_keys[i] == (uint32_t)key)
@@ -336,6 +484,10 @@ static int vm_call(struct vm *vm, int pc, const struct bpf_insn *in)
 		}
 		return vm_fail(vm, pc, "lookup in unknown map fd %d", fd);
 	}
+	if (!in->src_reg && (in->imm == BPF_FUNC_map_update_elem ||
+			     in->imm == BPF_FUNC_map_delete_elem ||
+			     in->imm == BPF_FUNC_get_current_comm))
+		return vm_call_follow(vm, pc, in);
 	if (!in->src_reg && in->imm == BPF_FUNC_get_func_ip) {
 		if (vm->r[1].kind != V_CTX || vm->r[1].v)
 			return vm_fail(vm, pc, "get_func_ip without ctx in r1");
@@ -426,8 +578,22 @@ int vm_run(struct vm *vm, const struct bpf_insn *insns, int n)
 			break;
 		case BPF_LD:
 			if (in->code != (BPF_LD | BPF_DW | BPF_IMM) || pc + 1 >= n ||
-			    (in->src_reg && in->src_reg != BPF_PSEUDO_MAP_FD))
+			    (in->src_reg && in->src_reg != BPF_PSEUDO_MAP_FD &&
+			     in->src_reg != BPF_PSEUDO_MAP_VALUE))
 				return vm_fail(vm, pc, "bad ld");
+			if (in->src_reg == BPF_PSEUDO_MAP_VALUE) {
+				/* the value of a one-entry array, in place */
+				uint64_t base = in->imm == vm->gate_fd ? VM_GATE_VALUE :
+						in->imm == vm->ran_fd ? VM_RAN_VALUE : 0;
+
+				if (!base || in->imm <= 0)
+					return vm_fail(vm, pc, "map value of unknown fd %d", in->imm);
+				b = base + (uint32_t)insns[pc + 1].imm;
+				if (vm_write(vm, pc, in->dst_reg, (struct vreg){ V_MAPVAL, b }))
+					return -1;
+				pc++;
+				break;
+			}
 			b = (uint64_t)(uint32_t)insns[pc + 1].imm << 32 |
 			    (uint32_t)in->imm;
 			if (vm_write(vm, pc, in->dst_reg, (struct vreg){

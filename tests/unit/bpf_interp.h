@@ -11,8 +11,12 @@
  * vm.allow_exit). The helpers it knows are bpf_probe_read_user,
  * bpf_probe_read_kernel, bpf_get_func_ip (which returns fake_func_ip),
  * bpf_get_current_pid_tgid (vm.pid_tgid) and bpf_map_lookup_elem on fake
- * maps: a set (vm.set_fd, its keys vm.set_keys) and a per-CPU counter
- * array (vm.count_fd, its values vm.counts).
+ * maps: a set (vm.set_fd, its keys vm.set_keys), a per-CPU counter
+ * array (vm.count_fd, its values vm.counts) and a one-value array
+ * (vm.gate_fd, its value vm.gate) and another (vm.ran_fd, vm.ran), both
+ * also read in place (ldimm64 of BPF_PSEUDO_MAP_VALUE); an array of
+ * __u64 words (vm.bits_fd, vm.bits) that atomic OR/AND may change; and what
+ * the follow programs call (below).
  */
 #ifndef BPFPROBE_TEST_BPF_INTERP_H
 #define BPFPROBE_TEST_BPF_INTERP_H
@@ -72,6 +76,10 @@ enum vkind { V_UNINIT, V_SCALAR, V_CTX, V_STACK,
 };
 
 #define VM_SET_VALUE	0x1000	/* what a hit in the fake set points at */
+#define VM_GATE_VALUE	0x2000	/* the gate map's one value (vm.gate) */
+#define VM_RAN_VALUE	0x3000	/* the ran map's one value (vm.ran) */
+#define VM_BITS_VALUE	0x4000	/* the bitmap's words (vm.bits) */
+#define VM_BITS_WORDS	64	/* pids 0..4095 */
 #define VM_MAX_KEYS	8
 
 struct vreg {
@@ -106,6 +114,20 @@ struct vm {
 	int nset_keys;
 	int count_fd;		/* a per-CPU array of __u64 */
 	uint64_t counts[VM_MAX_KEYS];
+	int gate_fd;		/* an array of one __u32, vm.gate */
+	uint32_t gate;
+	int ran_fd;		/* an array of one value, __u64 vm.ran[] */
+	uint64_t ran[VM_MAX_KEYS];
+	int bits_fd;		/* an array of __u64 words, vm.bits, for pid bitmaps */
+	uint64_t bits[VM_BITS_WORDS];
+	/* the follow programs': bpf_map_update_elem/delete_elem on the set
+	 * (a full set refuses with -E2BIG), bpf_get_current_comm (vm.comm),
+	 * updates of a hash keyed by a comm (vm.execs_fd, keys vm.execs) */
+	uint32_t set_vals[VM_MAX_KEYS];
+	char comm[16];
+	int execs_fd;
+	char execs[VM_MAX_KEYS][16];
+	int nexecs;
 	int lookups;
 };
 

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Every command's options in one table: getopt_long is driven from it,
+ * --help is printed from it (so every option is documented), and a
+ * mistyped option is answered with the closest one it has.
+ */
+#ifndef BPFPROBE_CLI_OPTIONS_H
+#define BPFPROBE_CLI_OPTIONS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct bp_cli_opt {
+	const char *name;	/* long name; NULL ends the table */
+	int key;		/* the short option's letter, or a value >= 256 */
+	int has_arg;		/* no_argument, required_argument, optional_argument */
+	const char *arg;	/* the argument in the help: "PID" */
+	const char *help;	/* what it does; lines joined by '\n' */
+};
+
+struct bp_cli_cmd {
+	const char *name;	/* "load" */
+	const char *operands;	/* "OBJ.o|PROG.c [--] [CMD [ARGS...]]" */
+	const char *what;	/* what the command does, a few lines */
+	const struct bp_cli_opt *opts;	/* -h/--help is added */
+	/* options only before the first operand (what follows is a command's) */
+	bool options_first;
+};
+
+/*
+ * Like getopt_long() over cmd's options (start with optind = 0): returns
+ * the next option's key and sets optarg; -1 when the options end. -h and
+ * --help print the help on stdout and exit 0. An unknown or ambiguous
+ * option, or one missing its argument, is said on stderr, with the option
+ * it is closest to, and returns '?'.
+ */
+int bp_cli__next(const struct bp_cli_cmd *cmd, int argc, char **argv);
+
+/* The help: usage line, what, every option. */
+void bp_cli__help(const struct bp_cli_cmd *cmd, FILE *f);
+
+/* "usage: bpfprobe NAME [OPTIONS] OPERANDS" and a pointer to --help, on stderr. */
+void bp_cli__usage(const struct bp_cli_cmd *cmd);
+
+/* Of names, the one word is a prefix of or at most two edits from, or NULL. */
+const char *bp_cli__closest(const char *word, const char *const *names, size_t n);
+
+/*
+ * A binary named without '/' is looked up like exec= does it (PATH, the
+ * library paths); a regular file of that name in the current directory is
+ * meant first: returns its absolute path in buf then, else name.
+ */
+const char *bp_cli__local_file(const char *name, char *buf, size_t len);
+
+#endif /* BPFPROBE_CLI_OPTIONS_H */

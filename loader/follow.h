@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Following a process tree. Every uprobe instance starts with a gated
+ * BP_GUARD_TGID_IN_BITMAP guard (prologue/guard.h) on the object's set of
+ * followed processes, a bitmap of every possible pid (512 KiB): while the gate is off (the default) every process
+ * passes, and the probes are filtered by the perf event's pid as before;
+ * with follow on, the uprobes are attached for every process and the
+ * guard lets through only the processes in the set, which three
+ * tracepoint programs (prologue/follow_progs.h) keep current: a followed
+ * process's children join it, freed tasks leave it. perf_event's inherit
+ * cannot do this here: it breaks fork() for BPF-attached uprobes.
+ *
+ * Every instance also counts, per CPU, the hits its guard refused (in
+ * processes not followed) and marks, once, that it ran: for the report of
+ * programs that never ran.
+ */
+#ifndef BPFPROBE_FOLLOW_H
+#define BPFPROBE_FOLLOW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "prologue/guard.h"
+
+#define BP_FOLLOW_PROGS	3	/* fork, free, exec */
+
+struct bp_follow {
+	int set_fd;		/* bitmap of followed pids: array of __u64 words */
+	uint64_t *bits;		/* set_fd's words, mmap'ed */
+	/* array of one value, a 64-byte block per instance i, mmap'ed: the
+	 * __u32 gate at 64 i (1 while following), the __u64 ran flag at
+	 * 64 i + 8; one memory line per hit */
+	int ctl_fd;
+	uint8_t *ctl;
+	int hits_fd;		/* per-CPU array: [i] hits instance i refused */
+	int stats_fd;		/* per-CPU array: enum bp_follow_stat */
+	int execs_fd;		/* comm[16] -> 1: what the followed processes ran */
+	int ninsts;
+	int prog_fd[BP_FOLLOW_PROGS];
+	int perf_fd[BP_FOLLOW_PROGS];
+	int link_fd[BP_FOLLOW_PROGS];
+	pid_t seed;		/* the followed process, global pid; 0: none */
+	bool pinned;		/* the links are pinned: stopping leaves the set as it is */
+};
+
+/* All fds -1: nothing to close yet. */
+void bp_follow__init(struct bp_follow *f);
+
+/* Creates the maps, with room for the counts of ninsts instances. */
+int bp_follow__create_maps(struct bp_follow *f, int ninsts);
+
+/* The guards of instance i: uprobe instances get the gated set guard,
+ * kernel ones (kprobes fire in every task) only the counts. */
+void bp_follow__guards(const struct bp_follow *f, int i, bool uprobe, struct bp_guards *gs);
+
+/*
+ * Starts following process pid (a global pid, the kernel's) and what it
+ * creates from now on: loads and attaches the tracepoint programs, puts
+ * pid in the set and turns the gate on. Returns 0 or a negative errno
+ * after a message; on error nothing of it stays.
+ */
+int bp_follow__start(struct bp_follow *f, pid_t pid);
+
+/* Stops following: gate off, tracepoint programs detached, set emptied;
+ * when pinned, only our fds are closed (the pinned session goes on). */
+void bp_follow__stop(struct bp_follow *f);
+
+/* Closes everything. */
+void bp_follow__close(struct bp_follow *f);
+
+/* Whether instance i ran, and the hits it refused (summed over the CPUs). */
+int bp_follow__hits(const struct bp_follow *f, int i, bool *ran, uint64_t *refused);
+
+/* Sum of stat (enum bp_follow_stat) over the CPUs; 0 when unknown. */
+uint64_t bp_follow__stat(const struct bp_follow *f, int stat);
+
+/* Calls cb with each comm a followed process exec'd; stops at cb's first
+ * non-zero result and returns it. */
+int bp_follow__for_each_exec(const struct bp_follow *f,
+			     int (*cb)(const char *comm, void *ctx), void *ctx);
+
+#endif /* BPFPROBE_FOLLOW_H */

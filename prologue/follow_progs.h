@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The code of the programs that keep a session's set of followed
+ * processes current (the bitmap a BP_GUARD_TGID_IN_BITMAP guard reads: an
+ * array of __u64 words, bit pid % 64 of word pid / 64): small
+ * BPF_PROG_TYPE_TRACEPOINT programs, built here instruction by
+ * instruction because the offsets of the tracepoints' fields differ
+ * between kernels (read from tracefs's format files by the caller). Bits
+ * change by atomic OR and AND, so programs on several CPUs and the loader
+ * never lose each other's. Pure: map fds are only numbers here.
+ *
+ *   sched:sched_process_fork  a task whose tgid is followed creates a
+ *                             task: its pid (child_pid) joins. Threads
+ *                             join too (a tracepoint cannot tell them
+ *                             apart); their bits are never looked at and
+ *                             clear when they are freed.
+ *   sched:sched_process_free  a task is freed: its pid's bit clears. A
+ *                             process's leader is freed last, when it is
+ *                             reaped, so a process stays followed while
+ *                             any of its threads runs.
+ *   sched:sched_process_exec  a followed process execs: its new comm is
+ *                             a key of the execs map (what the followed
+ *                             processes ran, for the report at exit).
+ */
+#ifndef BPFPROBE_FOLLOW_PROGS_H
+#define BPFPROBE_FOLLOW_PROGS_H
+
+#include <stddef.h>
+#include <linux/bpf.h>
+
+/* Entries of the per-CPU stats array (__u64 values). */
+enum bp_follow_stat {
+	BP_FOLLOW_STAT_FULL,	/* a child could not join: its pid is past the bitmap */
+	BP_FOLLOW_STAT_FORKS,	/* children that joined */
+	BP_FOLLOW_STAT_CNT,
+};
+
+struct bp_follow_cfg {
+	int set_fd;		/* the bitmap: array of __u64 words */
+	int stats_fd;		/* per-CPU array of BP_FOLLOW_STAT_CNT __u64 */
+	int execs_fd;		/* hash: char comm[16] -> __u64 (1) */
+	int child_pid_off;	/* sched_process_fork's child_pid */
+	int free_pid_off;	/* sched_process_free's pid */
+};
+
+/* Upper bound on each generator's output. */
+#define BP_FOLLOW_MAX_INSNS	64
+
+/*
+ * Each writes its program into insns (room for max) and returns the number
+ * of instructions, or -EINVAL (a bad fd or offset) / -E2BIG.
+ */
+int bp_follow__gen_fork(const struct bp_follow_cfg *cfg, struct bpf_insn *insns, size_t max);
+int bp_follow__gen_free(const struct bp_follow_cfg *cfg, struct bpf_insn *insns, size_t max);
+int bp_follow__gen_exec(const struct bp_follow_cfg *cfg, struct bpf_insn *insns, size_t max);
+
+#endif /* BPFPROBE_FOLLOW_PROGS_H */
