@@ -70,6 +70,8 @@ $(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a
 
 # A unit test links the helpers (tests/unit/*.c other than test_*.c) it names here.
 $(BUILD)/tests/test_prologue $(BUILD)/tests/test_guard: $(BUILD)/obj/tests/unit/bpf_interp.o
+$(BUILD)/tests/test_expr: $(BUILD)/obj/tests/unit/bpf_interp.o
+$(BUILD)/tests/test_prologue $(BUILD)/tests/test_expr: $(BUILD)/obj/tests/unit/fetch_model.o
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(BUILD)/sysinfo.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)

@@ -22,6 +22,8 @@
 	INSN(BPF_ST | (SZ) | BPF_MEM, DST, 0, OFF, IMM)
 #define JMP_IMM(OP, DST, IMM, OFF) \
 	INSN(BPF_JMP | (OP) | BPF_K, DST, 0, OFF, IMM)
+#define JMP_REG(OP, DST, SRC, OFF) \
+	INSN(BPF_JMP | (OP) | BPF_X, DST, SRC, OFF, 0)
 #define JMP32_IMM(OP, DST, IMM, OFF) \
 	INSN(BPF_JMP32 | (OP) | BPF_K, DST, 0, OFF, IMM)
 #define JMP_JA(OFF)		INSN(BPF_JMP | BPF_JA, 0, 0, OFF, 0)

@@ -10,9 +10,11 @@
  * refuses an EXIT anywhere but at the last instruction (unless
  * vm.allow_exit). The helpers it knows are bpf_probe_read_user,
  * bpf_probe_read_kernel, bpf_get_func_ip (which returns fake_func_ip),
- * bpf_get_current_pid_tgid (vm.pid_tgid) and bpf_map_lookup_elem on fake
- * maps: a set (vm.set_fd, its keys vm.set_keys) and a per-CPU counter
- * array (vm.count_fd, its values vm.counts).
+ * bpf_get_current_pid_tgid (vm.pid_tgid), bpf_get_current_task
+ * (fake_task) and bpf_map_lookup_elem on fake maps: a set (vm.set_fd, its
+ * keys vm.set_keys), a per-CPU counter array (vm.count_fd, its values
+ * vm.counts) and the entry-value map (fake_entry_fd, also written with
+ * bpf_map_update_elem).
  */
 #ifndef BPFPROBE_TEST_BPF_INTERP_H
 #define BPFPROBE_TEST_BPF_INTERP_H
@@ -63,6 +65,31 @@ static inline void put_u32(uint8_t *buf, size_t off, uint32_t v)
  * a uretprobe, 0 on kernels before 6.6. */
 extern uint64_t fake_func_ip;
 
+/* What bpf_get_current_task() returns. */
+extern uint64_t fake_task;
+
+/*
+ * A fake entry-value map (prologue/entry_save.h): 16-byte keys {pid_tgid,
+ * cfa}, values of up to FAKE_ENTRY_VALUE_MAX bytes. bpf_map_update_elem()
+ * and bpf_map_lookup_elem() on fake_entry_fd use it.
+ */
+#define FAKE_ENTRY_MAX		8
+#define FAKE_ENTRY_VALUE_MAX	256
+
+struct fake_entry {
+	uint64_t pid_tgid;
+	uint64_t cfa;
+	uint8_t value[FAKE_ENTRY_VALUE_MAX];
+};
+
+extern int fake_entry_fd;		/* 0: no such map */
+extern size_t fake_entry_value_size;
+extern struct fake_entry fake_entries[FAKE_ENTRY_MAX];
+extern int nfake_entries;
+
+/* The entry of that key, or NULL. */
+struct fake_entry *fake_entry_find(uint64_t pid_tgid, uint64_t cfa);
+
 /* --- the machine --- */
 
 enum vkind { V_UNINIT, V_SCALAR, V_CTX, V_STACK,
@@ -72,6 +99,7 @@ enum vkind { V_UNINIT, V_SCALAR, V_CTX, V_STACK,
 };
 
 #define VM_SET_VALUE	0x1000	/* what a hit in the fake set points at */
+#define VM_ENTRY_VALUE(i)	(0x100000ULL + (uint64_t)(i) * 0x1000)
 #define VM_MAX_KEYS	8
 
 struct vreg {

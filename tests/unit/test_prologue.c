@@ -23,6 +23,7 @@
 #include "prologue/liveness.h"
 #include "prologue/prologue.h"
 #include "tests/unit/bpf_interp.h"
+#include "tests/unit/fetch_model.h"
 #include "tests/unit/insn.h"
 #include "tests/unit/test.h"
 
@@ -117,82 +118,17 @@ static bool run_plan(const struct bp_plan *plan, const struct pt_regs_fake *regs
 	return run_plan_unread(plan, 0, regs, out);
 }
 
-/* ------------------------------------------------------------------ */
-/* A reference model of the plan semantics                             */
-
-static uint64_t ref_extend(uint64_t v, int width, bool is_signed)
-{
-	uint64_t mask;
-
-	if (width >= 64)
-		return v;
-	mask = (1ULL << width) - 1;
-	v &= mask;
-	if (is_signed && (v & (1ULL << (width - 1))))
-		v |= ~mask;
-	return v;
-}
-
-static bool ref_fetch(const struct bp_fetch *f, const struct pt_regs_fake *regs,
-		      uint64_t *out)
-{
-	uint64_t v = f->base == BP_BASE_REG ? regs->w[pt_off[f->reg] / 8] : 0;
-	int k;
-
-	/* a link-time address moved by the load bias: anchor's run-time
-	 * address minus its link-time one */
-	if (f->base == BP_BASE_ADDR) {
-		uint64_t anchor = f->anchor_kind == BP_ANCHOR_FUNC_IP ? fake_func_ip
-				  : regs->w[pt_off[BP_REG_RIP] / 8];
-
-		if (f->anchor_kind == BP_ANCHOR_FUNC_IP && !fake_func_ip)
-			return false;
-		v = anchor - f->anchor;
-	}
-	v += (uint64_t)f->add;
-	for (k = 0; k < f->nderef; k++) {
-		uint64_t word = 0;
-		int size = k == f->nderef - 1 ? f->size : 8;
-
-		if (!fake_read(f->user_mask & (1U << k),
-			       v + (uint64_t)(int64_t)f->deref_off[k], size, &word))
-			return false;
-		v = word;
-	}
-	if (f->bit_size) {
-		v >>= f->bit_off;
-		*out = ref_extend(v, f->bit_size, f->is_signed);
-	} else {
-		*out = ref_extend(v, f->size * 8, f->is_signed);
-	}
-	return true;
-}
-
-/* Expected r2..r5 for plan. */
-static void ref_plan(const struct bp_plan *plan, const struct pt_regs_fake *regs,
-		     uint64_t want[6])
-{
-	int i;
-
-	memset(want, 0, 6 * sizeof(*want));
-	for (i = 0; i < plan->nargs; i++) {
-		if (!ref_fetch(&plan->args[i], regs, &want[3 + i])) {
-			memset(want, 0, 6 * sizeof(*want));
-			want[2] = 1;
-			return;
-		}
-	}
-}
-
 static void check_against_ref_unread(const struct bp_plan *plan, uint8_t unread,
 				     const struct pt_regs_fake *regs, struct run *run)
 {
 	uint64_t want[6];
 	int i;
 
+	struct model_env env = { .regs = regs };
+
 	if (!run_plan_unread(plan, unread, regs, run))
 		return;
-	ref_plan(plan, regs, want);
+	ref_plan(plan, &env, want);
 	CHECK(!reads_reg(unread, 2) || !!run->r[2] == !!want[2],
 	      "r2 = %" PRIu64 ", want %" PRIu64, run->r[2], want[2]);
 	for (i = 3; i <= 5; i++)
