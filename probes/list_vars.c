@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE		/* asprintf */
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,18 @@ const char *bp_var_kind__name(enum bp_var_kind kind)
 	}
 }
 
+const char *bp_var_class__name(enum bp_var_class cls)
+{
+	switch (cls) {
+	case BP_VAR_FETCHABLE:	return "fetchable";
+	case BP_VAR_ABSENT:	return "absent";
+	case BP_VAR_AGGREGATE:	return "aggregate";
+	case BP_VAR_IMPLICIT:	return "implicit";
+	case BP_VAR_FP_REG:	return "fp_register";
+	default:		return "refused";
+	}
+}
+
 /* --- messages ------------------------------------------------------------ */
 
 /*
@@ -76,54 +89,67 @@ static char *reason(const struct bp_diag *d)
 
 /* --- scopes -------------------------------------------------------------- */
 
-/* The unit whose code holds addr: by ranges, as clang emits no
- * .debug_aranges for dwarf_addrdie() to use. */
-static bool unit_at(Dwarf *dwarf, uint64_t addr, Dwarf_Die *out)
+/*
+ * The scopes around addr, from the unit whose code holds it: by ranges, as
+ * clang emits no .debug_aranges for dwarf_addrdie() to use, and with gcc's
+ * LTO several units may claim an address (the first found is not always
+ * the one whose functions hold it). Returns how many, -ENOENT when no
+ * unit covers addr, -ESRCH when those that do have no scope there.
+ */
+static int scopes_at(Dwarf *dwarf, uint64_t addr, Dwarf_Die **scopes)
 {
 	Dwarf_Die cudie, subdie, *unit;
 	Dwarf_CU *cu = NULL;
 	uint8_t unit_type;
-
-	if (dwarf_addrdie(dwarf, addr, out))
-		return true;
-	while (!dwarf_get_units(dwarf, cu, &cu, NULL, &unit_type, &cudie, &subdie)) {
-		unit = unit_type == DW_UT_skeleton ? &subdie : &cudie;
-		if (dwarf_tag(unit) && dwarf_haspc(unit, addr) > 0) {
-			*out = *unit;
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * The concrete scopes around the point, innermost first. dwarf_getscopes
- * switches to the abstract definition inside an inlined call; the parents
- * of the innermost DIE are the concrete chain we want.
- */
-static int point_scopes(struct vars_ctx *v)
-{
-	Dwarf_Die cudie, *first = NULL;
+	bool covered = false;
 	int n;
 
-	if (!unit_at(v->di->dwarf, v->daddr, &cudie)) {
-		bp_err("%s: no debug info covers 0x%" PRIx64 " (built without -g?): its variables are unknown\n",
-		       v->where, v->pt->addr);
-		return -ENOENT;
+	if (dwarf_addrdie(dwarf, addr, &cudie) && dwarf_haspc(&cudie, addr) > 0) {
+		covered = true;
+		n = bp_scopes__at(&cudie, addr, scopes);
+		if (n > 0)
+			return n;
 	}
-	n = dwarf_getscopes(&cudie, v->daddr, &first);
-	if (n <= 0) {
-		free(first);
-		bp_err("%s: no DWARF scope holds 0x%" PRIx64 "\n", v->where, v->pt->addr);
-		return -ENOENT;
+	while (!dwarf_get_units(dwarf, cu, &cu, NULL, &unit_type, &cudie, &subdie)) {
+		unit = unit_type == DW_UT_skeleton ? &subdie : &cudie;
+		if (!dwarf_tag(unit) || dwarf_haspc(unit, addr) <= 0)
+			continue;
+		covered = true;
+		n = bp_scopes__at(unit, addr, scopes);
+		if (n > 0)
+			return n;
 	}
-	n = dwarf_getscopes_die(&first[0], &v->scopes);
-	free(first);
-	if (n <= 0) {
-		bp_err("%s: cannot read the DWARF scopes at 0x%" PRIx64 ": %s\n",
-		       v->where, v->pt->addr, dwarf_errmsg(-1));
-		return -EINVAL;
+	return covered ? -ESRCH : -ENOENT;
+}
+
+/* Why this point's variables cannot be listed: kept in the point, said
+ * by the caller; the other points are listed. */
+__attribute__((format(printf, 2, 3)))
+static int point_error(struct vars_ctx *v, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&v->vp->error, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		v->vp->error = NULL;
+		return -ENOMEM;
 	}
+	return -ENOENT;
+}
+
+/* The concrete scopes around the point, innermost first. */
+static int point_scopes(struct vars_ctx *v)
+{
+	int n = scopes_at(v->di->dwarf, v->daddr, &v->scopes);
+
+	if (n == -ENOENT)
+		return point_error(v, "no debug info covers 0x%" PRIx64 " (built without -g?): its variables are unknown",
+				   v->pt->addr);
+	if (n <= 0)
+		return point_error(v, "no DWARF scope holds 0x%" PRIx64, v->pt->addr);
 	v->nscopes = n;
 	return 0;
 }
@@ -154,8 +180,7 @@ static int find_func(struct vars_ctx *v)
 			return 0;
 		}
 	}
-	bp_err("%s: no DWARF function holds 0x%" PRIx64 "\n", v->where, v->pt->addr);
-	return -ENOENT;
+	return point_error(v, "no DWARF function holds 0x%" PRIx64, v->pt->addr);
 }
 
 /* --- collecting variables ------------------------------------------------ */
@@ -257,19 +282,16 @@ static int add_params(struct cands *cs, Dwarf_Die *func)
 
 /* Parameters, the function's locals, then those of the lexical blocks
  * around the point, outer to inner (blocks of calls inlined into it are
- * another function's). */
+ * another function's): the order bp_var__find looks in, reversed. */
 static int collect_cands(struct vars_ctx *v, struct cands *cs)
 {
-	int i, stop = -1, err;
+	int i, first, err;
 
-	for (i = 0; i < v->fi; i++) {
-		if (dwarf_tag(&v->scopes[i]) == DW_TAG_inlined_subroutine)
-			stop = i;
-	}
+	bp_scopes__blocks(v->scopes, v->nscopes, &v->scopes[v->fi], &first);
 	err = add_params(cs, &v->scopes[v->fi]);
 	if (!err)
 		err = add_children(cs, &v->scopes[v->fi], DW_TAG_variable, BP_VAR_LOCAL);
-	for (i = v->fi - 1; i > stop && !err; i--) {
+	for (i = v->fi - 1; i >= first && !err; i--) {
 		if (dwarf_tag(&v->scopes[i]) == DW_TAG_lexical_block)
 			err = add_children(cs, &v->scopes[i], DW_TAG_variable, BP_VAR_LOCAL);
 	}
@@ -277,15 +299,6 @@ static int collect_cands(struct vars_ctx *v, struct cands *cs)
 }
 
 /* --- one variable -------------------------------------------------------- */
-
-static bool has_entry_value(const Dwarf_Op *ops, size_t nops)
-{
-	for (size_t i = 0; i < nops; i++) {
-		if (ops[i].atom == DW_OP_entry_value || ops[i].atom == DW_OP_GNU_entry_value)
-			return true;
-	}
-	return false;
-}
 
 /* Where var has a location (as the resolver's messages count it). */
 static int var_ranges(const struct vars_ctx *v, Dwarf_Die *var, struct bp_var_entry *e)
@@ -310,7 +323,8 @@ static int var_ranges(const struct vars_ctx *v, Dwarf_Die *var, struct bp_var_en
 			e->navail = -1;
 			return 0;
 		}
-		if (!nops || has_entry_value(ops, nops) || e->navail == MAX_AVAIL)
+		/* entry values count: the entry probe saves them */
+		if (!nops || e->navail == MAX_AVAIL)
 			continue;
 		start = bp_debuginfo__elf_addr(v->di, start);
 		end = bp_debuginfo__elf_addr(v->di, end);
@@ -415,6 +429,46 @@ static char *location(struct bp_arg_ctx *c, struct cand *cd)
 	return strdup(desc);
 }
 
+static bool is_aggregate(Dwarf_Die *var)
+{
+	Dwarf_Die tmem, pmem, *t = bp_type_peel(bp_die_type(var, &tmem), &pmem);
+	int tag = t ? dwarf_tag(t) : 0;
+
+	return bp_tag_is_record(tag) || tag == DW_TAG_array_type;
+}
+
+/*
+ * Why a variable is not fetchable, as a class: no value here, a floating-
+ * point register, an aggregate (it has a location: its members may be
+ * fetchable), an implicit pointer whose target is readable here.
+ */
+static enum bp_var_class not_fetchable(struct bp_arg_ctx *c, struct cand *cd,
+				       const struct bp_diag *d, char **desc)
+{
+	struct bp_arg_ctx q = *c;
+	struct bp_diag scratch = {};
+	struct bp_val val;
+	char buf[160];
+	const char *target;
+
+	if (d->unavailable)
+		return d->fp_register ? BP_VAR_FP_REG : BP_VAR_ABSENT;
+	q.diag = &scratch;
+	if (bp_loc__var(&q, &cd->die, &val, buf, sizeof(buf)))
+		return BP_VAR_REFUSED;
+	if (val.implicit.set) {
+		target = bp_die_name(&val.implicit.die);
+		if (bp_val__implicit_target(&q, &val))
+			return scratch.unavailable ? BP_VAR_ABSENT : BP_VAR_REFUSED;
+		free(*desc);
+		if (asprintf(desc, "implicit pointer to %s%s", target ? "" : "an object",
+			     target ? target : "") < 0)
+			*desc = NULL;
+		return BP_VAR_IMPLICIT;
+	}
+	return is_aggregate(&cd->die) ? BP_VAR_AGGREGATE : BP_VAR_REFUSED;
+}
+
 static int eval_var(struct vars_ctx *v, struct cand *cd, struct bp_var_entry *e)
 {
 	struct bp_arg_spec arg = { .text = e->name, .name = e->name, .var = e->name };
@@ -436,7 +490,9 @@ static int eval_var(struct vars_ctx *v, struct cand *cd, struct bp_var_entry *e)
 	if (err == -ENOMEM)
 		return err;
 	e->loc_desc = err ? location(&c, cd) : strdup(desc);
+	e->cls = BP_VAR_FETCHABLE;
 	if (err) {
+		e->cls = not_fetchable(&c, cd, &d, &e->loc_desc);
 		e->why = reason(&d);
 		if (!e->why)
 			return -ENOMEM;
@@ -546,6 +602,7 @@ static int add_retval(struct vars_ctx *v, const struct retval_res *res, int i)
 	e->addr = v->pt->addr;
 	e->navail = -1;
 	e->fetchable = !res->why;
+	e->cls = e->fetchable ? BP_VAR_FETCHABLE : BP_VAR_REFUSED;
 	if (e->fetchable) {
 		const char *desc = res->pts[i].loc_desc[0];
 
@@ -594,15 +651,17 @@ static int open_di(const char *path, struct bp_debuginfo **di)
 	return 0;
 }
 
+/* One point; what keeps its variables from being listed is kept in its
+ * error, and only running out of memory stops the listing. */
 static int one_point(struct vars_ctx *v, const struct retval_res *res, int i)
 {
 	int err = point_scopes(v);
 
 	if (!err)
 		err = find_func(v);
-	if (err)
-		return err;
-	return v->spec->is_return ? add_retval(v, res, i) : point_vars(v);
+	if (!err)
+		err = v->spec->is_return ? add_retval(v, res, i) : point_vars(v);
+	return err == -ENOMEM ? err : 0;
 }
 
 static int points_vars(const struct bp_spec *spec, const struct bp_point *pts,
@@ -693,6 +752,7 @@ void bp_var_list__free(struct bp_var_list *l)
 		for (int j = 0; j < vp->nvars; j++)
 			free_var(&vp->vars[j]);
 		free(vp->vars);
+		free(vp->error);
 		free(vp->binary);
 		free(vp->func);
 		free(vp->cu);

@@ -58,6 +58,21 @@ enum bp_var_kind {
 	BP_VAR_RETVAL,		/* $retval at a return probe */
 };
 
+/* What a variable is at a point, for tools that count (the coverage). */
+enum bp_var_class {
+	BP_VAR_FETCHABLE,	/* a program asking for it here loads */
+	BP_VAR_ABSENT,		/* it has no value here (optimized out) */
+	BP_VAR_AGGREGATE,	/* a struct, union or array: name a member */
+	BP_VAR_IMPLICIT,	/* a pointer only DWARF knows (no value of its
+				 * own); what it points to is readable:
+				 * NAME[0], NAME->MEMBER */
+	BP_VAR_FP_REG,		/* in a floating-point register, which no BPF
+				 * program can read */
+	BP_VAR_REFUSED,		/* anything else: why says */
+};
+
+const char *bp_var_class__name(enum bp_var_class cls);
+
 /* An address range [start, end). */
 struct bp_addr_range {
 	uint64_t start;
@@ -70,6 +85,7 @@ struct bp_var_entry {
 	char *type_name;	/* C type as declared, e.g. "req_t *" */
 	int decl_line;		/* 0 when unknown */
 	bool fetchable;
+	enum bp_var_class cls;
 	uint64_t addr;		/* where it is read: the point, or past the prologue */
 	char *loc_desc;		/* its location at addr ("reg rdi"); NULL: none */
 	struct bp_fetch fetch;	/* fetchable: how (bp_fetch__format) */
@@ -90,6 +106,9 @@ struct bp_var_point {
 	bool is_inline;
 	struct bp_var_entry *vars;	/* parameters, then locals outer to inner */
 	int nvars;
+	/* non-NULL: why this point's variables could not be listed (the
+	 * other points are) */
+	char *error;
 };
 
 struct bp_var_list {

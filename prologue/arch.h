@@ -62,6 +62,16 @@ int bp_arch__task_tp_off(int64_t *off, char *why, size_t len);
 int bp_arch__tls_dtv_off(void);
 int bp_arch__tls_dtv_entry_size(void);
 
+/* What a dynamic relocation type means for thread-locals. */
+enum bp_tls_reloc {
+	BP_TLS_RELOC_NONE = 0,
+	BP_TLS_RELOC_TPOFF,	/* the slot gets the symbol's offset from the
+				 * thread pointer (initial-exec accesses) */
+	BP_TLS_RELOC_DTPMOD,	/* the slot gets the symbol's module id
+				 * (general-dynamic accesses) */
+};
+enum bp_tls_reloc bp_arch__tls_reloc(uint32_t type);
+
 /* How many integer arguments arrive in registers, and the i-th of them
  * (from 0), or -1 past the last. */
 int bp_arch__nr_arg_regs(void);

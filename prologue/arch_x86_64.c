@@ -176,3 +176,13 @@ int bp_arch__task_tp_off(int64_t *off, char *why, size_t len)
 	*off = cached;
 	return 0;
 }
+
+/* R_X86_64_DTPMOD64 (16), R_X86_64_TPOFF64 (18) */
+enum bp_tls_reloc bp_arch__tls_reloc(uint32_t type)
+{
+	switch (type) {
+	case 16: return BP_TLS_RELOC_DTPMOD;
+	case 18: return BP_TLS_RELOC_TPOFF;
+	default: return BP_TLS_RELOC_NONE;
+	}
+}

@@ -225,8 +225,8 @@ static int load_pointer(struct bp_chain *ch)
 {
 	int err = bp_val__select(ch->c, ch->val, 8, ch->path);
 
-	if (err)
-		return err;
+	if (err || ch->val->implicit.set)
+		return err;	/* an implicit pointer is followed by the chain */
 	if (ch->val->lvalue)
 		return bp_val__deref(ch->c, ch->val);
 	if (ch->val->shift || ch->val->width) {

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The scopes around an address: the chain of DIEs whose code holds it,
+ * from the unit down to the innermost lexical block or inlined call.
+ *
+ * libdw's dwarf_getscopes() switches to an inlined function's abstract
+ * definition at an inlined call, and finds nothing when that definition
+ * is in another unit (gcc's LTO: early-debug units referenced with
+ * DW_FORM_ref_addr). This walks the concrete tree only.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <dwarf.h>
+
+#include "probes/dwarf/dwarf.h"
+
+#define MAX_SCOPE_DEPTH	64
+
+/* DIEs that may hold code-bearing children */
+static bool is_container(int tag)
+{
+	switch (tag) {
+	case DW_TAG_subprogram:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_lexical_block:
+	case DW_TAG_namespace:
+	case DW_TAG_class_type:
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_module:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* DIEs that are scopes of code: they count when they hold addr */
+static bool is_code_scope(int tag)
+{
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	       tag == DW_TAG_lexical_block;
+}
+
+/* Pushes the chain below parent that holds addr; returns its length. */
+static int descend(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *chain, int depth)
+{
+	Dwarf_Die child;
+	int tag;
+
+	if (depth >= MAX_SCOPE_DEPTH || dwarf_child(parent, &child))
+		return depth;
+	do {
+		tag = dwarf_tag(&child);
+		if (!is_container(tag))
+			continue;
+		if (is_code_scope(tag)) {
+			if (dwarf_haspc(&child, addr) <= 0)
+				continue;
+			chain[depth] = child;
+			return descend(&child, addr, chain, depth + 1);
+		}
+		/* a namespace or class: a function defined inside it */
+		{
+			int d = descend(&child, addr, chain, depth);
+
+			if (d > depth)
+				return d;
+		}
+	} while (!dwarf_siblingof(&child, &child));
+	return depth;
+}
+
+int bp_scopes__at(Dwarf_Die *cudie, uint64_t addr, Dwarf_Die **scopes)
+{
+	Dwarf_Die chain[MAX_SCOPE_DEPTH];
+	int n, i;
+
+	*scopes = NULL;
+	n = descend(cudie, addr, chain, 0);
+	if (!n)
+		return -ENOENT;
+	*scopes = malloc((n + 1) * sizeof(**scopes));
+	if (!*scopes)
+		return -ENOMEM;
+	/* innermost first, the unit last */
+	for (i = 0; i < n; i++)
+		(*scopes)[i] = chain[n - 1 - i];
+	(*scopes)[n] = *cudie;
+	return n + 1;
+}
+
+static bool same_die(Dwarf_Die *a, Dwarf_Die *b)
+{
+	return a->cu == b->cu && dwarf_dieoffset(a) == dwarf_dieoffset(b);
+}
+
+int bp_scopes__blocks(Dwarf_Die *scopes, int n, Dwarf_Die *func, int *first)
+{
+	int i, fi = -1;
+
+	for (i = 0; i < n && fi < 0; i++)
+		if (same_die(&scopes[i], func))
+			fi = i;
+	*first = 0;
+	for (i = 0; i < fi; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+			*first = i + 1;
+	return fi;
+}
