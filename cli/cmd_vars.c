@@ -56,7 +56,7 @@ static void print_var(const struct bp_var_point *vp, const struct bp_var_entry *
 		printf(": not fetchable: %s\n", e->why ? e->why : "?");
 		return;
 	}
-	bp_inspect__fetch_text(&e->fetch, fetch, sizeof(fetch));
+	bp_inspect__fetch_text(e->fetch, fetch, sizeof(fetch));
 	printf(", at %s: %s", e->loc_desc ? e->loc_desc : "?", fetch);
 	if (e->addr != vp->addr)
 		printf(" (read at 0x%" PRIx64 ", past the prologue)", e->addr);
@@ -97,8 +97,8 @@ static void json_var(struct bp_json *j, const struct bp_var_entry *e)
 	bp_json__kv_uint(j, "addr", e->addr);
 	bp_json__kv_string(j, "location", e->loc_desc);
 	bp_json__key(j, "fetch");
-	if (e->fetchable)
-		bp_inspect__fetch_json(&e->fetch, j);
+	if (e->fetch)
+		bp_inspect__fetch_json(e->fetch, j);
 	else
 		bp_json__null(j);
 	bp_json__kv_string(j, "why", e->fetchable ? NULL : e->why);

@@ -36,7 +36,7 @@
 struct vars_ctx {
 	const struct bp_spec *spec;
 	const struct bp_debuginfo *di;
-	const struct bp_point *pt;
+	const struct bp_var_point *pt;	/* the point (binary, func, addr, ...) */
 	uint64_t daddr;		/* the point's DWARF address */
 	Dwarf_Die *scopes;	/* concrete scopes around daddr, innermost first */
 	int nscopes;
@@ -341,6 +341,13 @@ static int var_ranges(const struct vars_ctx *v, Dwarf_Die *var, struct bp_var_en
 		r->start = start;
 		r->end = end;
 	}
+	/* kept for long: no more room than the ranges take */
+	if (e->avail && e->navail < MAX_AVAIL) {
+		struct bp_addr_range *n = realloc(e->avail, (e->navail ? e->navail : 1) * sizeof(*n));
+
+		if (n)
+			e->avail = n;
+	}
 	return 0;
 }
 
@@ -421,10 +428,11 @@ static char *location(struct bp_arg_ctx *c, struct cand *cd)
 	struct bp_arg_ctx q = *c;
 	struct bp_diag scratch = {};
 	struct bp_val val;
-	char desc[160];
+	char desc[160] = "";
 
+	/* the expression as written even when it cannot be compiled */
 	q.diag = &scratch;
-	if (bp_loc__var(&q, &cd->die, &val, desc, sizeof(desc)))
+	if (bp_loc__var(&q, &cd->die, &val, desc, sizeof(desc)) && !desc[0])
 		return NULL;
 	return strdup(desc);
 }
@@ -472,6 +480,7 @@ static enum bp_var_class not_fetchable(struct bp_arg_ctx *c, struct cand *cd,
 static int eval_var(struct vars_ctx *v, struct cand *cd, struct bp_var_entry *e)
 {
 	struct bp_arg_spec arg = { .text = e->name, .name = e->name, .var = e->name };
+	struct bp_fetch fetch;
 	struct bp_diag d = {};
 	struct bp_arg_ctx c;
 	char desc[160], *tname = NULL;
@@ -483,7 +492,7 @@ static int eval_var(struct vars_ctx *v, struct cand *cd, struct bp_var_entry *e)
 		err = check_lookup(&c, cd);
 	/* the resolver's whole path for one argument: this is the verdict */
 	if (!err)
-		err = bp_arg__compile(&c, &arg, &e->fetch, &tname, desc, sizeof(desc));
+		err = bp_arg__compile(&c, &arg, &fetch, &tname, desc, sizeof(desc));
 	free(tname);
 	e->addr = bp_debuginfo__elf_addr(v->di, c.addr);
 	e->fetchable = !err;
@@ -491,6 +500,12 @@ static int eval_var(struct vars_ctx *v, struct cand *cd, struct bp_var_entry *e)
 		return err;
 	e->loc_desc = err ? location(&c, cd) : strdup(desc);
 	e->cls = BP_VAR_FETCHABLE;
+	if (!err) {
+		e->fetch = malloc(sizeof(*e->fetch));
+		if (!e->fetch)
+			return -ENOMEM;
+		*e->fetch = fetch;
+	}
 	if (err) {
 		e->cls = not_fetchable(&c, cd, &d, &e->loc_desc);
 		e->why = reason(&d);
@@ -606,7 +621,10 @@ static int add_retval(struct vars_ctx *v, const struct retval_res *res, int i)
 	if (e->fetchable) {
 		const char *desc = res->pts[i].loc_desc[0];
 
-		e->fetch = res->pts[i].plan.args[0];
+		e->fetch = malloc(sizeof(*e->fetch));
+		if (!e->fetch)
+			return -ENOMEM;
+		*e->fetch = res->pts[i].plan.args[0];
 		e->loc_desc = strdup(desc ? desc : "reg rax");
 	} else {
 		e->why = strdup(res->why);
@@ -664,27 +682,28 @@ static int one_point(struct vars_ctx *v, const struct retval_res *res, int i)
 	return err == -ENOMEM ? err : 0;
 }
 
-static int points_vars(const struct bp_spec *spec, const struct bp_point *pts,
+static int points_vars(const struct bp_spec *spec,
 		       const struct retval_res *res, struct bp_var_list *l)
 {
 	struct bp_debuginfo *di = NULL;
 	int i, err = 0;
 
 	for (i = 0; i < l->npoints && !err; i++) {
-		struct vars_ctx v = { .spec = spec, .pt = &pts[i], .vp = &l->points[i] };
+		const struct bp_var_point *pt = &l->points[i];
+		struct vars_ctx v = { .spec = spec, .pt = pt, .vp = &l->points[i] };
 
-		err = open_di(pts[i].binary, &di);
+		err = open_di(pt->binary, &di);
 		if (err)
 			break;
 		v.di = di;
 		/* the inverse of bp_debuginfo__elf_addr */
-		v.daddr = pts[i].addr - di->dwarf_bias + di->elf_bias;
-		if (l->npoints > 1 && pts[i].cu)
-			snprintf(v.where, sizeof(v.where), "%s (%s) in %s", pts[i].func,
-				 pts[i].cu, pts[i].binary);
+		v.daddr = pt->addr - di->dwarf_bias + di->elf_bias;
+		if (l->npoints > 1 && pt->cu)
+			snprintf(v.where, sizeof(v.where), "%s (%s) in %s", pt->func,
+				 pt->cu, pt->binary);
 		else
-			snprintf(v.where, sizeof(v.where), "%s in %s", pts[i].func,
-				 pts[i].binary);
+			snprintf(v.where, sizeof(v.where), "%s in %s", pt->func,
+				 pt->binary);
 		err = one_point(&v, res, i);
 		free(v.scopes);
 	}
@@ -719,10 +738,14 @@ int bp_var_list__collect(struct bp_var_list *l, const struct bp_spec *spec)
 	l->npoints = n;
 	for (i = 0; i < n && !err; i++)
 		err = copy_point(&l->points[i], &pts[i]);
+	/* the copies say all that is needed: the plans go (a '*' has many) */
+	bp_points__free(pts, n);
+	pts = NULL;
+	n = 0;
 	if (!err && spec->is_return)
-		err = retval_resolve(r, spec, n, &res);
+		err = retval_resolve(r, spec, l->npoints, &res);
 	if (!err)
-		err = points_vars(spec, pts, &res, l);
+		err = points_vars(spec, &res, l);
 out:
 	if (err == -ENOMEM)
 		bp_err("%s: out of memory listing variables\n", spec->func ? spec->func : "?");
@@ -740,6 +763,7 @@ static void free_var(struct bp_var_entry *e)
 	free(e->loc_desc);
 	free(e->why);
 	free(e->avail);
+	free(e->fetch);
 }
 
 void bp_var_list__free(struct bp_var_list *l)

@@ -88,7 +88,7 @@ struct bp_var_entry {
 	enum bp_var_class cls;
 	uint64_t addr;		/* where it is read: the point, or past the prologue */
 	char *loc_desc;		/* its location at addr ("reg rdi"); NULL: none */
-	struct bp_fetch fetch;	/* fetchable: how (bp_fetch__format) */
+	struct bp_fetch *fetch;	/* fetchable: how (bp_fetch__format); else NULL */
 	char *why;		/* not fetchable: the resolver's reason */
 	/* where it has a location: navail < 0 means its whole scope (a single
 	 * location expression or a constant); else the location list's ranges */

@@ -66,6 +66,11 @@ static bool is_compare(int op)
 	return op >= BP_XOP_EQ && op <= BP_XOP_GE;
 }
 
+static bool is_binary(int op)
+{
+	return op >= BP_XOP_ADD && op <= BP_XOP_GE;
+}
+
 /* Operands of one op, whatever the stack. */
 static bool op_valid(const struct bp_expr_op *o)
 {
@@ -114,6 +119,8 @@ static int walk(const struct bp_expr *expr, int *depth, int *bad, int *max_depth
 		push = xops[o->op].push;
 		if (o->op == BP_XOP_PICK)
 			pop = (int)o->imm + 1, push = pop + 1;
+		else if (is_binary(o->op) && (o->flags & BP_XF_IMM))
+			pop = 1;
 		if (d < pop)
 			return -EINVAL;
 		after = d - pop + push;
@@ -180,13 +187,18 @@ static bool op_equal(const struct bp_expr_op *a, const struct bp_expr_op *b)
 {
 	if (a->op != b->op)
 		return false;
+	if (is_binary(a->op) && ((a->flags ^ b->flags) & BP_XF_IMM))
+		return false;
+	if (is_binary(a->op) && (a->flags & BP_XF_IMM) && a->imm != b->imm)
+		return false;
 	switch (a->op) {
 	case BP_XOP_REG:
-		return a->reg == b->reg;
+		return a->reg == b->reg && a->imm == b->imm;
 	case BP_XOP_ENTRY_REG:
 		return a->reg == b->reg && a->imm == b->imm;
 	case BP_XOP_DEREF:
-		return a->size == b->size && (a->flags & BP_XF_USER) == (b->flags & BP_XF_USER);
+		return a->size == b->size && a->imm == b->imm &&
+		       (a->flags & BP_XF_USER) == (b->flags & BP_XF_USER);
 	case BP_XOP_EXT:
 		return a->size == b->size && (a->flags & BP_XF_SIGNED) == (b->flags & BP_XF_SIGNED);
 	case BP_XOP_DIV:
@@ -243,8 +255,15 @@ static int format_op(const struct bp_expr_op *o, char *buf, size_t len)
 	const char *s = o->flags & BP_XF_SIGNED ? "s" : "";
 	char rb[16];
 
+	if (is_binary(o->op) && (o->flags & BP_XF_IMM))
+		return snprintf(buf, len, "%" PRId64 " %s%s", o->imm,
+				o->op == BP_XOP_DIV || o->op == BP_XOP_MOD || is_compare(o->op) ? s : "",
+				name);
 	switch (o->op) {
 	case BP_XOP_REG:
+		if (o->imm)
+			return snprintf(buf, len, "%%%s %" PRId64 " +",
+					bp_arch__reg_text(o->reg, rb, sizeof(rb)), o->imm);
 		return snprintf(buf, len, "%%%s", bp_arch__reg_text(o->reg, rb, sizeof(rb)));
 	case BP_XOP_CONST:
 		return snprintf(buf, len, "%" PRId64, o->imm);
@@ -254,6 +273,9 @@ static int format_op(const struct bp_expr_op *o, char *buf, size_t len)
 		return snprintf(buf, len, "entry(%%%s@0x%" PRIx64 ")",
 				bp_arch__reg_text(o->reg, rb, sizeof(rb)), (uint64_t)o->imm);
 	case BP_XOP_DEREF:
+		if (o->imm)
+			return snprintf(buf, len, "%" PRId64 " + *u%d%s", o->imm, o->size * 8,
+					o->flags & BP_XF_USER ? "" : "k");
 		return snprintf(buf, len, "*u%d%s", o->size * 8,
 				o->flags & BP_XF_USER ? "" : "k");
 	case BP_XOP_PLUS_CONST:

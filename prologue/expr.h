@@ -23,7 +23,7 @@
 enum bp_xop {
 	BP_XOP_NONE = 0,
 	/* push */
-	BP_XOP_REG,		/* regs[reg] (a DWARF register pt_regs holds) */
+	BP_XOP_REG,		/* regs[reg] + imm (a DWARF register pt_regs holds) */
 	BP_XOP_CONST,		/* imm */
 	BP_XOP_ADDR,		/* imm, a link-time address, plus the load bias
 				 * (learnt from the fetch's anchor) */
@@ -34,11 +34,11 @@ enum bp_xop {
 	 * prologue/entry_save.h). No such entry (attached mid-call, another
 	 * function's activation): the fetch fails. */
 	BP_XOP_ENTRY_REG,
-	/* pop a, push the size bytes at a (zero-extended): user memory with
-	 * BP_XF_USER, else kernel memory; a failed read fails the fetch */
+	/* pop a, push the size bytes at a + imm (zero-extended): user memory
+	 * with BP_XF_USER, else kernel memory; a failed read fails the fetch */
 	BP_XOP_DEREF,
 	BP_XOP_PLUS_CONST,	/* top += imm */
-	/* pop b, pop a, push a OP b */
+	/* pop b, pop a, push a OP b; with BP_XF_IMM, b is imm (not popped) */
 	BP_XOP_ADD, BP_XOP_SUB, BP_XOP_MUL,
 	BP_XOP_DIV,		/* BP_XF_SIGNED: signed; b == 0 fails the fetch */
 	BP_XOP_MOD,		/* BP_XF_SIGNED: C's signed %; b == 0 fails */
@@ -63,6 +63,7 @@ enum bp_xop {
 
 #define BP_XF_USER	1
 #define BP_XF_SIGNED	2
+#define BP_XF_IMM	4	/* a binary op's right operand is imm */
 
 struct bp_expr_op {
 	uint8_t op;		/* enum bp_xop */

@@ -106,6 +106,7 @@ static void gen_deref(struct xgen *x, int sp, const struct bp_expr_op *o)
 	int fn = o->flags & BP_XF_USER ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel;
 
 	ld(x, BPF_REG_3, sp - 1);
+	bp_emit__add(e, BPF_REG_3, (uint64_t)o->imm, BPF_REG_1);
 	/* a narrower read fills the low bytes: the rest must be 0 */
 	if (o->size < 8)
 		bp_emit(e, ST_MEM(BPF_DW, BPF_REG_10, slot(x, sp - 1), 0));
@@ -180,8 +181,15 @@ static int gen_binary(struct xgen *x, int sp, const struct bp_expr_op *o)
 	struct bp_emit *e = x->e;
 	bool is_signed = o->flags & BP_XF_SIGNED;
 
-	ld(x, BPF_REG_0, sp - 2);
-	ld(x, BPF_REG_1, sp - 1);
+	/* with an immediate right operand, a is the top */
+	if (o->flags & BP_XF_IMM) {
+		sp++;
+		ld(x, BPF_REG_0, sp - 2);
+		bp_emit__mov_imm(e, BPF_REG_1, (uint64_t)o->imm);
+	} else {
+		ld(x, BPF_REG_0, sp - 2);
+		ld(x, BPF_REG_1, sp - 1);
+	}
 	switch (o->op) {
 	case BP_XOP_ADD: bp_emit(e, ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_1)); break;
 	case BP_XOP_SUB: bp_emit(e, ALU64_REG(BPF_SUB, BPF_REG_0, BPF_REG_1)); break;
@@ -312,6 +320,7 @@ static int gen_op(struct xgen *x, int i, int sp)
 	case BP_XOP_REG:
 		bp_emit(e, LDX_MEM(BPF_DW, BPF_REG_0, x->env->ctx_reg,
 				   bp_arch__pt_regs_off(o->reg)));
+		bp_emit__add(e, BPF_REG_0, (uint64_t)o->imm, BPF_REG_1);
 		st(x, sp, BPF_REG_0);
 		return 0;
 	case BP_XOP_CONST:

@@ -10,11 +10,12 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <dwarf.h>
 
 #include "probes/dwarf/dwarf.h"
 
-#define MAX_SCOPE_DEPTH	64
+#define MAX_SCOPE_DEPTH	32
 
 /* DIEs that may hold code-bearing children */
 static bool is_container(int tag)
@@ -41,11 +42,15 @@ static bool is_code_scope(int tag)
 	       tag == DW_TAG_lexical_block;
 }
 
-/* Pushes the chain below parent that holds addr; returns its length. */
+/*
+ * Pushes the chain below parent that holds addr; returns its length.
+ * Sibling scopes may both claim addr (overlapping lexical blocks): the
+ * one leading deepest wins, as it is where the code at addr belongs.
+ */
 static int descend(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *chain, int depth)
 {
-	Dwarf_Die child;
-	int tag;
+	Dwarf_Die child, best[MAX_SCOPE_DEPTH];
+	int tag, d, got = depth;
 
 	if (depth >= MAX_SCOPE_DEPTH || dwarf_child(parent, &child))
 		return depth;
@@ -57,17 +62,19 @@ static int descend(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *chain, int depth
 			if (dwarf_haspc(&child, addr) <= 0)
 				continue;
 			chain[depth] = child;
-			return descend(&child, addr, chain, depth + 1);
+			d = descend(&child, addr, chain, depth + 1);
+		} else {
+			/* a namespace or class: a function defined inside it */
+			d = descend(&child, addr, chain, depth);
 		}
-		/* a namespace or class: a function defined inside it */
-		{
-			int d = descend(&child, addr, chain, depth);
-
-			if (d > depth)
-				return d;
+		if (d > got) {
+			memcpy(best + depth, chain + depth, (d - depth) * sizeof(*chain));
+			got = d;
 		}
 	} while (!dwarf_siblingof(&child, &child));
-	return depth;
+	if (got > depth)
+		memcpy(chain + depth, best + depth, (got - depth) * sizeof(*chain));
+	return got;
 }
 
 int bp_scopes__at(Dwarf_Die *cudie, uint64_t addr, Dwarf_Die **scopes)

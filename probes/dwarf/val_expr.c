@@ -38,14 +38,11 @@ static int push_width(const struct bp_arg_ctx *c, struct bp_expr *x, int width, 
 	if (!width || width >= 64)
 		return 0;
 	if (!wsigned && width < 32)
-		return push(c, x, BP_XOP_CONST, 0, 0, 0, (int64_t)((1ULL << width) - 1)) ?:
-		       push(c, x, BP_XOP_AND, 0, 0, 0, 0);
+		return push(c, x, BP_XOP_AND, 0, 0, BP_XF_IMM, (int64_t)((1ULL << width) - 1));
 	if (width % 8 == 0)
 		return push(c, x, BP_XOP_EXT, 0, width / 8, wsigned ? BP_XF_SIGNED : 0, 0);
-	err = push(c, x, BP_XOP_CONST, 0, 0, 0, 64 - width) ?:
-	      push(c, x, BP_XOP_SHL, 0, 0, 0, 0) ?:
-	      push(c, x, BP_XOP_CONST, 0, 0, 0, 64 - width);
-	return err ?: push(c, x, wsigned ? BP_XOP_SHRA : BP_XOP_SHR, 0, 0, 0, 0);
+	err = push(c, x, BP_XOP_SHL, 0, 0, BP_XF_IMM, 64 - width);
+	return err ?: push(c, x, wsigned ? BP_XOP_SHRA : BP_XOP_SHR, 0, 0, BP_XF_IMM, 64 - width);
 }
 
 /* The base of f as ops. */
@@ -57,9 +54,7 @@ static int push_base(const struct bp_arg_ctx *c, struct bp_expr *x, const struct
 			return too_long(c);
 		break;
 	case BP_BASE_REG:
-		if (push(c, x, BP_XOP_REG, f->reg, 0, 0, 0))
-			return -E2BIG;
-		break;
+		return push(c, x, BP_XOP_REG, f->reg, 0, 0, f->add);
 	case BP_BASE_CONST:
 		return push(c, x, BP_XOP_CONST, 0, 0, 0, f->add);
 	case BP_BASE_ADDR:
@@ -87,19 +82,19 @@ int bp_val__flatten(const struct bp_arg_ctx *c, struct bp_val *v)
 	}
 	if (f->base == BP_BASE_EXPR && !f->nderef && !v->off && !v->shift && !v->width && !f->add)
 		return 0;
-	err = push_base(c, &x, f);
-	for (k = 0; k < f->nderef && !err; k++) {
-		if (f->deref_off[k])
-			err = push(c, &x, BP_XOP_PLUS_CONST, 0, 0, 0, f->deref_off[k]);
-		if (!err)
-			err = push(c, &x, BP_XOP_DEREF, 0, 8,
-				   f->user_mask & (1U << k) ? BP_XF_USER : 0, 0);
+	/* a register or constant plus an offset: one op */
+	if (!f->nderef && (f->base == BP_BASE_REG || f->base == BP_BASE_CONST)) {
+		f->add += v->off;
+		v->off = 0;
 	}
+	err = push_base(c, &x, f);
+	for (k = 0; k < f->nderef && !err; k++)
+		err = push(c, &x, BP_XOP_DEREF, 0, 8, f->user_mask & (1U << k) ? BP_XF_USER : 0,
+			   f->deref_off[k]);
 	if (!err && v->off)
 		err = push(c, &x, BP_XOP_PLUS_CONST, 0, 0, 0, v->off);
 	if (!err && v->shift)
-		err = push(c, &x, BP_XOP_CONST, 0, 0, 0, v->shift) ?:
-		      push(c, &x, BP_XOP_SHR, 0, 0, 0, 0);
+		err = push(c, &x, BP_XOP_SHR, 0, 0, BP_XF_IMM, v->shift);
 	if (!err)
 		err = push_width(c, &x, v->width, v->wsigned);
 	if (err)
@@ -121,9 +116,20 @@ int bp_val__flatten(const struct bp_arg_ctx *c, struct bp_val *v)
 	return 0;
 }
 
+/* A constant, as the immediate operand of a binary op. */
+static bool const_operand(const struct bp_val *b, int64_t *v)
+{
+	if (b->f.base != BP_BASE_CONST || b->f.nderef || b->shift || b->width ||
+	    b->npieces || b->implicit.set)
+		return false;
+	*v = b->f.add + b->off;
+	return true;
+}
+
 int bp_val__binary(const struct bp_arg_ctx *c, struct bp_val *a, struct bp_val *b,
 		   int op, uint8_t flags)
 {
+	int64_t imm;
 	uint8_t width = a->width > b->width ? a->width : b->width;
 	bool wsigned = a->width >= b->width ? a->wsigned : b->wsigned;
 	int err;
@@ -132,13 +138,18 @@ int bp_val__binary(const struct bp_arg_ctx *c, struct bp_val *a, struct bp_val *
 	if (a->width && b->width && a->width != b->width)
 		width = 0;
 	err = bp_val__flatten(c, a);
-	if (!err)
-		err = bp_val__flatten(c, b);
 	if (err)
 		return err;
-	if (!bp_expr__append(&a->f.expr, &b->f.expr))
-		return too_long(c);
-	err = push(c, &a->f.expr, op, 0, 0, flags, 0);
+	if (const_operand(b, &imm)) {
+		err = push(c, &a->f.expr, op, 0, 0, flags | BP_XF_IMM, imm);
+	} else {
+		err = bp_val__flatten(c, b);
+		if (err)
+			return err;
+		if (!bp_expr__append(&a->f.expr, &b->f.expr))
+			return too_long(c);
+		err = push(c, &a->f.expr, op, 0, 0, flags, 0);
+	}
 	if (err)
 		return err;
 	a->lvalue = false;
@@ -174,8 +185,7 @@ static int push_thread_pointer(const struct bp_arg_ctx *c, struct bp_expr *x)
 		return -ENOENT;
 	}
 	return push(c, x, BP_XOP_TASK, 0, 0, 0, 0) ?:
-	       push(c, x, BP_XOP_PLUS_CONST, 0, 0, 0, off) ?:
-	       push(c, x, BP_XOP_DEREF, 0, 8, 0, 0);
+	       push(c, x, BP_XOP_DEREF, 0, 8, 0, off);
 }
 
 /* The block of DTV entry (modid on the stack, or constant): tp's DTV,
@@ -186,19 +196,16 @@ static int push_dtv_block(const struct bp_arg_ctx *c, struct bp_expr *x,
 	int err;
 
 	err = push_thread_pointer(c, x) ?:
-	      push(c, x, BP_XOP_PLUS_CONST, 0, 0, 0, bp_arch__tls_dtv_off()) ?:
-	      push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0);
+	      push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, bp_arch__tls_dtv_off());
 	if (err)
 		return err;
 	if (m->kind == BP_TLS_MODID_CONST)
-		err = push(c, x, BP_XOP_PLUS_CONST, 0, 0, 0,
-			   (int64_t)m->modid * bp_arch__tls_dtv_entry_size());
-	else
-		err = push(c, x, BP_XOP_ADDR, 0, 0, 0, (int64_t)m->got) ?:
-		      push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0) ?:
-		      push(c, x, BP_XOP_CONST, 0, 0, 0, bp_arch__tls_dtv_entry_size()) ?:
-		      push(c, x, BP_XOP_MUL, 0, 0, 0, 0) ?:
-		      push(c, x, BP_XOP_ADD, 0, 0, 0, 0);
+		return push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER,
+			    (int64_t)m->modid * bp_arch__tls_dtv_entry_size());
+	err = push(c, x, BP_XOP_ADDR, 0, 0, 0, (int64_t)m->got) ?:
+	      push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0) ?:
+	      push(c, x, BP_XOP_MUL, 0, 0, BP_XF_IMM, bp_arch__tls_dtv_entry_size()) ?:
+	      push(c, x, BP_XOP_ADD, 0, 0, 0, 0);
 	return err ?: push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0);
 }
 

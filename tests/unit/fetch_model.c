@@ -108,7 +108,7 @@ bool ref_expr(const struct bp_fetch *f, const struct model_env *env, uint64_t *o
 		bool is_signed = o->flags & BP_XF_SIGNED;
 
 		switch (o->op) {
-		case BP_XOP_REG: st[sp++] = reg_of(env, o->reg); break;
+		case BP_XOP_REG: st[sp++] = reg_of(env, o->reg) + (uint64_t)o->imm; break;
 		case BP_XOP_CONST: st[sp++] = (uint64_t)o->imm; break;
 		case BP_XOP_ADDR:
 			if (!anchor_now(f, env, &a))
@@ -122,7 +122,8 @@ bool ref_expr(const struct bp_fetch *f, const struct model_env *env, uint64_t *o
 			break;
 		case BP_XOP_DEREF:
 			t = 0;
-			if (!fake_read(o->flags & BP_XF_USER, st[sp - 1], o->size, &t))
+			if (!fake_read(o->flags & BP_XF_USER, st[sp - 1] + (uint64_t)o->imm,
+				       o->size, &t))
 				return false;
 			st[sp - 1] = t;
 			break;
@@ -152,7 +153,7 @@ bool ref_expr(const struct bp_fetch *f, const struct model_env *env, uint64_t *o
 				i += (int)o->imm;
 			break;
 		default:
-			b = st[--sp];
+			b = o->flags & BP_XF_IMM ? (uint64_t)o->imm : st[--sp];
 			a = st[--sp];
 			st[sp++] = binary(o->op, is_signed, a, b, &ok);
 			if (!ok)

@@ -216,6 +216,14 @@ static void test_format(void)
 	bp_fetch__format(&f, buf, sizeof(buf));
 	CHECK_STR(buf, "s32 [%rbx 16 + *u64 3 << sext32]");
 
+	/* immediate operands: a register plus, a read at plus, op with */
+	f = expr_fetch(8, false);
+	op(&f, BP_XOP_REG, BP_REG_RBX, 0, 0, 16);
+	op(&f, BP_XOP_DEREF, 0, 4, BP_XF_USER, -8);
+	op(&f, BP_XOP_LT, 0, 0, BP_XF_IMM | BP_XF_SIGNED, 3);
+	bp_expr__format(&f.expr, buf, sizeof(buf));
+	CHECK_STR(buf, "%rbx 16 + -8 + *u32 3 s<");
+
 	f = expr_fetch(8, false);
 	f.anchor = 0x1139;
 	op(&f, BP_XOP_ADDR, 0, 0, 0, 0x4010);
@@ -542,7 +550,8 @@ static void rnd_expr(struct bp_fetch *f, int len)
 		} else if (d == 0 || (k < 6 && d < BP_EXPR_MAX_DEPTH)) {
 			switch (rndn(6)) {
 			case 0: case 1:
-				op(f, BP_XOP_REG, regs_used[rndn(ARRAY_SIZE(regs_used))], 0, 0, 0);
+				op(f, BP_XOP_REG, regs_used[rndn(ARRAY_SIZE(regs_used))], 0, 0,
+				   rndn(3) ? 0 : (int64_t)rndn(64) - 16);
 				break;
 			case 2: case 3:
 				op(f, BP_XOP_CONST, 0, 0, 0, rnd_number());
@@ -555,13 +564,18 @@ static void rnd_expr(struct bp_fetch *f, int len)
 			}
 			d++;
 		} else if (k < 8) {
-			op(f, BP_XOP_DEREF, 0, sizes[rndn(4)], rndn(2) ? BP_XF_USER : 0, 0);
+			op(f, BP_XOP_DEREF, 0, sizes[rndn(4)], rndn(2) ? BP_XF_USER : 0,
+			   rndn(3) ? 0 : (int64_t)rndn(32) - 8);
 		} else if (k < 9 && !rndn(3)) {
 			op(f, BP_XOP_ENTRY_REG, regs_used[rndn(ARRAY_SIZE(regs_used) - 1)], 0, 0,
 			   rndn(4) ? (int64_t)ENTRY_LINK : (int64_t)rnd());
 		} else if (k < 13 && d >= 2) {
 			op(f, binops[rndn(ARRAY_SIZE(binops))], 0, 0, rndn(2) ? BP_XF_SIGNED : 0, 0);
 			d--;
+		} else if (k < 13) {
+			/* the right operand an immediate */
+			op(f, binops[rndn(ARRAY_SIZE(binops))], 0, 0,
+			   BP_XF_IMM | (rndn(2) ? BP_XF_SIGNED : 0), rnd_number());
 		} else if (k < 15) {
 			unsigned int u = rndn(5);
 
