@@ -463,11 +463,12 @@ static enum bp_var_class not_fetchable(struct bp_arg_ctx *c, struct cand *cd,
 		return d->fp_register ? BP_VAR_FP_REG : BP_VAR_ABSENT;
 	q.diag = &scratch;
 	if (bp_loc__var(&q, &cd->die, &val, buf, sizeof(buf)))
-		return BP_VAR_REFUSED;
+		return is_aggregate(&cd->die) ? BP_VAR_AGGREGATE : BP_VAR_REFUSED;
 	if (val.implicit.set) {
 		target = bp_die_name(&val.implicit.die);
-		if (bp_val__implicit_target(&q, &val))
+		if (bp_val__implicit_target(&q, &val)) {
 			return scratch.unavailable ? BP_VAR_ABSENT : BP_VAR_REFUSED;
+		}
 		free(*desc);
 		if (asprintf(desc, "implicit pointer to %s%s", target ? "" : "an object",
 			     target ? target : "") < 0)

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BP_EXPR_MAX_OPS		40
+#define BP_EXPR_MAX_OPS		64
 #define BP_EXPR_MAX_DEPTH	8
 
 enum bp_xop {

@@ -272,6 +272,18 @@ int bp_val__tls(const struct bp_arg_ctx *c, struct bp_val *v);
  * saved there by a companion probe (prologue/entry_save.h). */
 int bp_val__entry_reg(const struct bp_arg_ctx *c, struct bp_val *v, int reg);
 
+/* DW_OP_GNU_parameter_ref: the parameter param (of the function whose
+ * frame c->addr is in) as its call sites pass it (callsite.c). */
+int bp_val__param_ref(const struct bp_arg_ctx *c, Dwarf_Die *param, struct bp_val *v);
+
+/* The CFA at c->addr, its ops appended to x (loc.c). */
+int bp_loc__cfa_expr(const struct bp_arg_ctx *c, struct bp_expr *x);
+
+/* Records that the argument has no value at c->addr: "WHAT at ADDR
+ * (FUNC+OFF)[: DETAIL]" (loc.c); returns err. */
+int bp_loc__unavailable(const struct bp_arg_ctx *c, int err, const char *what,
+			const char *detail);
+
 /* Following an implicit pointer: v becomes the object it points to (an
  * lvalue, or a value split into pieces when a register holds it). */
 int bp_val__implicit_target(const struct bp_arg_ctx *c, struct bp_val *v);

@@ -86,8 +86,10 @@ const char *bp_loc__frame_name(const struct bp_arg_ctx *c)
  * DETAIL]", offsets counted from the entry of the function that has the
  * frame. Where else it can be read is the caller's to add (arg.c).
  */
-static int unavailable(const struct bp_arg_ctx *c, int err, const char *what,
-		       const char *detail)
+#define unavailable bp_loc__unavailable
+
+int bp_loc__unavailable(const struct bp_arg_ctx *c, int err, const char *what,
+			const char *detail)
 {
 	char here[64] = "";
 
@@ -542,7 +544,9 @@ static int push_implicit(struct loc_eval *e, const Dwarf_Op *op)
 		bp_arg_fail(e->c, "cannot read the constant of %s", op_name(op->atom));
 		return -EINVAL;
 	}
-	if (block.length > 8) {
+	/* longer: a value of its own (a string an implicit pointer points
+	 * to), its bytes in 8-byte pieces; nothing may compute with it */
+	if (block.length > 8 && e->sp) {
 		bp_arg_fail(e->c, "a %" PRIu64 "-byte %s: only constants up to 8 bytes are supported in an expression",
 			    (uint64_t)block.length, op_name(op->atom));
 		return -EOPNOTSUPP;
@@ -690,6 +694,41 @@ static int tls_address(struct loc_eval *e, const Dwarf_Op *op)
 	int err = top(e, op->atom, &v);
 
 	return err ?: bp_val__tls(e->c, v);
+}
+
+/* DW_OP_GNU_parameter_ref: what the callers pass (callsite.c) */
+static int param_ref(struct loc_eval *e, const Dwarf_Op *op)
+{
+	Dwarf_Die param;
+	struct bp_val v;
+	int err;
+
+	if (!e->attr || dwarf_getlocation_die(e->attr, op, &param)) {
+		bp_arg_fail(e->c, "cannot read the parameter of %s", op_name(op->atom));
+		return -EINVAL;
+	}
+	err = bp_val__param_ref(e->c, &param, &v);
+	return err ?: push_val(e, &v);
+}
+
+int bp_loc__cfa_expr(const struct bp_arg_ctx *c, struct bp_expr *x)
+{
+	struct loc_eval *e = calloc(1, sizeof(*e));
+	int err;
+
+	if (!e)
+		return -ENOMEM;
+	e->c = c;
+	err = push_cfa(e, 0);
+	if (!err)
+		err = bp_val__flatten(c, &e->stack[0]);
+	if (!err && !bp_expr__append(x, &e->stack[0].f.expr)) {
+		bp_arg_fail(c, "its location needs a fetch expression of more than %d operations: not supported",
+			    BP_EXPR_MAX_OPS);
+		err = -E2BIG;
+	}
+	free(e);
+	return err;
 }
 
 /* DW_OP_rot: x y z -> z x y; DW_OP_pick N: a copy of entry N below the top */
@@ -924,10 +963,6 @@ static int piece(struct loc_eval *e, const Dwarf_Op *op)
 static int unsupported(struct loc_eval *e, const Dwarf_Op *op)
 {
 	switch (op->atom) {
-	case DW_OP_GNU_parameter_ref:
-		bp_arg_fail(e->c, "optimized out (%s: only the caller knows it)",
-			    op_name(op->atom));
-		return -ENOENT;
 	default:
 		bp_arg_fail(e->c, "location uses %s: not supported",
 			    op_name(op->atom));
@@ -1035,6 +1070,8 @@ static int step(struct loc_eval *e, const Dwarf_Op *op)
 	case DW_OP_form_tls_address:
 	case DW_OP_GNU_push_tls_address:
 		return tls_address(e, op);
+	case DW_OP_GNU_parameter_ref:
+		return param_ref(e, op);
 	case DW_OP_deref:
 		err = top(e, a, &v);
 		return err ? err : bp_val__deref(e->c, v);
