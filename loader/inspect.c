@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader/entry_values.h"
 #include "loader/inspect.h"
 #include "loader/object.h"
 #include "prologue/prologue.h"
@@ -177,7 +178,10 @@ int bp_inspect__prologue(const struct bpfprobe_object *obj, size_t i,
 	if (i >= (size_t)obj->ninsts)
 		return -ENOENT;
 	inst = &obj->insts[i];
-	n = bp_prologue__gen(&inst->plan, inst->unread, insns, BP_PROLOGUE_MAX_INSNS);
+	/* before loading there is no entry-value map: shown as map fd 0 */
+	n = bp_prologue__gen_opts(&inst->plan, inst->unread, &(struct bp_prologue_opts){
+					  .entry_map_fd = obj->entry ? bp_entry_values__map_fd(obj) : 0 },
+				  insns, BP_PROLOGUE_MAX_INSNS);
 	if (n < 0) {
 		bp_err("program '%s': cannot generate the prologue: %s\n",
 		       inst->owner->name, strerror(-n));

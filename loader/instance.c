@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include "loader/entry_values.h"
 #include "loader/object.h"
 #include "prologue/liveness.h"
 #include "prologue/prologue.h"
@@ -194,7 +195,9 @@ int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
 	insns = malloc((BP_PROLOGUE_MAX_INSNS + body) * sizeof(*insns));
 	if (!insns)
 		return -ENOMEM;
-	plen = bp_prologue__gen(&inst->plan, inst->unread, insns, BP_PROLOGUE_MAX_INSNS);
+	plen = bp_prologue__gen_opts(&inst->plan, inst->unread, &(struct bp_prologue_opts){
+					     .entry_map_fd = bp_entry_values__map_fd(obj) },
+				     insns, BP_PROLOGUE_MAX_INSNS);
 	if (plen < 0) {
 		bp_err("program '%s': cannot generate the prologue: %s\n",
 		       inst->owner->name, strerror(-plen));

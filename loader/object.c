@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "loader/attach.h"
+#include "loader/entry_values.h"
 #include "loader/metadata.h"
 #include "loader/object.h"
 #include "util/log.h"
@@ -183,6 +184,8 @@ static int object_load(struct bpfprobe_object *obj)
 	err = resolve_all(obj);
 	if (!err)
 		err = bp_instances__build(obj);
+	if (!err)
+		err = bp_entry_values__load(obj);
 	if (err)
 		return err;
 
@@ -194,16 +197,19 @@ static int object_load(struct bpfprobe_object *obj)
 	if (err == -EPERM || err == -EACCES) {
 		bp_err("loading '%s': permission denied: loading BPF programs needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN); run bpfprobe as root\n",
 		       obj->path);
+		bp_entry_values__close(obj);
 		return err;
 	}
 	if (err) {
 		bp_err("loading '%s' failed: %s\n", obj->path, strerror(-err));
+		bp_entry_values__close(obj);
 		return err;
 	}
 	for (int i = 0; i < obj->ninsts && !err; i++)
 		err = bp_instance__load(obj, &obj->insts[i]);
 	if (err) {
 		bp_instances__close(obj);
+		bp_entry_values__close(obj);
 		bpf_object__close(obj->obj);
 		obj->obj = NULL;
 		return err;
@@ -287,6 +293,8 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 		return -EBUSY;
 	if (OPTS_HAS(opts, pid))
 		pid = opts->pid;
+	/* first, so activations entered from now on are saved */
+	err = bp_entry_values__attach(obj, pid);
 	for (int i = 0; i < obj->naps && !err; i++) {
 		struct bp_attach_point *ap = &obj->aps[i];
 		struct bp_uprobe_target t = {
@@ -330,6 +338,7 @@ void bpfprobe_object__detach(struct bpfprobe_object *obj)
 	if (!obj)
 		return;
 	bp_attach_points__close(obj->aps, obj->naps);
+	bp_entry_values__detach(obj);
 	for (int i = 0; i < obj->nstd_links; i++)
 		bpf_link__destroy(obj->std_links[i]);
 	free(obj->std_links);
@@ -344,6 +353,7 @@ void bpfprobe_object__destroy(struct bpfprobe_object *obj)
 		return;
 	bpfprobe_object__detach(obj);
 	bp_instances__close(obj);
+	bp_entry_values__close(obj);
 	if (obj->obj)
 		bpf_object__close(obj->obj);
 	for (int i = 0; i < obj->nprogs; i++) {

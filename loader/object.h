@@ -80,6 +80,8 @@ struct bpfprobe_object {
 	int nstd_links;
 	bool loaded;
 	bool attached;		/* until bpfprobe_object__detach() */
+	/* entry values' map and companion probes (entry_values.h) */
+	struct bp_entry_values *entry;
 };
 
 /* loader/object.c: resolves every program (prototype check, probe points,

@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include "prologue/plan.h"
 
+/* Function entries one point's entry values may come from. */
+#define BP_MAX_ENTRY_SAVES	8
+
 struct bp_point {
 	char *binary;		/* absolute path of the probed file */
 	char *func;		/* function name */
@@ -44,6 +47,13 @@ struct bp_point {
 	char *caller;		/* is_inline: the function it is inlined into */
 	char *symbol;		/* the ELF symbol of an out-of-line copy when it is
 				 * not func (a clone: clone_me.constprop.0) */
+	/*
+	 * Entry values (the plan's BP_XOP_ENTRY_REG): the file offsets in
+	 * binary of the function entries whose registers the plan reads, where
+	 * a companion probe saves them (prologue/entry_save.h).
+	 */
+	uint64_t entry_offsets[BP_MAX_ENTRY_SAVES];
+	int nentries;
 };
 
 /* Frees what one point holds (not the point itself) and zeroes it. */

@@ -6,13 +6,14 @@
  * from the thread pointer at run time, through what the dynamic loader
  * wrote for this module:
  *
- *  - the executable is module 1: its block is DTV entry 1;
  *  - a library that reads its own thread-locals with initial-exec code
  *    has GOT slots the loader filled with their offsets from the thread
  *    pointer (R_X86_64_TPOFF64): the block is at the thread pointer plus
  *    such a slot, minus the offset of the symbol it is about;
  *  - else a GOT slot holds its module id (R_X86_64_DTPMOD64), and the
- *    block is that DTV entry.
+ *    block is that DTV entry;
+ *  - an executable has neither (its code reaches its block directly): it
+ *    is module 1, its block DTV entry 1.
  *
  * Which relocation types those are is the arch's (prologue/arch.h).
  */
@@ -109,14 +110,17 @@ int bp_tls__module(const struct bp_debuginfo *di, struct bp_tls_module *m,
 		snprintf(why, len, "%s has no thread-local storage segment (PT_TLS)", di->path);
 		return -ENOENT;
 	}
-	/* an executable (fixed, or position-independent with an interpreter) */
-	if (eh.e_type == ET_EXEC || has_segment(di->elf, PT_INTERP)) {
+	/* what the loader wrote for this module first: an executable has no
+	 * such slots (its code reaches its block directly), but a library
+	 * may have an interpreter too (glibc's libc.so.6 runs) */
+	scan_relocs(di->elf, &tpoff, &modid);
+	*m = tpoff.kind ? tpoff : modid;
+	if (!m->kind && (eh.e_type == ET_EXEC || has_segment(di->elf, PT_INTERP))) {
+		/* the executable is module 1 */
 		m->kind = BP_TLS_MODID_CONST;
 		m->modid = 1;
 		return 0;
 	}
-	scan_relocs(di->elf, &tpoff, &modid);
-	*m = tpoff.kind ? tpoff : modid;
 	if (!m->kind) {
 		snprintf(why, len, "no relocation of %s says where its thread-local block is (neither a TPOFF nor a DTPMOD slot in its GOT)",
 			 di->path);

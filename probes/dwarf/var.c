@@ -248,13 +248,13 @@ none:
 	return -ENOENT;
 }
 
-/* Ops that depend on the probe point's registers or frame. */
+/* Ops that depend on the probe point's registers or frame (a thread-local
+ * does not: its address is the thread's, the same at a return). */
 static bool op_is_dynamic(unsigned int a)
 {
 	return (a >= DW_OP_reg0 && a <= DW_OP_breg31) || a == DW_OP_regx ||
 	       a == DW_OP_bregx || a == DW_OP_fbreg || a == DW_OP_call_frame_cfa ||
 	       a == DW_OP_entry_value || a == DW_OP_GNU_entry_value ||
-	       a == DW_OP_form_tls_address || a == DW_OP_GNU_push_tls_address ||
 	       a == DW_OP_push_object_address || a == DW_OP_GNU_parameter_ref;
 }
 
