@@ -369,6 +369,14 @@ static void gen_slow(struct gen *g, const struct bp_plan *plan)
 			emit(g, MOV64_REG(BPF_REG_3 + i, BPF_REG_7 + i));
 	}
 	emit(g, MOV64_IMM(BPF_REG_2, 0));
+	/* nothing can fail (an expression over registers only): no error
+	 * block, which the verifier would refuse as unreachable */
+	if (!g->e.nerr_jumps) {
+		zero_args_from(g, plan, plan->nargs);
+		if (reads(g, BPF_REG_1))
+			emit(g, MOV64_REG(BPF_REG_1, CTX_SAVE_REG));
+		return;
+	}
 	goto_unused = g->e.n;
 	emit(g, JMP_JA(0));
 

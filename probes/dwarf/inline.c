@@ -44,10 +44,15 @@ static bool name_matches(const struct inline_walk *w, const char *name)
 bool bp_inline__code(Dwarf_Die *die, uint64_t *entry, uint64_t *end)
 {
 	Dwarf_Addr base, lo, hi, e = 0, low = (Dwarf_Addr)-1, low_end = 0;
-	bool have_entry = !dwarf_entrypc(die, &e);
+	Dwarf_Addr next = (Dwarf_Addr)-1, next_end = 0;
+	bool have_entry = !dwarf_entrypc(die, &e), at_view = false;
 	ptrdiff_t off = 0;
 
 	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		/* gcc's location views: the copy starts "between views" of an
+		 * address no instruction of it holds yet (an empty range) */
+		if (lo == hi && have_entry && lo == e)
+			at_view = true;
 		if (lo >= hi)
 			continue;
 		if (have_entry && e >= lo && e < hi) {
@@ -59,6 +64,17 @@ bool bp_inline__code(Dwarf_Die *die, uint64_t *entry, uint64_t *end)
 			low = lo;
 			low_end = hi;
 		}
+		if (have_entry && lo > e && lo < next) {
+			next = lo;
+			next_end = hi;
+		}
+	}
+	/* the entry of such a copy is that address, where its parameters
+	 * have the values the views describe (loc.c) */
+	if (at_view && e && next_end) {
+		*entry = e;
+		*end = next_end;
+		return true;
 	}
 	if (low == (Dwarf_Addr)-1 || !low)
 		return false;

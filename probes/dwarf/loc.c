@@ -1563,8 +1563,10 @@ static int view_location(Dwarf_Attribute *attr, uint64_t addr, Dwarf_Op **ops, s
 	    attr->form == DW_FORM_block)
 		return 0;
 	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, ops, nops)) > 0) {
-		if (start == addr && end == addr && *nops)
+		if (start == addr && end == addr && *nops) {
+			bp_debug("location view at 0x%" PRIx64 "\n", addr);
 			return 1;
+		}
 	}
 	return 0;
 }

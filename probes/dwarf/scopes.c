@@ -43,6 +43,25 @@ static bool is_code_scope(int tag)
 }
 
 /*
+ * Whether die's code holds addr, or starts "between the views" of addr:
+ * gcc's location views give an inlined copy (and its blocks) an empty
+ * range [addr, addr) at the address it begins at, before its first own
+ * instruction.
+ */
+static bool holds(Dwarf_Die *die, uint64_t addr)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	if (dwarf_haspc(die, addr) > 0)
+		return true;
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
+		if (lo == hi && lo == addr)
+			return true;
+	return false;
+}
+
+/*
  * Pushes the chain below parent that holds addr; returns its length.
  * Sibling scopes may both claim addr (overlapping lexical blocks): the
  * one leading deepest wins, as it is where the code at addr belongs.
@@ -59,7 +78,7 @@ static int descend(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *chain, int depth
 		if (!is_container(tag))
 			continue;
 		if (is_code_scope(tag)) {
-			if (dwarf_haspc(&child, addr) <= 0)
+			if (!holds(&child, addr))
 				continue;
 			chain[depth] = child;
 			d = descend(&child, addr, chain, depth + 1);

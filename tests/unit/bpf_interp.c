@@ -554,3 +554,42 @@ int vm_run(struct vm *vm, const struct bpf_insn *insns, int n)
 		pc++;
 	}
 }
+
+int vm_first_unreachable(const struct bpf_insn *insns, int n)
+{
+	bool seen[8192] = { false };
+	int stack[8192], sp = 0, pc;
+
+	if (n > 8192)
+		return -1;
+	stack[sp++] = 0;
+	while (sp) {
+		pc = stack[--sp];
+		if (pc < 0 || pc >= n || seen[pc])
+			continue;
+		seen[pc] = true;
+		if (insns[pc].code == (BPF_LD | BPF_DW | BPF_IMM)) {
+			if (pc + 1 < n)
+				seen[pc + 1] = true;
+			stack[sp++] = pc + 2;
+			continue;
+		}
+		if (BPF_CLASS(insns[pc].code) == BPF_JMP || BPF_CLASS(insns[pc].code) == BPF_JMP32) {
+			int op = BPF_OP(insns[pc].code);
+
+			if (op == BPF_EXIT)
+				continue;
+			if (op == BPF_JA) {
+				stack[sp++] = pc + 1 + insns[pc].off;
+				continue;
+			}
+			if (op != BPF_CALL)
+				stack[sp++] = pc + 1 + insns[pc].off;
+		}
+		stack[sp++] = pc + 1;
+	}
+	for (pc = 0; pc < n; pc++)
+		if (!seen[pc])
+			return pc;
+	return -1;
+}

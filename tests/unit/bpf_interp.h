@@ -148,4 +148,8 @@ int vm_fail(struct vm *vm, int pc, const char *fmt, ...);
  */
 int vm_run(struct vm *vm, const struct bpf_insn *insns, int n);
 
+/* The first instruction of insns[0..n) no path from 0 reaches (the
+ * verifier refuses such code), or -1. */
+int vm_first_unreachable(const struct bpf_insn *insns, int n);
+
 #endif /* BPFPROBE_TEST_BPF_INTERP_H */

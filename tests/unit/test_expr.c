@@ -81,6 +81,8 @@ static bool run_plan(const struct bp_plan *plan, const struct pt_regs_fake *regs
 	if (out->n <= 0)
 		return false;
 	out->insns[out->n] = EXIT_INSN;
+	i = vm_first_unreachable(out->insns, out->n + 1);
+	CHECK(i < 0, "insn %d is unreachable (the verifier refuses that)", i);
 	vm.r[1] = (struct vreg){ V_CTX, 0 };
 	vm.r[10] = (struct vreg){ V_STACK, 0 };
 	if (vm_run(&vm, out->insns, out->n + 1) == 0) {

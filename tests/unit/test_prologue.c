@@ -85,6 +85,8 @@ static bool run_plan_unread(const struct bp_plan *plan, uint8_t unread,
 	if (out->n < 0)
 		return false;
 	out->insns[out->n] = EXIT_INSN;
+	i = vm_first_unreachable(out->insns, out->n + 1);
+	CHECK(i < 0, "insn %d is unreachable (the verifier refuses that)", i);
 
 	vm.r[1] = (struct vreg){ V_CTX, 0 };
 	vm.r[10] = (struct vreg){ V_STACK, 0 };
