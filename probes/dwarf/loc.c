@@ -1563,10 +1563,8 @@ static int view_location(Dwarf_Attribute *attr, uint64_t addr, Dwarf_Op **ops, s
 	    attr->form == DW_FORM_block)
 		return 0;
 	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, ops, nops)) > 0) {
-		if (start == addr && end == addr && *nops) {
-			bp_debug("location view at 0x%" PRIx64 "\n", addr);
+		if (start == addr && end == addr && *nops)
 			return 1;
-		}
 	}
 	return 0;
 }
@@ -1577,7 +1575,7 @@ int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
 	size_t nops;
-	int n, err;
+	int n, err, view = 0;
 
 	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
 		if (dwarf_attr_integrate(var, DW_AT_const_value, &attr))
@@ -1590,10 +1588,15 @@ int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 		return -EINVAL;
 	}
 	if (n == 0 || nops == 0)
-		n = view_location(&attr, c->addr, &ops, &nops);
+		n = view = view_location(&attr, c->addr, &ops, &nops);
 	if (n == 0 || nops == 0)
 		return unavailable(c, -ENOENT, "optimized out", NULL);
 	describe(c, &attr, ops, nops, desc, desclen);
+	if (view) {
+		size_t l = strlen(desc);
+
+		snprintf(desc + l, desclen - l, " (location view)");
+	}
 	err = eval(c, &attr, 0, ops, nops, val);
 	if (err)
 		return err;
