@@ -7,7 +7,7 @@ BUILD   ?= build
 CFLAGS  ?= -O2 -g
 CFLAGS  += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 	   -std=gnu11 -fPIC -fvisibility=hidden -I. -Iinclude
-LDLIBS  := -lbpf -ldw -lelf -lz -ltraceevent
+LDLIBS  := -lbpf -ldw -lelf -lz -ltraceevent -lstdc++
 VERSION := 0.1.0
 
 # Each rule prints one short line ("  CC      build/obj/probes/spec.o"):
@@ -82,6 +82,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(BUILD)/sysinfo.a $(wil
 include tests/tests.mk
 include tests/targets/argx/argx.mk
 include tests/targets/points/points.mk
+include tests/targets/readable_cxx/readable_cxx.mk
 include samples/samples.mk
 VMTEST_DEPS := tests-build
 include tests/vm/vm.mk

@@ -22,6 +22,7 @@
 /* One function, or one inlined copy of a function. */
 struct bp_func_entry {
 	char *name;
+	char *signature;	/* C++: demangled linkage name ("ns::C::m(int) const"); NULL */
 	char *cu;		/* DW_AT_name of its CU; NULL from the symbol table */
 	char *caller;		/* inlined copies: the function they are inlined into */
 	char *alias_of;		/* a symbol DWARF knows by another name (malloc) */

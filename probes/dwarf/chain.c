@@ -337,6 +337,8 @@ int bp_chain__compile(struct bp_chain *ch, const struct bp_arg_spec *arg,
 		}
 		path_append(ch, s);
 	}
+	if (!err && ch->ops->end && !ch->bit_size)
+		err = ch->ops->end(ch);
 	if (err)
 		return err;
 	err = finish(ch, arg, out);

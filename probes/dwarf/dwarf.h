@@ -453,6 +453,9 @@ struct bp_chain_ops {
 	int (*scalar)(struct bp_chain *ch, long *bytes, bool *is_signed);
 	/* the C name of the current type */
 	void (*type_name)(struct bp_chain *ch, char *buf, size_t len);
+	/* before the final read (NULL: nothing): a C++ reference to a scalar
+	 * reads the scalar */
+	int (*end)(struct bp_chain *ch);
 };
 
 /* Embedded in the walker, which holds the current type. */

@@ -6,11 +6,11 @@
  * inlined into (whose frame and entry its locations refer to).
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dwarf.h>
 
+#include "probes/dwarf/cxx.h"
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
 #include "util/grow.h"
@@ -20,8 +20,7 @@
 #define MAX_DEPTH	64
 
 struct inline_walk {
-	const char *name;
-	bool glob;
+	struct bp_func_pattern pat;	/* the name (C++ spellings too) */
 	int (*cb)(const struct bp_func *fn, void *ctx);
 	void *ctx;
 	const char *cu_name;
@@ -30,11 +29,9 @@ struct inline_walk {
 	int err;
 };
 
-static bool name_matches(const struct inline_walk *w, const char *name)
+static bool name_matches(const struct inline_walk *w, Dwarf_Die *die)
 {
-	if (!name)
-		return false;
-	return w->glob ? !fnmatch(w->name, name, 0) : !strcmp(w->name, name);
+	return bp_func_pattern__matches(&w->pat, die, bp_die_name(die));
 }
 
 /*
@@ -109,8 +106,7 @@ static int walk(struct inline_walk *w, Dwarf_Die *parent, int depth)
 		tag = dwarf_tag(&child);
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block)
 			continue;
-		if (tag == DW_TAG_inlined_subroutine &&
-		    name_matches(w, bp_die_name(&child))) {
+		if (tag == DW_TAG_inlined_subroutine && name_matches(w, &child)) {
 			err = found(w, &child);
 			if (err)
 				return err;
@@ -226,13 +222,14 @@ int bp_inlines__find(const struct bp_debuginfo *di, const char *name, bool glob,
 		     const struct bp_inline_units *units,
 		     int (*cb)(const struct bp_func *fn, void *ctx), void *ctx)
 {
-	struct inline_walk w = { .name = name, .glob = glob, .cb = cb, .ctx = ctx };
+	struct inline_walk w = { .cb = cb, .ctx = ctx };
 	Dwarf_Die cudie, subdie, *unit;
 	Dwarf_CU *cu = NULL;
 	uint8_t unit_type;
 
 	if (!di->dwarf)
 		return 0;
+	bp_func_pattern__init(&w.pat, name, glob);
 	while (!dwarf_get_units(di->dwarf, cu, &cu, NULL, &unit_type, &cudie,
 				&subdie)) {
 		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
