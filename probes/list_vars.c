@@ -96,7 +96,7 @@ static char *reason(const struct bp_diag *d)
  * the one whose functions hold it). Returns how many, -ENOENT when no
  * unit covers addr, -ESRCH when those that do have no scope there.
  */
-static int scopes_at(Dwarf *dwarf, uint64_t addr, Dwarf_Die **scopes)
+static int scopes_at(Dwarf *dwarf, uint64_t addr, int views, Dwarf_Die **scopes)
 {
 	Dwarf_Die cudie, subdie, *unit;
 	Dwarf_CU *cu = NULL;
@@ -106,7 +106,7 @@ static int scopes_at(Dwarf *dwarf, uint64_t addr, Dwarf_Die **scopes)
 
 	if (dwarf_addrdie(dwarf, addr, &cudie) && dwarf_haspc(&cudie, addr) > 0) {
 		covered = true;
-		n = bp_scopes__at(&cudie, addr, scopes);
+		n = bp_scopes__at(&cudie, addr, views, scopes);
 		if (n > 0)
 			return n;
 	}
@@ -115,7 +115,7 @@ static int scopes_at(Dwarf *dwarf, uint64_t addr, Dwarf_Die **scopes)
 		if (!dwarf_tag(unit) || dwarf_haspc(unit, addr) <= 0)
 			continue;
 		covered = true;
-		n = bp_scopes__at(unit, addr, scopes);
+		n = bp_scopes__at(unit, addr, views, scopes);
 		if (n > 0)
 			return n;
 	}
@@ -141,9 +141,9 @@ static int point_error(struct vars_ctx *v, const char *fmt, ...)
 }
 
 /* The concrete scopes around the point, innermost first. */
-static int point_scopes(struct vars_ctx *v)
+static int point_scopes(struct vars_ctx *v, int views)
 {
-	int n = scopes_at(v->di->dwarf, v->daddr, &v->scopes);
+	int n = scopes_at(v->di->dwarf, v->daddr, views, &v->scopes);
 
 	if (n == -ENOENT)
 		return point_error(v, "no debug info covers 0x%" PRIx64 " (built without -g?): its variables are unknown",
@@ -158,6 +158,8 @@ static bool is_func_scope(const struct vars_ctx *v, Dwarf_Die *d)
 {
 	const char *name;
 
+	if (v->pt->die_off)
+		return dwarf_dieoffset(d) == v->pt->die_off;
 	if (!v->pt->is_inline)
 		return dwarf_tag(d) == DW_TAG_subprogram;
 	name = bp_die_name(d);
@@ -646,6 +648,7 @@ static int copy_point(struct bp_var_point *vp, const struct bp_point *pt)
 	vp->offset = pt->offset;
 	vp->is_return = pt->is_return;
 	vp->is_inline = pt->is_inline;
+	vp->die_off = pt->die_off;
 	return vp->binary && vp->func && (!pt->cu || vp->cu) ? 0 : -ENOMEM;
 }
 
@@ -674,10 +677,22 @@ static int open_di(const char *path, struct bp_debuginfo **di)
  * error, and only running out of memory stops the listing. */
 static int one_point(struct vars_ctx *v, const struct retval_res *res, int i)
 {
-	int err = point_scopes(v);
+	Dwarf_Die die;
+	int err, n;
 
-	if (!err)
+	/* the copy the resolver found: the scopes around it, the blocks
+	 * inside it (views included) */
+	if (v->pt->die_off && dwarf_offdie(v->di->dwarf, v->pt->die_off, &die) &&
+	    (n = bp_scopes__around(&die, v->daddr, &v->scopes)) > 0) {
+		v->nscopes = n;
 		err = find_func(v);
+	} else {
+		free(v->scopes);
+		v->scopes = NULL;
+		err = point_scopes(v, BP_SCOPES_VIEWS);
+		if (!err)
+			err = find_func(v);
+	}
 	if (!err)
 		err = v->spec->is_return ? add_retval(v, res, i) : point_vars(v);
 	return err == -ENOMEM ? err : 0;

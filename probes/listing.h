@@ -110,6 +110,7 @@ struct bp_var_point {
 	/* non-NULL: why this point's variables could not be listed (the
 	 * other points are) */
 	char *error;
+	uint64_t die_off;	/* the copy's DIE (struct bp_point), 0: unknown */
 };
 
 struct bp_var_list {

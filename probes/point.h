@@ -54,6 +54,9 @@ struct bp_point {
 	 */
 	uint64_t entry_offsets[BP_MAX_ENTRY_SAVES];
 	int nentries;
+	/* the DWARF DIE of the function copy (its offset in the binary's
+	 * .debug_info), for tools that look at it again; 0: none */
+	uint64_t die_off;
 };
 
 /* Frees what one point holds (not the point itself) and zeroes it. */

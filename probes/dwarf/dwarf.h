@@ -323,9 +323,19 @@ int bp_val__split(const struct bp_arg_ctx *c, struct bp_val *v, long size,
 /*
  * The concrete scopes around DWARF address addr in the unit cudie,
  * innermost first (lexical blocks, inlined calls, the function, the
- * unit), into *scopes (malloc'ed). Returns how many, or a negative errno.
+ * unit), into *scopes (malloc'ed). views: BP_SCOPES_PC, the code holds
+ * addr; BP_SCOPES_VIEWS, a scope that begins at addr between location
+ * views (an empty range there) holds it too, looked for inside the
+ * function whose code holds addr; BP_SCOPES_VIEWS_ANYWHERE, in any
+ * function (slow). Returns how many, or a negative errno.
  */
-int bp_scopes__at(Dwarf_Die *cudie, uint64_t addr, Dwarf_Die **scopes);
+enum { BP_SCOPES_PC, BP_SCOPES_VIEWS, BP_SCOPES_VIEWS_ANYWHERE };
+int bp_scopes__at(Dwarf_Die *cudie, uint64_t addr, int views, Dwarf_Die **scopes);
+
+/* The same around addr in func (an out-of-line function or an inlined
+ * copy, concrete): the blocks and copies inside it holding addr (views
+ * included), func, and what holds func up to its unit. */
+int bp_scopes__around(Dwarf_Die *func, uint64_t addr, Dwarf_Die **scopes);
 
 /*
  * Where func (an out-of-line function or an inlined copy) is in scopes:

@@ -269,6 +269,7 @@ static int resolve_point(struct point_ctx *p, struct bp_point *pt)
 	if (!pt->binary || !pt->func || (p->fn->cu_name && !pt->cu))
 		return -ENOMEM;
 	pt->is_return = spec->is_return;
+	pt->die_off = p->fn->has_die ? dwarf_dieoffset(&p->fn->die) : 0;
 	err = point_position(p, pt);
 	if (err)
 		return err;

@@ -48,13 +48,15 @@ static bool is_code_scope(int tag)
  * range [addr, addr) at the address it begins at, before its first own
  * instruction.
  */
-static bool holds(Dwarf_Die *die, uint64_t addr)
+static bool holds(Dwarf_Die *die, uint64_t addr, int views)
 {
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
 
 	if (dwarf_haspc(die, addr) > 0)
 		return true;
+	if (!views)
+		return false;
 	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0)
 		if (lo == hi && lo == addr)
 			return true;
@@ -66,7 +68,7 @@ static bool holds(Dwarf_Die *die, uint64_t addr)
  * Sibling scopes may both claim addr (overlapping lexical blocks): the
  * one leading deepest wins, as it is where the code at addr belongs.
  */
-static int descend(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *chain, int depth)
+static int descend(Dwarf_Die *parent, uint64_t addr, int views, Dwarf_Die *chain, int depth)
 {
 	Dwarf_Die child, best[MAX_SCOPE_DEPTH];
 	int tag, d, got = depth;
@@ -78,13 +80,22 @@ static int descend(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *chain, int depth
 		if (!is_container(tag))
 			continue;
 		if (is_code_scope(tag)) {
-			if (!holds(&child, addr))
+			bool in = holds(&child, addr, views);
+
+			/* inside a function, a copy that begins at addr between
+			 * views may sit in a block whose code does not hold it
+			 * (BP_SCOPES_VIEWS_ANYWHERE: in any function) */
+			if (!in && !(views == BP_SCOPES_VIEWS_ANYWHERE ||
+				     (views && (depth || dwarf_tag(parent) != DW_TAG_compile_unit) &&
+				      tag != DW_TAG_subprogram)))
 				continue;
 			chain[depth] = child;
-			d = descend(&child, addr, chain, depth + 1);
+			d = descend(&child, addr, views, chain, depth + 1);
+			if (!in && d == depth + 1)
+				continue;	/* nothing there begins at addr */
 		} else {
 			/* a namespace or class: a function defined inside it */
-			d = descend(&child, addr, chain, depth);
+			d = descend(&child, addr, views, chain, depth);
 		}
 		if (d > got) {
 			memcpy(best + depth, chain + depth, (d - depth) * sizeof(*chain));
@@ -96,13 +107,13 @@ static int descend(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *chain, int depth
 	return got;
 }
 
-int bp_scopes__at(Dwarf_Die *cudie, uint64_t addr, Dwarf_Die **scopes)
+int bp_scopes__at(Dwarf_Die *cudie, uint64_t addr, int views, Dwarf_Die **scopes)
 {
 	Dwarf_Die chain[MAX_SCOPE_DEPTH];
 	int n, i;
 
 	*scopes = NULL;
-	n = descend(cudie, addr, chain, 0);
+	n = descend(cudie, addr, views, chain, 0);
 	if (!n)
 		return -ENOENT;
 	*scopes = malloc((n + 1) * sizeof(**scopes));
@@ -132,4 +143,31 @@ int bp_scopes__blocks(Dwarf_Die *scopes, int n, Dwarf_Die *func, int *first)
 		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
 			*first = i + 1;
 	return fi;
+}
+
+int bp_scopes__around(Dwarf_Die *func, uint64_t addr, Dwarf_Die **scopes)
+{
+	Dwarf_Die chain[MAX_SCOPE_DEPTH], *outer = NULL;
+	int n, m, i;
+
+	*scopes = NULL;
+	/* func and what holds it: dwarf_getscopes_die() walks the concrete
+	 * tree from the unit down to it */
+	m = dwarf_getscopes_die(func, &outer);
+	if (m <= 0) {
+		free(outer);
+		return -ENOENT;
+	}
+	/* the blocks and copies inside func around addr */
+	n = descend(func, addr, BP_SCOPES_VIEWS, chain, 0);
+	*scopes = malloc((n + m) * sizeof(**scopes));
+	if (!*scopes) {
+		free(outer);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		(*scopes)[i] = chain[n - 1 - i];
+	memcpy(*scopes + n, outer, m * sizeof(*outer));
+	free(outer);
+	return n + m;
 }

@@ -41,13 +41,11 @@ static bool find_child(Dwarf_Die *parent, int tag, const char *name, Dwarf_Die *
  */
 static bool find_local(const struct bp_arg_ctx *c, const char *name, Dwarf_Die *out)
 {
-	Dwarf_Die cudie, *scopes = NULL;
+	Dwarf_Die *scopes = NULL;
 	int i, n, fi, first = 0;
 	bool found = false;
 
-	if (!dwarf_diecu(c->func, &cudie, NULL, NULL))
-		return false;
-	n = bp_scopes__at(&cudie, c->addr, &scopes);
+	n = bp_scopes__around(c->func, c->addr, &scopes);
 	fi = n > 0 ? bp_scopes__blocks(scopes, n, c->func, &first) : -1;
 	for (i = first; i < fi && !found; i++) {
 		if (dwarf_tag(&scopes[i]) == DW_TAG_lexical_block)
