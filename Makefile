@@ -7,7 +7,7 @@ BUILD   ?= build
 CFLAGS  ?= -O2 -g
 CFLAGS  += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 	   -std=gnu11 -fPIC -fvisibility=hidden -I. -Iinclude
-LDLIBS  := -lbpf -ldw -lelf -lz -ltraceevent -lstdc++
+LDLIBS  := -lbpf -ldw -lelf -lz -ltraceevent
 VERSION := 0.1.0
 
 # Each rule prints one short line ("  CC      build/obj/probes/spec.o"):

@@ -28,6 +28,7 @@
 #include "util/grow.h"
 
 #define MAX_SITES_LISTED	4
+#define MAX_SITES		64	/* call sites of one function told apart */
 #define MAX_XLATE_DEPTH		2
 #define MAX_WALK_DEPTH		64
 
@@ -449,68 +450,145 @@ static void list_sites(const struct site *v, size_t n, char *buf, size_t len)
 		snprintf(buf + pos, len - pos, ", ...");
 }
 
+/* What each call site passes: group g of the sites with the same value
+ * (-1: it does not say), each group's value from its first site. */
+struct site_values {
+	const struct site *v;	/* the sites */
+	size_t n;
+	int group[MAX_SITES];
+	Dwarf_Attribute value[MAX_SITES];	/* by group */
+	int first[MAX_SITES];			/* a site of each group */
+	int size[MAX_SITES];			/* sites in each group */
+	int ngroups, missing;
+	int deflt;		/* the group that needs no test, or -1 */
+};
+
+static int push(struct bp_expr *x, int op, int64_t imm)
+{
+	return bp_expr__push(x, op, 0, op == BP_XOP_DEREF ? 8 : 0,
+			     op == BP_XOP_DEREF ? BP_XF_USER : 0, imm) ? 0 : -E2BIG;
+}
+
 /*
- * The values differ between the sites: the return address at the CFA
- * says which site called, each branch computes its own.
+ * The values differ between the sites (or some say nothing): the return
+ * address at the CFA says which site called. Sites whose group is not
+ * the default are tested, each group computing its value; the default
+ * group (when the function is called from these sites only and all say
+ * what they pass: the largest group) is what remains, else a failed
+ * read.
  *
  *	RA (*(CFA - 8))
- *	dup; @ret_k; ==; bra -> site_k		for each site
- *	drop; 0; deref			; no site of ours: the fetch fails
+ *	dup; @ret_k; ==; bra -> group_g(k)	for each tested site k
+ *	drop; <default value> | 0 deref		; the rest
  *	skip -> end
- *   site_k:
- *	drop; <value_k>; skip -> end
+ *   group_g:				; and a failing one for sites
+ *	drop; <value_g>; skip -> end	; that say nothing
  */
-static int dispatch(const struct bp_arg_ctx *c, const struct site *v, size_t n,
-		    Dwarf_Attribute *values, struct bp_expr *x)
+static int dispatch(const struct bp_arg_ctx *c, const struct site_values *sv, struct bp_expr *x)
 {
-	int bra_at[64], skip_at[64], i, err;
-	int nskips = 0;
+	int bra_at[MAX_SITES], skip_at[MAX_SITES + 2], label[MAX_SITES + 1];
+	int nbra = 0, nskips = 0, g, k, err;
+	int fail = sv->ngroups;	/* the label of "it does not say" */
 
-	if (n > 64)
-		return -E2BIG;
 	err = bp_loc__cfa_expr(c, x);
-	if (!err && !bp_expr__push(x, BP_XOP_DEREF, 0, 8, c->user ? BP_XF_USER : 0,
-				   -(int64_t)bp_arch__entry_cfa_off()))
-		err = -E2BIG;
-	for (i = 0; i < (int)n && !err; i++) {
-		bra_at[i] = x->nops + 3;
-		if (!bp_expr__push(x, BP_XOP_DUP, 0, 0, 0, 0) ||
-		    !bp_expr__push(x, BP_XOP_ADDR, 0, 0, 0, (int64_t)return_pc(&v[i])) ||
-		    !bp_expr__push(x, BP_XOP_EQ, 0, 0, 0, 0) ||
-		    !bp_expr__push(x, BP_XOP_BRA, 0, 0, 0, 0))
-			err = -E2BIG;
+	if (err)
+		return err;
+	if (!bp_expr__push(x, BP_XOP_DEREF, 0, 8, c->user ? BP_XF_USER : 0,
+			   -(int64_t)bp_arch__entry_cfa_off()))
+		return -E2BIG;
+	for (k = 0; k < (int)sv->n && !err; k++) {
+		if (sv->group[k] >= 0 && sv->group[k] == sv->deflt)
+			continue;
+		bra_at[nbra++] = x->nops + 3;
+		err = push(x, BP_XOP_DUP, 0) ?:
+		      (bp_expr__push(x, BP_XOP_ADDR, 0, 0, 0, (int64_t)return_pc(&sv->v[k])) ? 0 : -E2BIG) ?:
+		      push(x, BP_XOP_EQ, 0) ?: push(x, BP_XOP_BRA, 0);
 	}
-	if (!err) {
-		skip_at[nskips++] = x->nops + 3;
-		if (!bp_expr__push(x, BP_XOP_DROP, 0, 0, 0, 0) ||
-		    !bp_expr__push(x, BP_XOP_CONST, 0, 0, 0, 0) ||
-		    !bp_expr__push(x, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0) ||
-		    !bp_expr__push(x, BP_XOP_SKIP, 0, 0, 0, 0))
-			err = -E2BIG;
-	}
-	for (i = 0; i < (int)n && !err; i++) {
-		x->ops[bra_at[i]].imm = x->nops - bra_at[i] - 1;
-		if (!bp_expr__push(x, BP_XOP_DROP, 0, 0, 0, 0)) {
-			err = -E2BIG;
-			break;
-		}
-		err = site_expr(c, &v[i], &values[i], x);
-		if (err)
-			return err;
-		if (i + 1 < (int)n) {
-			skip_at[nskips++] = x->nops;
-			if (!bp_expr__push(x, BP_XOP_SKIP, 0, 0, 0, 0))
-				err = -E2BIG;
-		}
+	err = err ?: push(x, BP_XOP_DROP, 0);
+	if (!err && sv->deflt >= 0)
+		err = site_expr(c, &sv->v[sv->first[sv->deflt]], (Dwarf_Attribute *)&sv->value[sv->deflt], x);
+	else if (!err)
+		err = push(x, BP_XOP_CONST, 0) ?: push(x, BP_XOP_DEREF, 0);
+	skip_at[nskips++] = x->nops;
+	err = err ?: push(x, BP_XOP_SKIP, 0);
+	for (g = 0; g <= sv->ngroups && !err; g++) {
+		label[g] = x->nops;
+		if (g == sv->deflt || (g == fail && !sv->missing))
+			continue;
+		err = push(x, BP_XOP_DROP, 0);
+		if (!err && g == fail)
+			err = push(x, BP_XOP_CONST, 0) ?: push(x, BP_XOP_DEREF, 0);
+		else if (!err)
+			err = site_expr(c, &sv->v[sv->first[g]], (Dwarf_Attribute *)&sv->value[g], x);
+		skip_at[nskips++] = x->nops;
+		err = err ?: push(x, BP_XOP_SKIP, 0);
 	}
 	if (err == -E2BIG) {
 		bp_arg_fail(c, "its %zu call sites need a fetch expression of more than %d operations to tell apart: not supported",
-			    n, BP_EXPR_MAX_OPS);
+			    sv->n, BP_EXPR_MAX_OPS);
 		return err;
 	}
-	for (i = 0; i < nskips && !err; i++)
-		x->ops[skip_at[i]].imm = x->nops - skip_at[i] - 1;
-	return err;
+	if (err)
+		return err;
+	/* the branches to their groups, the skips to the end */
+	for (k = 0, nbra = 0; k < (int)sv->n; k++) {
+		if (sv->group[k] >= 0 && sv->group[k] == sv->deflt)
+			continue;
+		g = sv->group[k] < 0 ? fail : sv->group[k];
+		x->ops[bra_at[nbra]].imm = label[g] - bra_at[nbra] - 1;
+		nbra++;
+	}
+	for (k = 0; k < nskips; k++)
+		x->ops[skip_at[k]].imm = x->nops - skip_at[k] - 1;
+	return 0;
+}
+
+/* Sorts the sites into groups of the same value. */
+static int group_sites(const struct bp_arg_ctx *c, Dwarf_Die *param, struct site_values *sv)
+{
+	Dwarf_Op *ops, *gops[MAX_SITES];
+	size_t nops, gn[MAX_SITES];
+	Dwarf_Attribute value;
+	int k, g;
+
+	sv->ngroups = sv->missing = 0;
+	for (k = 0; k < (int)sv->n; k++) {
+		sv->group[k] = -1;
+		if (!site_value(&sv->v[k], param, &value)) {
+			sv->missing++;
+			continue;
+		}
+		if (dwarf_getlocation(&value, &ops, &nops) || !nops) {
+			bp_arg_fail(c, "cannot read what a call site of %s passes",
+				    bp_loc__frame_name(c));
+			return -EINVAL;
+		}
+		for (g = 0; g < sv->ngroups && !same_ops(gops[g], gn[g], ops, nops); g++)
+			;
+		if (g == sv->ngroups) {
+			gops[g] = ops;
+			gn[g] = nops;
+			sv->value[g] = value;
+			sv->first[g] = k;
+			sv->size[g] = 0;
+			sv->ngroups++;
+		}
+		sv->group[k] = g;
+		sv->size[g]++;
+	}
+	return 0;
+}
+
+/* DW_AT_call_all_calls (gcc's DW_AT_GNU_all_call_sites): every call of
+ * fn is described, so its callers are these sites and no other. */
+static bool all_calls_known(Dwarf_Die *fn)
+{
+	Dwarf_Attribute attr;
+	bool flag;
+
+	return (dwarf_attr_integrate(fn, DW_AT_call_all_calls, &attr) ||
+		dwarf_attr_integrate(fn, DW_AT_GNU_all_call_sites, &attr)) &&
+	       !dwarf_formflag(&attr, &flag) && flag;
 }
 
 int bp_val__param_ref(const struct bp_arg_ctx *c, Dwarf_Die *param, struct bp_val *v)
@@ -518,15 +596,11 @@ int bp_val__param_ref(const struct bp_arg_ctx *c, Dwarf_Die *param, struct bp_va
 	Dwarf_Die *fn = c->frame ? c->frame : c->func;
 	struct bp_callsite_index *idx;
 	struct die_key key = key_of(fn);
-	Dwarf_Attribute values[64];
-	struct site with[64];
-	size_t nv = 0, missing = 0;
-	Dwarf_Op *ops0 = NULL, *ops;
-	size_t first, n, i, nops0 = 0, nops;
+	struct site_values *sv;
 	struct bp_expr x = {};
-	char sites[256];
-	bool same = true;
-	int err;
+	char sites[256], why[320];
+	size_t first, n;
+	int err, g;
 
 	err = index_get(c->di, &idx);
 	if (err)
@@ -535,49 +609,48 @@ int bp_val__param_ref(const struct bp_arg_ctx *c, Dwarf_Die *param, struct bp_va
 	for (n = 0; first + n < idx->n && !key_cmp(&idx->v[first + n].origin, &key); n++)
 		;
 	if (!n) {
-		snprintf(sites, sizeof(sites), "only its callers know it (DW_OP_GNU_parameter_ref), and no call site of %s is described",
+		snprintf(why, sizeof(why), "only its callers know it (DW_OP_GNU_parameter_ref), and no call site of %s is described",
 			 bp_loc__frame_name(c));
-		return bp_loc__unavailable(c, -ENOENT, "optimized out", sites);
+		return bp_loc__unavailable(c, -ENOENT, "optimized out", why);
 	}
-	if (n > 64) {
+	if (n > MAX_SITES) {
 		bp_arg_fail(c, "only its callers know it (DW_OP_GNU_parameter_ref), at %zu call sites: too many to tell apart",
 			    n);
 		return -E2BIG;
 	}
-	/* the sites that say what they pass; the others fail at run time */
-	for (i = 0; i < n; i++) {
-		if (!site_value(&idx->v[first + i], param, &values[nv])) {
-			missing++;
-			continue;
-		}
-		if (dwarf_getlocation(&values[nv], &ops, &nops) || !nops) {
-			bp_arg_fail(c, "cannot read what a call site of %s passes",
-				    bp_loc__frame_name(c));
-			return -EINVAL;
-		}
-		if (!nv)
-			ops0 = ops, nops0 = nops;
-		else if (!same_ops(ops0, nops0, ops, nops))
-			same = false;
-		with[nv++] = idx->v[first + i];
-	}
-	if (!nv) {
-		char why[320];
-
-		list_sites(&idx->v[first], n, sites, sizeof(sites));
+	sv = calloc(1, sizeof(*sv));
+	if (!sv)
+		return -ENOMEM;
+	sv->v = &idx->v[first];
+	sv->n = n;
+	sv->deflt = -1;
+	err = group_sites(c, param, sv);
+	if (!err && !sv->ngroups) {
+		list_sites(sv->v, n, sites, sizeof(sites));
 		snprintf(why, sizeof(why), "only its callers know it (DW_OP_GNU_parameter_ref), and none of its %zu call sites (%s) says what it passes",
 			 n, sites);
-		return bp_loc__unavailable(c, -ENOENT, "optimized out", why);
+		err = bp_loc__unavailable(c, -ENOENT, "optimized out", why);
 	}
-	/* one value whoever calls: no need to know who did */
-	err = same && !missing ? site_expr(c, &with[0], &values[0], &x)
-			       : dispatch(c, with, nv, values, &x);
 	if (err)
-		return err;
+		goto out;
+	/* these sites are all its callers: the largest group needs no test */
+	if (all_calls_known(fn) && !sv->missing)
+		for (g = 0; g < sv->ngroups; g++)
+			if (sv->deflt < 0 || sv->size[g] > sv->size[sv->deflt])
+				sv->deflt = g;
+	/* one value whoever calls: no need to know who did */
+	if (sv->ngroups == 1 && sv->deflt == 0)
+		err = site_expr(c, &sv->v[sv->first[0]], &sv->value[0], &x);
+	else
+		err = dispatch(c, sv, &x);
+	if (err)
+		goto out;
 	memset(v, 0, sizeof(*v));
 	v->f.base = BP_BASE_EXPR;
 	v->f.expr = x;
 	v->f.anchor = c->addr;
 	v->f.anchor_kind = c->at_return ? BP_ANCHOR_FUNC_IP : BP_ANCHOR_IP;
-	return 0;
+out:
+	free(sv);
+	return err;
 }

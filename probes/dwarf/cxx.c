@@ -9,6 +9,8 @@
  * signature, others against DW_AT_name as for C.
  */
 #include <ctype.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +20,23 @@
 #include "probes/dwarf/cxx.h"
 #include "probes/dwarf/types.h"
 
-/* libstdc++'s demangler (the C++ ABI's), a C function */
-extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+/*
+ * libstdc++'s demangler (the C++ ABI's __cxa_demangle, a C function),
+ * found at run time: programs linking the library need no C++ runtime,
+ * and without one C++ signatures are simply not matched.
+ */
+typedef char *(*demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
+
+static demangle_fn demangler;
+static pthread_once_t demangler_once = PTHREAD_ONCE_INIT;
+
+static void find_demangler(void)
+{
+	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+
+	if (h)
+		demangler = (demangle_fn)dlsym(h, "__cxa_demangle");
+}
 
 #define MAX_SCOPES	32
 
@@ -178,7 +195,8 @@ char *bp_cxx__demangled(Dwarf_Die *die)
 	mangled = dwarf_formstring(&attr);
 	if (!mangled || strncmp(mangled, "_Z", 2))
 		return NULL;
-	return __cxa_demangle(mangled, NULL, NULL, &status);
+	pthread_once(&demangler_once, find_demangler);
+	return demangler ? demangler(mangled, NULL, NULL, &status) : NULL;
 }
 
 static bool text_matches(const struct bp_func_pattern *p, const char *pattern, const char *s)
