@@ -8,7 +8,8 @@
 #   aggregate    a struct, union or array: its members are read by name
 #   implicit     a pointer only DWARF knows (DW_OP_implicit_pointer): it
 #                has no value of its own, what it points to is readable
-#   fp-register  in an xmm register, which no BPF program can read
+#   fp-register  in an xmm register or computed in floating point, which
+#                no BPF program can read or compute
 #   refused      anything else: bpfprobe cannot read it (the reasons are
 #                listed)
 # and the points `vars` could not list at all (errors). Prints a Markdown
@@ -73,7 +74,7 @@ for b in "${bins[@]}"; do
 	fi
 done
 
-echo "| binary | function entries | variables | present, not aggregate | fetchable | implicit pointer (target read) | in an xmm register | refused | absent (optimized out) | aggregate | entries not listed |"
+echo "| binary | function entries | variables | present, not aggregate | fetchable | implicit pointer (target read) | in an xmm register or FP arithmetic | refused | absent (optimized out) | aggregate | entries not listed |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 printf '%s\n' "${rows[@]}"
 echo

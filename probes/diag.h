@@ -47,8 +47,8 @@ struct bp_diag {
 	 * at ..." or "; it is readable nowhere in FUNC".
 	 */
 	bool unavailable;
-	/* unavailable because it is in a floating-point register, which
-	 * pt_regs does not hold and BPF cannot read */
+	/* the value is in a floating-point register, which pt_regs does not
+	 * hold, or is computed in floating point: no BPF program can */
 	bool fp_register;
 	char avail[BP_DIAG_AVAIL_SIZE];
 	/* lines outer layers add to the failure ('\n'-terminated each),

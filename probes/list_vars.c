@@ -461,8 +461,11 @@ static enum bp_var_class not_fetchable(struct bp_arg_ctx *c, struct cand *cd,
 	char buf[160];
 	const char *target;
 
+	/* in an xmm register, or computed in floating point: present */
+	if (d->fp_register)
+		return is_aggregate(&cd->die) ? BP_VAR_AGGREGATE : BP_VAR_FP_REG;
 	if (d->unavailable)
-		return d->fp_register ? BP_VAR_FP_REG : BP_VAR_ABSENT;
+		return BP_VAR_ABSENT;
 	q.diag = &scratch;
 	if (bp_loc__var(&q, &cd->die, &val, buf, sizeof(buf)))
 		return is_aggregate(&cd->die) ? BP_VAR_AGGREGATE : BP_VAR_REFUSED;

@@ -67,8 +67,9 @@ enum bp_var_class {
 	BP_VAR_IMPLICIT,	/* a pointer only DWARF knows (no value of its
 				 * own); what it points to is readable:
 				 * NAME[0], NAME->MEMBER */
-	BP_VAR_FP_REG,		/* in a floating-point register, which no BPF
-				 * program can read */
+	BP_VAR_FP_REG,		/* in a floating-point register, or computed in
+				 * floating point: no BPF program can read or
+				 * compute it */
 	BP_VAR_REFUSED,		/* anything else: why says */
 };
 

@@ -231,6 +231,9 @@ struct bp_val {
 	uint8_t shift;
 	uint8_t width;
 	bool wsigned;
+	/* a floating-point value (a typed DWARF op): its bits are read as
+	 * they are, but no arithmetic can be done with it */
+	bool fp;
 	/* an implicit pointer (then f and off mean nothing) */
 	struct bp_implicit implicit;
 	/*

@@ -569,8 +569,28 @@ static int op_type(struct loc_eval *e, const Dwarf_Op *op, Dwarf_Die *type)
 	return 0;
 }
 
-/* v, now of base type 'type': narrowing keeps the low bits only. */
-static int apply_type(struct loc_eval *e, struct bp_val *v, Dwarf_Die *type)
+/*
+ * Arithmetic in floating point: BPF has no floating-point instructions.
+ * Recorded as such (the coverage counts it with the values in xmm
+ * registers: what no BPF program can compute).
+ */
+static int float_arith(struct loc_eval *e, const char *what)
+{
+	bool first = e->c->diag && !e->c->diag->failed;
+
+	bp_arg_fail(e->c, "its location computes in floating point (%s), which BPF has no instructions for",
+		    what);
+	if (first)
+		e->c->diag->fp_register = true;
+	return -EOPNOTSUPP;
+}
+
+/*
+ * v, now of base type 'type': narrowing keeps the low bits only. A typed
+ * read or constant (converts false) takes the bits as they are; a
+ * DW_OP_convert between integers and floating point changes them.
+ */
+static int apply_type(struct loc_eval *e, struct bp_val *v, Dwarf_Die *type, bool converts)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word enc = 0;
@@ -580,9 +600,14 @@ static int apply_type(struct loc_eval *e, struct bp_val *v, Dwarf_Die *type)
 	if (dwarf_attr_integrate(type, DW_AT_encoding, &attr) &&
 	    !dwarf_formudata(&attr, &enc) &&
 	    (enc == DW_ATE_float || enc == DW_ATE_complex_float)) {
-		bp_arg_fail(e->c, "its location computes in a floating-point type, which BPF has no instructions for");
-		return -EOPNOTSUPP;
+		if (converts && !v->fp)
+			return float_arith(e, "a conversion to floating point");
+		v->fp = true;
+		return 0;
 	}
+	if (converts && v->fp)
+		return float_arith(e, "a conversion from floating point");
+	v->fp = false;
 	if (size <= 0 || size >= 8)
 		return 0;
 	if (!v->width || v->width > size * 8) {
@@ -599,7 +624,7 @@ static int convert(struct loc_eval *e, const Dwarf_Op *op)
 
 	if (!op->number)
 		return 0;
-	return op_type(e, op, &type) ?: apply_type(e, &e->stack[e->sp - 1], &type);
+	return op_type(e, op, &type) ?: apply_type(e, &e->stack[e->sp - 1], &type, true);
 }
 
 /* DW_OP_regval_type: a register's value, of a base type */
@@ -609,7 +634,7 @@ static int regval_type(struct loc_eval *e, const Dwarf_Op *op)
 	int err;
 
 	err = op_type(e, op, &type) ?: push_reg(e, op->number, 0);
-	return err ?: apply_type(e, &e->stack[e->sp - 1], &type);
+	return err ?: apply_type(e, &e->stack[e->sp - 1], &type, false);
 }
 
 /* DW_OP_deref_type: a read of a base type */
@@ -628,7 +653,7 @@ static int deref_type(struct loc_eval *e, const Dwarf_Op *op)
 		v->width = op->number * 8;
 		v->wsigned = false;
 	}
-	return apply_type(e, v, &type);
+	return apply_type(e, v, &type, false);
 }
 
 /* DW_OP_const_type: a constant of a base type, its bytes in a block */
@@ -647,7 +672,7 @@ static int const_type(struct loc_eval *e, const Dwarf_Op *op)
 	}
 	err = op_type(e, op, &type) ?: const_bytes(e->c, block.data, block.length, &v);
 	err = err ?: push_val(e, &v);
-	return err ?: apply_type(e, &e->stack[e->sp - 1], &type);
+	return err ?: apply_type(e, &e->stack[e->sp - 1], &type, false);
 }
 
 /* DW_OP_neg, DW_OP_not, DW_OP_abs */
@@ -660,6 +685,8 @@ static int unary_op(struct loc_eval *e, unsigned int op)
 	err = top(e, op, &v);
 	if (err)
 		return err;
+	if (v->fp)
+		return float_arith(e, op_name(op));
 	if (is_const(v)) {
 		x = v->f.add + v->off;
 		v->f.add = op == DW_OP_neg ? (int64_t)-(uint64_t)x : op == DW_OP_not ? ~x :
@@ -863,6 +890,8 @@ static int binary_op(struct loc_eval *e, unsigned int op)
 		return underflow(e, op);
 	a = &e->stack[e->sp - 2];
 	b = &e->stack[e->sp - 1];
+	if (a->fp || b->fp)
+		return float_arith(e, op_name(op));
 	if (is_const(a) && is_const(b) && fold(op, a->f.add + a->off, b->f.add + b->off, &r)) {
 		a->f.add = r;
 		a->off = 0;
@@ -1584,7 +1613,8 @@ int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 	}
 	n = dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1);
 	if (n < 0) {
-		bp_arg_fail(c, "cannot read its location: %s", dwarf_errmsg(-1));
+		bp_arg_fail(c, "libdw cannot read its location (%s; an op it does not know, such as DW_OP_GNU_uninit, in its location list)",
+			    dwarf_errmsg(-1));
 		return -EINVAL;
 	}
 	if (n == 0 || nops == 0)
