@@ -100,20 +100,11 @@ static int walk(struct bp_callsite_index *idx, Dwarf_Die *parent, Dwarf_Die *cal
 			};
 			continue;
 		}
-		switch (tag) {
-		case DW_TAG_subprogram:
-			err = walk(idx, &child, &child, depth + 1);
-			break;
-		case DW_TAG_inlined_subroutine:
-		case DW_TAG_lexical_block:
-		case DW_TAG_namespace:
-		case DW_TAG_class_type:
-		case DW_TAG_structure_type:
-		case DW_TAG_union_type:
-			err = walk(idx, &child, tag == DW_TAG_inlined_subroutine ||
-					  tag == DW_TAG_lexical_block ? caller : NULL, depth + 1);
-			break;
-		}
+		/* the caller: the function around, none in a namespace or class */
+		if (bp_tag_holds_code(tag))
+			err = walk(idx, &child, tag == DW_TAG_subprogram ? &child :
+					 tag == DW_TAG_inlined_subroutine ||
+					 tag == DW_TAG_lexical_block ? caller : NULL, depth + 1);
 	} while (!err && !dwarf_siblingof(&child, &child));
 	return err;
 }

@@ -111,6 +111,14 @@ static int member_bits(Dwarf_Die *m, int64_t off, struct member *out)
 	return 0;
 }
 
+/* The struct, union or class a member (or a base class) is, or NULL. */
+static Dwarf_Die *record_of(Dwarf_Die *member, Dwarf_Die *tmem, Dwarf_Die *pmem)
+{
+	Dwarf_Die *t = bp_type_peel(bp_die_type(member, tmem), pmem);
+
+	return t && bp_tag_is_record(dwarf_tag(t)) ? t : NULL;
+}
+
 static int find_member(Dwarf_Die *rec, const char *name, int64_t base,
 		       struct member *out, int depth)
 {
@@ -122,23 +130,14 @@ static int find_member(Dwarf_Die *rec, const char *name, int64_t base,
 	if (depth > MAX_ANON_DEPTH || dwarf_child(rec, &child))
 		return -ENOENT;
 	do {
-		/* C++: a base class's members are ours, at its offset */
-		if (dwarf_tag(&child) == DW_TAG_inheritance) {
-			if (member_location(&child, &off))
-				continue;
-			t = bp_type_peel(bp_die_type(&child, &tmem), &pmem);
-			if (!t || !bp_tag_is_record(dwarf_tag(t)))
-				continue;
-			err = find_member(t, name, base + off, out, depth + 1);
-			if (err != -ENOENT)
-				return err;
-			continue;
-		}
-		if (dwarf_tag(&child) != DW_TAG_member)
+		bool inherited = dwarf_tag(&child) == DW_TAG_inheritance;
+
+		if (!inherited && dwarf_tag(&child) != DW_TAG_member)
 			continue;
 		if (member_location(&child, &off))
 			off = INT64_MIN;
-		n = bp_die_name(&child);
+		/* C++: a base class's members are ours, at its offset */
+		n = inherited ? NULL : bp_die_name(&child);
 		if (n && !strcmp(n, name)) {
 			if (off == INT64_MIN)
 				return -EOPNOTSUPP;
@@ -149,8 +148,8 @@ static int find_member(Dwarf_Die *rec, const char *name, int64_t base,
 		if (n || off == INT64_MIN)
 			continue;
 		/* anonymous struct/union: its members are ours */
-		t = bp_type_peel(bp_die_type(&child, &tmem), &pmem);
-		if (!t || !bp_tag_is_record(dwarf_tag(t)))
+		t = record_of(&child, &tmem, &pmem);
+		if (!t)
 			continue;
 		err = find_member(t, name, base + off, out, depth + 1);
 		if (err != -ENOENT)
@@ -168,18 +167,15 @@ static void list_members(Dwarf_Die *rec, struct bp_names *l, int depth)
 	if (depth > MAX_ANON_DEPTH || dwarf_child(rec, &child))
 		return;
 	do {
-		if (dwarf_tag(&child) == DW_TAG_inheritance) {
-			t = bp_type_peel(bp_die_type(&child, &tmem), &pmem);
-			if (t && bp_tag_is_record(dwarf_tag(t)))
-				list_members(t, l, depth + 1);
+		bool inherited = dwarf_tag(&child) == DW_TAG_inheritance;
+
+		if ((!inherited && dwarf_tag(&child) != DW_TAG_member) || !bp_names__room(l))
 			continue;
-		}
-		if (dwarf_tag(&child) != DW_TAG_member || !bp_names__room(l))
-			continue;
-		n = bp_die_name(&child);
+		/* anonymous members and base classes: their members */
+		n = inherited ? NULL : bp_die_name(&child);
 		if (!n) {
-			t = bp_type_peel(bp_die_type(&child, &tmem), &pmem);
-			if (t && bp_tag_is_record(dwarf_tag(t)))
+			t = record_of(&child, &tmem, &pmem);
+			if (t)
 				list_members(t, l, depth + 1);
 			continue;
 		}

@@ -14,26 +14,9 @@
 #include <dwarf.h>
 
 #include "probes/dwarf/dwarf.h"
+#include "probes/dwarf/types.h"
 
 #define MAX_SCOPE_DEPTH	32
-
-/* DIEs that may hold code-bearing children */
-static bool is_container(int tag)
-{
-	switch (tag) {
-	case DW_TAG_subprogram:
-	case DW_TAG_inlined_subroutine:
-	case DW_TAG_lexical_block:
-	case DW_TAG_namespace:
-	case DW_TAG_class_type:
-	case DW_TAG_structure_type:
-	case DW_TAG_union_type:
-	case DW_TAG_module:
-		return true;
-	default:
-		return false;
-	}
-}
 
 /* DIEs that are scopes of code: they count when they hold addr */
 static bool is_code_scope(int tag)
@@ -77,7 +60,7 @@ static int descend(Dwarf_Die *parent, uint64_t addr, int views, Dwarf_Die *chain
 		return depth;
 	do {
 		tag = dwarf_tag(&child);
-		if (!is_container(tag))
+		if (!bp_tag_holds_code(tag))
 			continue;
 		if (is_code_scope(tag)) {
 			bool in = holds(&child, addr, views);

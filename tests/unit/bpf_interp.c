@@ -7,7 +7,9 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "prologue/prologue.h"
 #include "tests/unit/bpf_interp.h"
 
 /* ------------------------------------------------------------------ */
@@ -592,4 +594,23 @@ int vm_first_unreachable(const struct bpf_insn *insns, int n)
 		if (!seen[pc])
 			return pc;
 	return -1;
+}
+
+bool vm_verbose(void)
+{
+	const char *v = getenv("BP_TEST_VERBOSE");
+
+	return v && *v && strcmp(v, "0");
+}
+
+void vm_dump(const struct bpf_insn *insns, int n)
+{
+	char line[128];
+
+	for (int i = 0; i < n; i++) {
+		bp_insn__format(&insns[i], i + 1 < n ? &insns[i + 1] : NULL, line, sizeof(line));
+		printf("#  %3d: %s\n", i, line);
+		if (insns[i].code == (BPF_LD | BPF_DW | BPF_IMM))
+			i++;
+	}
 }

@@ -148,6 +148,11 @@ int vm_fail(struct vm *vm, int pc, const char *fmt, ...);
  */
 int vm_run(struct vm *vm, const struct bpf_insn *insns, int n);
 
+/* BP_TEST_VERBOSE=1 (or anything but 0): the tests print listings. */
+bool vm_verbose(void);
+/* insns[0..n) as BPF assembly, "#  N: insn" lines. */
+void vm_dump(const struct bpf_insn *insns, int n);
+
 /* The first instruction of insns[0..n) no path from 0 reaches (the
  * verifier refuses such code), or -1. */
 int vm_first_unreachable(const struct bpf_insn *insns, int n);

@@ -24,6 +24,7 @@
 #include "tests/unit/bpf_interp.h"
 #include "tests/unit/fetch_model.h"
 #include "tests/unit/insn.h"
+#include "tests/unit/rng.h"
 #include "tests/unit/test.h"
 
 #define ENTRY_FD	7
@@ -31,21 +32,12 @@
 
 static bool verbose(void)
 {
-	const char *v = getenv("BP_TEST_VERBOSE");
-
-	return v && *v && strcmp(v, "0");
+	return vm_verbose();
 }
 
 static void dump_prog(const struct bpf_insn *insns, int n)
 {
-	char line[128];
-
-	for (int i = 0; i < n; i++) {
-		bp_insn__format(&insns[i], i + 1 < n ? &insns[i + 1] : NULL, line, sizeof(line));
-		printf("#  %3d: %s\n", i, line);
-		if (insns[i].code == (BPF_LD | BPF_DW | BPF_IMM))
-			i++;
-	}
+	vm_dump(insns, n);
 }
 
 /* --- building expressions ------------------------------------------------ */
@@ -453,19 +445,16 @@ static void test_entry_bad(void)
 
 /* --- random expressions against the model ---------------------------------- */
 
-static uint64_t rng_state = 0x243f6a8885a308d3ULL;
+static struct rng rng = { 0x243f6a8885a308d3ULL };
 
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return rng_next(&rng);
 }
 
 static unsigned int rndn(unsigned int n)
 {
-	return rnd() % n;
+	return rng_below(&rng, n);
 }
 
 static uint64_t rnd_pointer(void)

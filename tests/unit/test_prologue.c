@@ -25,6 +25,7 @@
 #include "tests/unit/bpf_interp.h"
 #include "tests/unit/fetch_model.h"
 #include "tests/unit/insn.h"
+#include "tests/unit/rng.h"
 #include "tests/unit/test.h"
 
 #define ALU_IMM(OP, D, IMM)	I(BPF_ALU64 | (OP) | BPF_K, D, 0, 0, IMM)
@@ -34,23 +35,12 @@
 
 static bool verbose(void)
 {
-	const char *v = getenv("BP_TEST_VERBOSE");
-
-	return v && *v && strcmp(v, "0");
+	return vm_verbose();
 }
 
 static void dump_prog(const struct bpf_insn *insns, int n)
 {
-	char line[128];
-	int i;
-
-	for (i = 0; i < n; i++) {
-		bp_insn__format(&insns[i], i + 1 < n ? &insns[i + 1] : NULL,
-				line, sizeof(line));
-		printf("#  %3d: %s\n", i, line);
-		if (insns[i].code == (BPF_LD | BPF_DW | BPF_IMM))
-			i++;
-	}
+	vm_dump(insns, n);
 }
 
 struct run {
@@ -1196,20 +1186,16 @@ static void test_val_constants(void)
 /* ------------------------------------------------------------------ */
 /* Random plans against the reference model                            */
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static struct rng rng = { 0x9e3779b97f4a7c15ULL };
 
 static uint64_t rnd(void)
 {
-	/* xorshift64*: reproducible across runs */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return rng_next(&rng);
 }
 
 static unsigned int rndn(unsigned int n)
 {
-	return rnd() % n;
+	return rng_below(&rng, n);
 }
 
 static uint8_t rnd_user[256], rnd_kern[256];
