@@ -453,7 +453,7 @@ static bool is_aggregate(Dwarf_Die *var)
  * fetchable), an implicit pointer whose target is readable here.
  */
 static enum bp_var_class not_fetchable(struct bp_arg_ctx *c, struct cand *cd,
-				       const struct bp_diag *d, char **desc)
+				       struct bp_diag *d, char **desc)
 {
 	struct bp_arg_ctx q = *c;
 	struct bp_diag scratch = {};
@@ -471,7 +471,9 @@ static enum bp_var_class not_fetchable(struct bp_arg_ctx *c, struct cand *cd,
 		return is_aggregate(&cd->die) ? BP_VAR_AGGREGATE : BP_VAR_REFUSED;
 	if (val.implicit.set) {
 		target = bp_die_name(&val.implicit.die);
+		/* why its target cannot be read is the reason */
 		if (bp_val__implicit_target(&q, &val)) {
+			*d = scratch;
 			return scratch.unavailable ? BP_VAR_ABSENT : BP_VAR_REFUSED;
 		}
 		free(*desc);
