@@ -73,7 +73,8 @@ $(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a
 
 # A unit test links the helpers (tests/unit/*.c other than test_*.c) it names here.
 $(BUILD)/tests/test_prologue $(BUILD)/tests/test_guard $(BUILD)/tests/test_map_trace \
-	$(BUILD)/tests/test_follow: $(BUILD)/obj/tests/unit/bpf_interp.o
+	$(BUILD)/tests/test_follow $(BUILD)/tests/test_expr: $(BUILD)/obj/tests/unit/bpf_interp.o
+$(BUILD)/tests/test_prologue $(BUILD)/tests/test_expr: $(BUILD)/obj/tests/unit/fetch_model.o
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(BUILD)/sysinfo.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
@@ -84,6 +85,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(BUILD)/sysinfo.a $(wil
 include tests/tests.mk
 include tests/targets/argx/argx.mk
 include tests/targets/points/points.mk
+include tests/targets/readable_cxx/readable_cxx.mk
 include samples/samples.mk
 VMTEST_DEPS := tests-build
 include tests/vm/vm.mk

@@ -25,7 +25,7 @@ BENCH_BINS := $(BENCH_DIR)/runstat $(BENCH_DIR)/app $(BENCH_DIR)/rb_bench $(BENC
 	      $(BENCH_DIR)/pb.bpf.o \
 	      $(BENCH_HITS:%=$(BENCH_DIR)/hit_%.bpf.o)
 
-.PHONY: bench bench-build bench-deps
+.PHONY: bench bench-build bench-deps coverage
 # bpftrace is a reference only: the table says n/a where it is missing
 bench-deps:
 	$(Q)./scripts/deps.sh bpftrace
@@ -36,6 +36,13 @@ bench: bench-deps
 	$(Q)$(MAKE) bench-build
 	$(call msg,RUN,bench/bench.sh $(BENCH_DIR))
 	$(Q)./bench/bench.sh $(BENCH_DIR)
+
+# what bpfprobe reads of real programs (bench/coverage.sh): the table in
+# README's "Coverage"
+coverage: all
+	$(Q)./scripts/deps.sh
+	$(call msg,RUN,bench/coverage.sh)
+	$(Q)./bench/coverage.sh $(BUILD)/bpfprobe
 
 $(BENCH_DIR)/runstat: bench/runstat.c
 	@mkdir -p $(dir $@)

@@ -79,6 +79,8 @@ static void print_text(const struct bp_func_list *l)
 			printf(" (inlined in %s)", e->caller ? e->caller : "?");
 		else if (e->alias_of)
 			printf(" (alias of %s)", e->alias_of);
+		if (e->signature)
+			printf(" [%s]", e->signature);
 		printf("\n");
 	}
 }
@@ -101,6 +103,7 @@ static int print_json(const struct bp_func_list *l, const char *glob, bool compa
 
 		bp_json__begin_object(j);
 		bp_json__kv_string(j, "name", e->name);
+		bp_json__kv_string(j, "signature", e->signature);
 		bp_json__kv_uint(j, "addr", e->addr);
 		bp_json__kv_uint(j, "size", e->size);
 		bp_json__key(j, "offset");

@@ -68,7 +68,7 @@ static void print_var(const struct bp_var_point *vp, const struct bp_var_entry *
 		printf(": not fetchable: %s\n", e->why ? e->why : "?");
 		return;
 	}
-	bp_inspect__fetch_text(&e->fetch, fetch, sizeof(fetch));
+	bp_inspect__fetch_text(e->fetch, fetch, sizeof(fetch));
 	printf(", at %s: %s", e->loc_desc ? e->loc_desc : "?", fetch);
 	if (e->addr != vp->addr)
 		printf(" (read at 0x%" PRIx64 ", past the prologue)", e->addr);
@@ -86,7 +86,9 @@ static void print_text(const struct bp_var_list *l)
 		       nprinted++ ? "\n" : "", vp->func, vp->is_return ? "%return" : "",
 		       vp->binary, vp->addr, vp->offset, vp->cu ? vp->cu : "?",
 		       vp->is_inline ? "inline" : "out-of-line");
-		if (!vp->nvars)
+		if (vp->error)
+			printf("  error: %s\n", vp->error);
+		else if (!vp->nvars)
 			printf("  (no parameters or locals)\n");
 		for (int j = 0; j < vp->nvars; j++)
 			print_var(vp, &vp->vars[j]);
@@ -103,11 +105,12 @@ static void json_var(struct bp_json *j, const struct bp_var_entry *e)
 	bp_json__kv_string(j, "type", e->type_name);
 	bp_json__kv_int(j, "decl_line", e->decl_line);
 	bp_json__kv_bool(j, "fetchable", e->fetchable);
+	bp_json__kv_string(j, "class", bp_var_class__name(e->cls));
 	bp_json__kv_uint(j, "addr", e->addr);
 	bp_json__kv_string(j, "location", e->loc_desc);
 	bp_json__key(j, "fetch");
-	if (e->fetchable)
-		bp_inspect__fetch_json(&e->fetch, j);
+	if (e->fetch)
+		bp_inspect__fetch_json(e->fetch, j);
 	else
 		bp_json__null(j);
 	bp_json__kv_string(j, "why", e->fetchable ? NULL : e->why);
@@ -132,6 +135,11 @@ static void json_points(struct bp_json *j, const char *point, const struct bp_va
 	for (int i = 0; i < l->npoints; i++) {
 		const struct bp_var_point *vp = &l->points[i];
 
+		/* said on stderr too: JSON readers may not look */
+		if (vp->error)
+			fprintf(stderr, "bpfprobe vars: %s at 0x%" PRIx64 " in %s: %s\n", vp->func,
+				vp->addr, vp->binary, vp->error);
+
 		bp_json__begin_object(j);
 		bp_json__kv_string(j, "point", point);
 		bp_json__kv_string(j, "binary", vp->binary);
@@ -141,6 +149,7 @@ static void json_points(struct bp_json *j, const char *point, const struct bp_va
 		bp_json__kv_uint(j, "offset", vp->offset);
 		bp_json__kv_bool(j, "inline", vp->is_inline);
 		bp_json__kv_bool(j, "return", vp->is_return);
+		bp_json__kv_string(j, "error", vp->error);
 		bp_json__key(j, "vars");
 		bp_json__begin_array(j);
 		for (int k = 0; k < vp->nvars; k++)

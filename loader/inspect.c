@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader/entry_values.h"
 #include "loader/inspect.h"
 #include "loader/object.h"
 #include "prologue/prologue.h"
@@ -179,10 +180,12 @@ int bp_inspect__prologue(const struct bpfprobe_object *obj, size_t i,
 	if (i >= (size_t)obj->ninsts)
 		return -ENOENT;
 	inst = &obj->insts[i];
-	/* the guards (a map-tracing instance's map id), then the prologue */
+	/* the guards (a map-tracing instance's map id), then the prologue;
+	 * before loading there is no entry-value map: shown as map fd 0 */
 	g = bp_guards__gen(&inst->guards, insns, BP_GUARDS_MAX_INSNS);
-	n = g < 0 ? g : bp_prologue__gen(&inst->plan, inst->unread, insns + g,
-					  BP_PROLOGUE_MAX_INSNS);
+	n = g < 0 ? g : bp_prologue__gen_opts(&inst->plan, inst->unread, &(struct bp_prologue_opts){
+						.entry_map_fd = obj->entry ? bp_entry_values__map_fd(obj) : 0 },
+					      insns + g, BP_PROLOGUE_MAX_INSNS);
 	if (n >= 0)
 		n += g;
 	if (n < 0) {

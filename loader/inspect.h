@@ -84,9 +84,10 @@ int bp_inspect__fetch_text(const struct bp_fetch *f, char *buf, size_t len);
 /*
  * A fetch as a JSON object (a value: write its key first when in an object):
  *   {"text": "s32 *(u32 *)(%rdi + 8) [user]",
- *    "base": "reg" | "const" | "addr" | "none",
+ *    "base": "reg" | "const" | "addr" | "expr" | "none",
+ *    "expr": "%rbx 16 + *u64 1 +" (base expr only: the expression, postfix),
  *    "reg": "rdi" (base reg; null otherwise), "add": 8,
- *    "anchor": null | {"addr": 5184, "kind": "ip" | "func_ip"}  (base addr:
+ *    "anchor": null | {"addr": 5184, "kind": "ip" | "func_ip"}  (base addr, expr:
  *        the load bias is the anchor's run-time address minus addr),
  *    "derefs": [{"off": 8, "user": true}, ...],  innermost first
  *    "size": 4, "signed": true,

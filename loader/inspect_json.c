@@ -10,13 +10,14 @@ static const char *base_name(enum bp_base_kind base)
 	case BP_BASE_CONST:	return "const";
 	case BP_BASE_ADDR:	return "addr";
 	case BP_BASE_CTX:	return "ctx";
+	case BP_BASE_EXPR:	return "expr";
 	default:		return "none";
 	}
 }
 
 void bp_inspect__fetch_json(const struct bp_fetch *f, struct bp_json *j)
 {
-	char text[256];
+	char text[1024];
 	int i, n = f->nderef < BP_MAX_DEREFS ? f->nderef : BP_MAX_DEREFS;
 
 	bp_fetch__format(f, text, sizeof(text));
@@ -27,8 +28,13 @@ void bp_inspect__fetch_json(const struct bp_fetch *f, struct bp_json *j)
 	if (f->base == BP_BASE_CTX)
 		bp_json__kv_uint(j, "ctx_arg", f->reg);
 	bp_json__kv_int(j, "add", f->add);
+	if (f->base == BP_BASE_EXPR) {
+		/* the expression, postfix (prologue/expr.h) */
+		bp_expr__format(&f->expr, text, sizeof(text));
+		bp_json__kv_string(j, "expr", text);
+	}
 	bp_json__key(j, "anchor");
-	if (f->base == BP_BASE_ADDR) {
+	if (f->base == BP_BASE_ADDR || f->base == BP_BASE_EXPR) {
 		/* the load bias is the anchor's run-time minus link-time address */
 		bp_json__begin_object(j);
 		bp_json__kv_uint(j, "addr", f->anchor);

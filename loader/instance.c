@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include "loader/entry_values.h"
 #include "loader/object.h"
 #include "loader/verifier_log.h"
 #include "probes/map/map.h"
@@ -269,7 +270,9 @@ int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
 		return -ENOMEM;
 	glen = gen_guard(obj, inst, insns);
 	plen = glen < 0 ? glen :
-	       bp_prologue__gen(&inst->plan, inst->unread, insns + glen, BP_PROLOGUE_MAX_INSNS);
+	       bp_prologue__gen_opts(&inst->plan, inst->unread, &(struct bp_prologue_opts){
+					     .entry_map_fd = bp_entry_values__map_fd(obj) },
+				     insns + glen, BP_PROLOGUE_MAX_INSNS);
 	if (plen < 0) {
 		if (glen >= 0)
 			bp_err("program '%s': cannot generate the prologue: %s\n",

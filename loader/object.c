@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "loader/attach.h"
+#include "loader/entry_values.h"
 #include "loader/map_trace.h"
 #include "loader/metadata.h"
 #include "loader/object.h"
@@ -250,6 +251,8 @@ static int object_load(struct bpfprobe_object *obj)
 	err = resolve_all(obj);
 	if (!err)
 		err = bp_instances__build(obj);
+	if (!err)
+		err = bp_entry_values__load(obj);
 	if (err)
 		return err;
 
@@ -267,8 +270,10 @@ static int object_load(struct bpfprobe_object *obj)
 	bp_handler__unlock();
 	free(obj->kernel_log);
 	obj->kernel_log = NULL;
-	if (err)
+	if (err) {
+		bp_entry_values__close(obj);
 		return err;
+	}
 	/* the guards' set, gate and counts, before the instances that use them */
 	err = bp_follow__create_maps(&obj->follow, obj->ninsts);
 	for (int i = 0; i < obj->ninsts && !err; i++)
@@ -276,6 +281,7 @@ static int object_load(struct bpfprobe_object *obj)
 	if (err) {
 		bp_instances__close(obj);
 		bp_follow__close(&obj->follow);
+		bp_entry_values__close(obj);
 		bpf_object__close(obj->obj);
 		obj->obj = NULL;
 		return err;
@@ -405,6 +411,9 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 			return err;
 		perf_pid = -1;
 	}
+	/* first, so activations entered from now on are saved */
+	if (!err)
+		err = bp_entry_values__attach(obj, perf_pid);
 	for (int i = 0; i < obj->naps && !err; i++) {
 		struct bp_attach_point *ap = &obj->aps[i];
 		struct bp_uprobe_target t = {
@@ -459,6 +468,7 @@ void bpfprobe_object__detach(struct bpfprobe_object *obj)
 		return;
 	bp_attach_points__close(obj->aps, obj->naps);
 	bp_follow__stop(&obj->follow);
+	bp_entry_values__detach(obj);
 	for (int i = 0; i < obj->nstd_links; i++)
 		bpf_link__destroy(obj->std_links[i]);
 	free(obj->std_links);
@@ -474,6 +484,7 @@ void bpfprobe_object__destroy(struct bpfprobe_object *obj)
 	bpfprobe_object__detach(obj);
 	bp_instances__close(obj);
 	bp_follow__close(&obj->follow);
+	bp_entry_values__close(obj);
 	if (obj->obj)
 		bpf_object__close(obj->obj);
 	for (int i = 0; i < obj->nprogs; i++) {

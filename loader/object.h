@@ -90,6 +90,8 @@ struct bpfprobe_object {
 	struct bp_follow follow;	/* the followed set, the guards' counts */
 	bool loaded;
 	bool attached;		/* until bpfprobe_object__detach() */
+	/* entry values' map and companion probes (entry_values.h) */
+	struct bp_entry_values *entry;
 };
 
 /* loader/object.c: resolves every program (prototype check, probe points,

@@ -47,6 +47,9 @@ struct bp_diag {
 	 * at ..." or "; it is readable nowhere in FUNC".
 	 */
 	bool unavailable;
+	/* the value is in a floating-point register, which pt_regs does not
+	 * hold, or is computed in floating point: no BPF program can */
+	bool fp_register;
 	char avail[BP_DIAG_AVAIL_SIZE];
 	/* lines outer layers add to the failure ('\n'-terminated each),
 	 * said after it */

@@ -13,6 +13,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "probes/dwarf/cxx.h"
 #include "probes/dwarf/debuginfo.h"
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/libpath.h"
@@ -39,6 +40,7 @@ struct by_addr {
 struct collect {
 	const struct bp_debuginfo *di;
 	const char *glob;
+	struct bp_func_pattern pat;	/* glob, C++ spellings too */
 	const char *cu;		/* of the unit being walked */
 	struct bp_func_list *l;
 	size_t cap;
@@ -47,6 +49,12 @@ struct collect {
 	size_t index_cap;
 	int err;
 };
+
+/* DWARF functions: by name, qualified name or signature (C++) */
+static bool matches_die(const struct collect *c, Dwarf_Die *die, const char *name)
+{
+	return name && (!c->glob || bp_func_pattern__matches(&c->pat, die, name));
+}
 
 static bool matches(const struct collect *c, const char *name)
 {
@@ -128,6 +136,8 @@ static void add_dwarf_func(struct collect *c, Dwarf_Die *die, const char *name,
 		return;
 	e->is_inline = dwarf_tag(die) == DW_TAG_inlined_subroutine;
 	e->name = dup_or_null(c, name);
+	/* C++: the other spelling, demangled from the linkage name */
+	e->signature = bp_cxx__demangled(die);
 	e->cu = dup_or_null(c, c->cu);
 	e->caller = e->is_inline ? dup_or_null(c, caller) : NULL;
 	/* an inlined copy's declaration is its abstract origin's */
@@ -169,7 +179,7 @@ static void walk(struct collect *c, Dwarf_Die *parent, const char *caller, int d
 		name = caller;
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
 			name = bp_die_name(&child);
-			if (matches(c, name))
+			if (matches_die(c, &child, name))
 				add_dwarf_func(c, &child, name, caller);
 			if (tag == DW_TAG_subprogram)
 				index_add(c, &child, name);
@@ -277,6 +287,7 @@ static int by_name_addr(const void *a, const void *b)
 static void free_entry(struct bp_func_entry *e)
 {
 	free(e->name);
+	free(e->signature);
 	free(e->cu);
 	free(e->caller);
 	free(e->alias_of);
@@ -308,6 +319,8 @@ int bp_func_list__collect(struct bp_func_list *l, const char *binary, const char
 	int err;
 
 	memset(l, 0, sizeof(*l));
+	if (glob)
+		bp_func_pattern__init(&c.pat, glob, true);
 	l->binary = bp_find_binary(binary);
 	if (!l->binary) {
 		bp_err("binary '%s' not found\n", binary);

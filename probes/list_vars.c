@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE		/* asprintf */
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +36,7 @@
 struct vars_ctx {
 	const struct bp_spec *spec;
 	const struct bp_debuginfo *di;
-	const struct bp_point *pt;
+	const struct bp_var_point *pt;	/* the point (binary, func, addr, ...) */
 	uint64_t daddr;		/* the point's DWARF address */
 	Dwarf_Die *scopes;	/* concrete scopes around daddr, innermost first */
 	int nscopes;
@@ -53,6 +54,18 @@ const char *bp_var_kind__name(enum bp_var_kind kind)
 	case BP_VAR_LOCAL:	return "local";
 	case BP_VAR_RETVAL:	return "retval";
 	default:		return "?";
+	}
+}
+
+const char *bp_var_class__name(enum bp_var_class cls)
+{
+	switch (cls) {
+	case BP_VAR_FETCHABLE:	return "fetchable";
+	case BP_VAR_ABSENT:	return "absent";
+	case BP_VAR_AGGREGATE:	return "aggregate";
+	case BP_VAR_IMPLICIT:	return "implicit";
+	case BP_VAR_FP_REG:	return "fp_register";
+	default:		return "refused";
 	}
 }
 
@@ -76,54 +89,67 @@ static char *reason(const struct bp_diag *d)
 
 /* --- scopes -------------------------------------------------------------- */
 
-/* The unit whose code holds addr: by ranges, as clang emits no
- * .debug_aranges for dwarf_addrdie() to use. */
-static bool unit_at(Dwarf *dwarf, uint64_t addr, Dwarf_Die *out)
+/*
+ * The scopes around addr, from the unit whose code holds it: by ranges, as
+ * clang emits no .debug_aranges for dwarf_addrdie() to use, and with gcc's
+ * LTO several units may claim an address (the first found is not always
+ * the one whose functions hold it). Returns how many, -ENOENT when no
+ * unit covers addr, -ESRCH when those that do have no scope there.
+ */
+static int scopes_at(Dwarf *dwarf, uint64_t addr, int views, Dwarf_Die **scopes)
 {
 	Dwarf_Die cudie, subdie, *unit;
 	Dwarf_CU *cu = NULL;
 	uint8_t unit_type;
-
-	if (dwarf_addrdie(dwarf, addr, out))
-		return true;
-	while (!dwarf_get_units(dwarf, cu, &cu, NULL, &unit_type, &cudie, &subdie)) {
-		unit = unit_type == DW_UT_skeleton ? &subdie : &cudie;
-		if (dwarf_tag(unit) && dwarf_haspc(unit, addr) > 0) {
-			*out = *unit;
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * The concrete scopes around the point, innermost first. dwarf_getscopes
- * switches to the abstract definition inside an inlined call; the parents
- * of the innermost DIE are the concrete chain we want.
- */
-static int point_scopes(struct vars_ctx *v)
-{
-	Dwarf_Die cudie, *first = NULL;
+	bool covered = false;
 	int n;
 
-	if (!unit_at(v->di->dwarf, v->daddr, &cudie)) {
-		bp_err("%s: no debug info covers 0x%" PRIx64 " (built without -g?): its variables are unknown\n",
-		       v->where, v->pt->addr);
-		return -ENOENT;
+	if (dwarf_addrdie(dwarf, addr, &cudie) && dwarf_haspc(&cudie, addr) > 0) {
+		covered = true;
+		n = bp_scopes__at(&cudie, addr, views, scopes);
+		if (n > 0)
+			return n;
 	}
-	n = dwarf_getscopes(&cudie, v->daddr, &first);
-	if (n <= 0) {
-		free(first);
-		bp_err("%s: no DWARF scope holds 0x%" PRIx64 "\n", v->where, v->pt->addr);
-		return -ENOENT;
+	while (!dwarf_get_units(dwarf, cu, &cu, NULL, &unit_type, &cudie, &subdie)) {
+		unit = unit_type == DW_UT_skeleton ? &subdie : &cudie;
+		if (!dwarf_tag(unit) || dwarf_haspc(unit, addr) <= 0)
+			continue;
+		covered = true;
+		n = bp_scopes__at(unit, addr, views, scopes);
+		if (n > 0)
+			return n;
 	}
-	n = dwarf_getscopes_die(&first[0], &v->scopes);
-	free(first);
-	if (n <= 0) {
-		bp_err("%s: cannot read the DWARF scopes at 0x%" PRIx64 ": %s\n",
-		       v->where, v->pt->addr, dwarf_errmsg(-1));
-		return -EINVAL;
+	return covered ? -ESRCH : -ENOENT;
+}
+
+/* Why this point's variables cannot be listed: kept in the point, said
+ * by the caller; the other points are listed. */
+__attribute__((format(printf, 2, 3)))
+static int point_error(struct vars_ctx *v, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&v->vp->error, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		v->vp->error = NULL;
+		return -ENOMEM;
 	}
+	return -ENOENT;
+}
+
+/* The concrete scopes around the point, innermost first. */
+static int point_scopes(struct vars_ctx *v, int views)
+{
+	int n = scopes_at(v->di->dwarf, v->daddr, views, &v->scopes);
+
+	if (n == -ENOENT)
+		return point_error(v, "no debug info covers 0x%" PRIx64 " (built without -g?): its variables are unknown",
+				   v->pt->addr);
+	if (n <= 0)
+		return point_error(v, "no DWARF scope holds 0x%" PRIx64, v->pt->addr);
 	v->nscopes = n;
 	return 0;
 }
@@ -132,6 +158,8 @@ static bool is_func_scope(const struct vars_ctx *v, Dwarf_Die *d)
 {
 	const char *name;
 
+	if (v->pt->die_off)
+		return dwarf_dieoffset(d) == v->pt->die_off;
 	if (!v->pt->is_inline)
 		return dwarf_tag(d) == DW_TAG_subprogram;
 	name = bp_die_name(d);
@@ -154,8 +182,7 @@ static int find_func(struct vars_ctx *v)
 			return 0;
 		}
 	}
-	bp_err("%s: no DWARF function holds 0x%" PRIx64 "\n", v->where, v->pt->addr);
-	return -ENOENT;
+	return point_error(v, "no DWARF function holds 0x%" PRIx64, v->pt->addr);
 }
 
 /* --- collecting variables ------------------------------------------------ */
@@ -257,19 +284,16 @@ static int add_params(struct cands *cs, Dwarf_Die *func)
 
 /* Parameters, the function's locals, then those of the lexical blocks
  * around the point, outer to inner (blocks of calls inlined into it are
- * another function's). */
+ * another function's): the order bp_var__find looks in, reversed. */
 static int collect_cands(struct vars_ctx *v, struct cands *cs)
 {
-	int i, stop = -1, err;
+	int i, first, err;
 
-	for (i = 0; i < v->fi; i++) {
-		if (dwarf_tag(&v->scopes[i]) == DW_TAG_inlined_subroutine)
-			stop = i;
-	}
+	bp_scopes__blocks(v->scopes, v->nscopes, &v->scopes[v->fi], &first);
 	err = add_params(cs, &v->scopes[v->fi]);
 	if (!err)
 		err = add_children(cs, &v->scopes[v->fi], DW_TAG_variable, BP_VAR_LOCAL);
-	for (i = v->fi - 1; i > stop && !err; i--) {
+	for (i = v->fi - 1; i >= first && !err; i--) {
 		if (dwarf_tag(&v->scopes[i]) == DW_TAG_lexical_block)
 			err = add_children(cs, &v->scopes[i], DW_TAG_variable, BP_VAR_LOCAL);
 	}
@@ -277,15 +301,6 @@ static int collect_cands(struct vars_ctx *v, struct cands *cs)
 }
 
 /* --- one variable -------------------------------------------------------- */
-
-static bool has_entry_value(const Dwarf_Op *ops, size_t nops)
-{
-	for (size_t i = 0; i < nops; i++) {
-		if (ops[i].atom == DW_OP_entry_value || ops[i].atom == DW_OP_GNU_entry_value)
-			return true;
-	}
-	return false;
-}
 
 /* Where var has a location (as the resolver's messages count it). */
 static int var_ranges(const struct vars_ctx *v, Dwarf_Die *var, struct bp_var_entry *e)
@@ -310,7 +325,8 @@ static int var_ranges(const struct vars_ctx *v, Dwarf_Die *var, struct bp_var_en
 			e->navail = -1;
 			return 0;
 		}
-		if (!nops || has_entry_value(ops, nops) || e->navail == MAX_AVAIL)
+		/* entry values count: the entry probe saves them */
+		if (!nops || e->navail == MAX_AVAIL)
 			continue;
 		start = bp_debuginfo__elf_addr(v->di, start);
 		end = bp_debuginfo__elf_addr(v->di, end);
@@ -326,6 +342,13 @@ static int var_ranges(const struct vars_ctx *v, Dwarf_Die *var, struct bp_var_en
 		r = &e->avail[e->navail++];
 		r->start = start;
 		r->end = end;
+	}
+	/* kept for long: no more room than the ranges take */
+	if (e->avail && e->navail < MAX_AVAIL) {
+		struct bp_addr_range *n = realloc(e->avail, (e->navail ? e->navail : 1) * sizeof(*n));
+
+		if (n)
+			e->avail = n;
 	}
 	return 0;
 }
@@ -407,17 +430,65 @@ static char *location(struct bp_arg_ctx *c, struct cand *cd)
 	struct bp_arg_ctx q = *c;
 	struct bp_diag scratch = {};
 	struct bp_val val;
-	char desc[160];
+	char desc[160] = "";
 
+	/* the expression as written even when it cannot be compiled */
 	q.diag = &scratch;
-	if (bp_loc__var(&q, &cd->die, &val, desc, sizeof(desc)))
+	if (bp_loc__var(&q, &cd->die, &val, desc, sizeof(desc)) && !desc[0])
 		return NULL;
 	return strdup(desc);
+}
+
+static bool is_aggregate(Dwarf_Die *var)
+{
+	Dwarf_Die tmem, pmem, *t = bp_type_peel(bp_die_type(var, &tmem), &pmem);
+	int tag = t ? dwarf_tag(t) : 0;
+
+	return bp_tag_is_record(tag) || tag == DW_TAG_array_type;
+}
+
+/*
+ * Why a variable is not fetchable, as a class: no value here, a floating-
+ * point register, an aggregate (it has a location: its members may be
+ * fetchable), an implicit pointer whose target is readable here.
+ */
+static enum bp_var_class not_fetchable(struct bp_arg_ctx *c, struct cand *cd,
+				       struct bp_diag *d, char **desc)
+{
+	struct bp_arg_ctx q = *c;
+	struct bp_diag scratch = {};
+	struct bp_val val;
+	char buf[160];
+	const char *target;
+
+	/* in an xmm register, or computed in floating point: present */
+	if (d->fp_register)
+		return is_aggregate(&cd->die) ? BP_VAR_AGGREGATE : BP_VAR_FP_REG;
+	if (d->unavailable)
+		return BP_VAR_ABSENT;
+	q.diag = &scratch;
+	if (bp_loc__var(&q, &cd->die, &val, buf, sizeof(buf)))
+		return is_aggregate(&cd->die) ? BP_VAR_AGGREGATE : BP_VAR_REFUSED;
+	if (val.implicit.set) {
+		target = bp_die_name(&val.implicit.die);
+		/* why its target cannot be read is the reason */
+		if (bp_val__implicit_target(&q, &val)) {
+			*d = scratch;
+			return scratch.unavailable ? BP_VAR_ABSENT : BP_VAR_REFUSED;
+		}
+		free(*desc);
+		if (asprintf(desc, "implicit pointer to %s%s", target ? "" : "an object",
+			     target ? target : "") < 0)
+			*desc = NULL;
+		return BP_VAR_IMPLICIT;
+	}
+	return is_aggregate(&cd->die) ? BP_VAR_AGGREGATE : BP_VAR_REFUSED;
 }
 
 static int eval_var(struct vars_ctx *v, struct cand *cd, struct bp_var_entry *e)
 {
 	struct bp_arg_spec arg = { .text = e->name, .name = e->name, .var = e->name };
+	struct bp_fetch fetch;
 	struct bp_diag d = {};
 	struct bp_arg_ctx c;
 	char desc[160], *tname = NULL;
@@ -429,14 +500,22 @@ static int eval_var(struct vars_ctx *v, struct cand *cd, struct bp_var_entry *e)
 		err = check_lookup(&c, cd);
 	/* the resolver's whole path for one argument: this is the verdict */
 	if (!err)
-		err = bp_arg__compile(&c, &arg, &e->fetch, &tname, desc, sizeof(desc));
+		err = bp_arg__compile(&c, &arg, &fetch, &tname, desc, sizeof(desc));
 	free(tname);
 	e->addr = bp_debuginfo__elf_addr(v->di, c.addr);
 	e->fetchable = !err;
 	if (err == -ENOMEM)
 		return err;
 	e->loc_desc = err ? location(&c, cd) : strdup(desc);
+	e->cls = BP_VAR_FETCHABLE;
+	if (!err) {
+		e->fetch = malloc(sizeof(*e->fetch));
+		if (!e->fetch)
+			return -ENOMEM;
+		*e->fetch = fetch;
+	}
 	if (err) {
+		e->cls = not_fetchable(&c, cd, &d, &e->loc_desc);
 		e->why = reason(&d);
 		if (!e->why)
 			return -ENOMEM;
@@ -546,10 +625,14 @@ static int add_retval(struct vars_ctx *v, const struct retval_res *res, int i)
 	e->addr = v->pt->addr;
 	e->navail = -1;
 	e->fetchable = !res->why;
+	e->cls = e->fetchable ? BP_VAR_FETCHABLE : BP_VAR_REFUSED;
 	if (e->fetchable) {
 		const char *desc = res->pts[i].loc_desc[0];
 
-		e->fetch = res->pts[i].plan.args[0];
+		e->fetch = malloc(sizeof(*e->fetch));
+		if (!e->fetch)
+			return -ENOMEM;
+		*e->fetch = res->pts[i].plan.args[0];
 		e->loc_desc = strdup(desc ? desc : "reg rax");
 	} else {
 		e->why = strdup(res->why);
@@ -570,6 +653,7 @@ static int copy_point(struct bp_var_point *vp, const struct bp_point *pt)
 	vp->offset = pt->offset;
 	vp->is_return = pt->is_return;
 	vp->is_inline = pt->is_inline;
+	vp->die_off = pt->die_off;
 	return vp->binary && vp->func && (!pt->cu || vp->cu) ? 0 : -ENOMEM;
 }
 
@@ -594,38 +678,53 @@ static int open_di(const char *path, struct bp_debuginfo **di)
 	return 0;
 }
 
+/* One point; what keeps its variables from being listed is kept in its
+ * error, and only running out of memory stops the listing. */
 static int one_point(struct vars_ctx *v, const struct retval_res *res, int i)
 {
-	int err = point_scopes(v);
+	Dwarf_Die die;
+	int err, n;
 
-	if (!err)
+	/* the copy the resolver found: the scopes around it, the blocks
+	 * inside it (views included) */
+	if (v->pt->die_off && dwarf_offdie(v->di->dwarf, v->pt->die_off, &die) &&
+	    (n = bp_scopes__around(&die, v->daddr, &v->scopes)) > 0) {
+		v->nscopes = n;
 		err = find_func(v);
-	if (err)
-		return err;
-	return v->spec->is_return ? add_retval(v, res, i) : point_vars(v);
+	} else {
+		free(v->scopes);
+		v->scopes = NULL;
+		err = point_scopes(v, BP_SCOPES_VIEWS);
+		if (!err)
+			err = find_func(v);
+	}
+	if (!err)
+		err = v->spec->is_return ? add_retval(v, res, i) : point_vars(v);
+	return err == -ENOMEM ? err : 0;
 }
 
-static int points_vars(const struct bp_spec *spec, const struct bp_point *pts,
+static int points_vars(const struct bp_spec *spec,
 		       const struct retval_res *res, struct bp_var_list *l)
 {
 	struct bp_debuginfo *di = NULL;
 	int i, err = 0;
 
 	for (i = 0; i < l->npoints && !err; i++) {
-		struct vars_ctx v = { .spec = spec, .pt = &pts[i], .vp = &l->points[i] };
+		const struct bp_var_point *pt = &l->points[i];
+		struct vars_ctx v = { .spec = spec, .pt = pt, .vp = &l->points[i] };
 
-		err = open_di(pts[i].binary, &di);
+		err = open_di(pt->binary, &di);
 		if (err)
 			break;
 		v.di = di;
 		/* the inverse of bp_debuginfo__elf_addr */
-		v.daddr = pts[i].addr - di->dwarf_bias + di->elf_bias;
-		if (l->npoints > 1 && pts[i].cu)
-			snprintf(v.where, sizeof(v.where), "%s (%s) in %s", pts[i].func,
-				 pts[i].cu, pts[i].binary);
+		v.daddr = pt->addr - di->dwarf_bias + di->elf_bias;
+		if (l->npoints > 1 && pt->cu)
+			snprintf(v.where, sizeof(v.where), "%s (%s) in %s", pt->func,
+				 pt->cu, pt->binary);
 		else
-			snprintf(v.where, sizeof(v.where), "%s in %s", pts[i].func,
-				 pts[i].binary);
+			snprintf(v.where, sizeof(v.where), "%s in %s", pt->func,
+				 pt->binary);
 		err = one_point(&v, res, i);
 		free(v.scopes);
 	}
@@ -660,10 +759,14 @@ int bp_var_list__collect(struct bp_var_list *l, const struct bp_spec *spec)
 	l->npoints = n;
 	for (i = 0; i < n && !err; i++)
 		err = copy_point(&l->points[i], &pts[i]);
+	/* the copies say all that is needed: the plans go (a '*' has many) */
+	bp_points__free(pts, n);
+	pts = NULL;
+	n = 0;
 	if (!err && spec->is_return)
-		err = retval_resolve(r, spec, n, &res);
+		err = retval_resolve(r, spec, l->npoints, &res);
 	if (!err)
-		err = points_vars(spec, pts, &res, l);
+		err = points_vars(spec, &res, l);
 out:
 	if (err == -ENOMEM)
 		bp_err("%s: out of memory listing variables\n", spec->func ? spec->func : "?");
@@ -681,6 +784,7 @@ static void free_var(struct bp_var_entry *e)
 	free(e->loc_desc);
 	free(e->why);
 	free(e->avail);
+	free(e->fetch);
 }
 
 void bp_var_list__free(struct bp_var_list *l)
@@ -693,6 +797,7 @@ void bp_var_list__free(struct bp_var_list *l)
 		for (int j = 0; j < vp->nvars; j++)
 			free_var(&vp->vars[j]);
 		free(vp->vars);
+		free(vp->error);
 		free(vp->binary);
 		free(vp->func);
 		free(vp->cu);

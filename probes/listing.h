@@ -22,6 +22,7 @@
 /* One function, or one inlined copy of a function. */
 struct bp_func_entry {
 	char *name;
+	char *signature;	/* C++: demangled linkage name ("ns::C::m(int) const"); NULL */
 	char *cu;		/* DW_AT_name of its CU; NULL from the symbol table */
 	char *caller;		/* inlined copies: the function they are inlined into */
 	char *alias_of;		/* a symbol DWARF knows by another name (malloc) */
@@ -58,6 +59,22 @@ enum bp_var_kind {
 	BP_VAR_RETVAL,		/* $retval at a return probe */
 };
 
+/* What a variable is at a point, for tools that count (the coverage). */
+enum bp_var_class {
+	BP_VAR_FETCHABLE,	/* a program asking for it here loads */
+	BP_VAR_ABSENT,		/* it has no value here (optimized out) */
+	BP_VAR_AGGREGATE,	/* a struct, union or array: name a member */
+	BP_VAR_IMPLICIT,	/* a pointer only DWARF knows (no value of its
+				 * own); what it points to is readable:
+				 * NAME[0], NAME->MEMBER */
+	BP_VAR_FP_REG,		/* in a floating-point register, or computed in
+				 * floating point: no BPF program can read or
+				 * compute it */
+	BP_VAR_REFUSED,		/* anything else: why says */
+};
+
+const char *bp_var_class__name(enum bp_var_class cls);
+
 /* An address range [start, end). */
 struct bp_addr_range {
 	uint64_t start;
@@ -70,9 +87,10 @@ struct bp_var_entry {
 	char *type_name;	/* C type as declared, e.g. "req_t *" */
 	int decl_line;		/* 0 when unknown */
 	bool fetchable;
+	enum bp_var_class cls;
 	uint64_t addr;		/* where it is read: the point, or past the prologue */
 	char *loc_desc;		/* its location at addr ("reg rdi"); NULL: none */
-	struct bp_fetch fetch;	/* fetchable: how (bp_fetch__format) */
+	struct bp_fetch *fetch;	/* fetchable: how (bp_fetch__format); else NULL */
 	char *why;		/* not fetchable: the resolver's reason */
 	/* where it has a location: navail < 0 means its whole scope (a single
 	 * location expression or a constant); else the location list's ranges */
@@ -90,6 +108,10 @@ struct bp_var_point {
 	bool is_inline;
 	struct bp_var_entry *vars;	/* parameters, then locals outer to inner */
 	int nvars;
+	/* non-NULL: why this point's variables could not be listed (the
+	 * other points are) */
+	char *error;
+	uint64_t die_off;	/* the copy's DIE (struct bp_point), 0: unknown */
 };
 
 struct bp_var_list {

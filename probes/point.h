@@ -34,6 +34,9 @@ struct bp_map_trace {
 	bool value_percpu;	/* its value is every possible CPU's (bpf() on per-CPU maps) */
 };
 
+/* Function entries one point's entry values may come from. */
+#define BP_MAX_ENTRY_SAVES	8
+
 struct bp_point {
 	char *binary;		/* absolute path of the probed file */
 	char *func;		/* function name */
@@ -67,6 +70,17 @@ struct bp_point {
 	char *symbol;		/* the ELF symbol of an out-of-line copy when it is
 				 * not func (a clone: clone_me.constprop.0) */
 	struct bp_map_trace map;	/* map tracing (kernel points) */
+
+	/*
+	 * Entry values (the plan's BP_XOP_ENTRY_REG): the file offsets in
+	 * binary of the function entries whose registers the plan reads, where
+	 * a companion probe saves them (prologue/entry_save.h).
+	 */
+	uint64_t entry_offsets[BP_MAX_ENTRY_SAVES];
+	int nentries;
+	/* the DWARF DIE of the function copy (its offset in the binary's
+	 * .debug_info), for tools that look at it again; 0: none */
+	uint64_t die_off;
 };
 
 /* Frees what one point holds (not the point itself) and zeroes it. */

@@ -8,6 +8,7 @@
  * the members exist is the resolver's business. Every error names the token
  * that caused it, because the user only sees the message, not the parser.
  */
+#define _GNU_SOURCE		/* asprintf */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <strings.h>
 
 #include "probes/spec.h"
+#include "probes/spec_name.h"
 
 /* passed through "%s": a '%' in a format string would be a conversion */
 #define POINT_FORMS	"POINT is FUNC[@SRC][+OFFS|%return|:RLN|;PTN], SRC:ALN or SRC;PTN"
@@ -374,11 +376,6 @@ struct point_text {
 	char *point;		/* POINT, cut out of a copy */
 };
 
-static bool is_func_char(char c)
-{
-	return is_ident_char(c) || c == '.';	/* foo.isra.0, foo.cold */
-}
-
 static bool is_glob_char(char c)
 {
 	return c == '*' || c == '?' || c == '[';
@@ -413,40 +410,6 @@ static bool is_source_name(const char *s, size_t len)
 			return true;
 	}
 	return false;
-}
-
-/*
- * Length of the function name or glob at s: identifier characters, '.',
- * and the glob operators * ? [...]. Sets *glob when there is one; returns
- * -1 for an unterminated '['.
- */
-static int func_len(const char *s, bool *glob)
-{
-	const char *p = s;
-
-	*glob = false;
-	for (;;) {
-		if (is_func_char(*p) || *p == '*' || *p == '?') {
-			*glob |= *p == '*' || *p == '?';
-			p++;
-		} else if (*p == '[') {
-			const char *q = p + 1;
-
-			if (*q == '!' || *q == '^')
-				q++;
-			if (*q == ']')
-				q++;	/* "[]a]": the first ']' is literal */
-			while (*q && *q != ']' &&
-			       (is_func_char(*q) || *q == '-'))
-				q++;
-			if (*q != ']')
-				return -1;
-			*glob = true;
-			p = q + 1;
-		} else {
-			return p - s;
-		}
-	}
 }
 
 static int parse_offset(struct spec_ctx *ctx, struct bp_spec *spec,
@@ -551,11 +514,14 @@ static int parse_func_point(struct spec_ctx *ctx, struct bp_spec *spec,
 	bool glob;
 	int n;
 
-	n = func_len(point, &glob);
-	if (n < 0)
+	n = bp_spec_name__len(point, &glob);
+	if (n == -1)
 		return spec_err(ctx, "unterminated '[' in probe point '%s': a glob class is written [abc] (%s)",
 				tok, POINT_FORMS);
-	if (!n || !(is_ident_start(point[0]) || is_glob_char(point[0])))
+	if (n == -2)
+		return spec_err(ctx, "unterminated '(' in probe point '%s': a C++ overload is written f(int, char const*) (%s)",
+				tok, POINT_FORMS);
+	if (!n || !(is_ident_start(point[0]) || is_glob_char(point[0]) || point[0] == '~'))
 		return spec_err(ctx, "invalid function name in probe point '%s' (%s)",
 				tok, POINT_FORMS);
 	spec->func = strndup(point, n);
@@ -989,15 +955,28 @@ static int check_map_arg(struct spec_ctx *ctx, const struct bp_spec *spec,
 static int parse_definition(struct spec_ctx *ctx, struct bp_spec *spec,
 			    char *pos)
 {
+	char *tok, *more, *joined = NULL;
 	int ntok, nargs, err;
-	char *tok;
 
 	ntok = count_tokens(pos);
 	if (!ntok)
 		return spec_err(ctx, "missing probe point in SEC(\"%s\"): expected [EVENT=]POINT after the config terms",
 				ctx->text);
 	tok = next_token(&pos);
+	/* C++: "operator new", "f(int, char const*)" span tokens */
+	while (!spec->map && bp_spec_name__continues(tok, skip_space(pos)) && (more = next_token(&pos))) {
+		char *j;
+
+		if (asprintf(&j, "%s %s", tok, more) < 0) {
+			free(joined);
+			return spec_nomem(ctx);
+		}
+		free(joined);
+		tok = joined = j;
+		ntok--;
+	}
 	err = spec->map ? parse_map_point(ctx, spec, tok) : parse_point(ctx, spec, tok);
+	free(joined);
 	if (err)
 		return err;
 

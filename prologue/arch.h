@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Byte offset of DWARF register reg in struct pt_regs, -1 if it has none. */
 int bp_arch__pt_regs_off(int reg);
@@ -34,6 +35,42 @@ const char *bp_arch__fp_reg(int reg, char *buf, size_t len);
 /* The instruction pointer, the integer return value. */
 int bp_arch__ip_reg(void);
 int bp_arch__ret_reg(void);
+
+/* How many DWARF register numbers there are from 0 on, pt_regs holding
+ * some of them (bp_arch__pt_regs_off): the entry-value map saves these. */
+int bp_arch__nr_regs(void);
+
+/* The stack pointer, and the CFA at a function's first instruction as an
+ * offset from it (x86-64: the return address was just pushed, +8). */
+int bp_arch__sp_reg(void);
+int bp_arch__entry_cfa_off(void);
+
+/*
+ * The thread pointer of the current user thread, as a BPF program finds
+ * it: a member of the kernel's struct task_struct (x86-64: thread.fsbase),
+ * its offset read from the running kernel's BTF (cached). 0 or a negative
+ * errno, and what failed in why (a whole sentence).
+ */
+int bp_arch__task_tp_off(int64_t *off, char *why, size_t len);
+
+/*
+ * The C library's thread control block behind the thread pointer (glibc
+ * on x86-64: TLS variant II): where the pointer to the DTV is, relative to
+ * the thread pointer, and the size of one DTV entry, whose first word is
+ * the address of that module's TLS block (entry 1: the executable's).
+ */
+int bp_arch__tls_dtv_off(void);
+int bp_arch__tls_dtv_entry_size(void);
+
+/* What a dynamic relocation type means for thread-locals. */
+enum bp_tls_reloc {
+	BP_TLS_RELOC_NONE = 0,
+	BP_TLS_RELOC_TPOFF,	/* the slot gets the symbol's offset from the
+				 * thread pointer (initial-exec accesses) */
+	BP_TLS_RELOC_DTPMOD,	/* the slot gets the symbol's module id
+				 * (general-dynamic accesses) */
+};
+enum bp_tls_reloc bp_arch__tls_reloc(uint32_t type);
 
 /* How many integer arguments arrive in registers, and the i-th of them
  * (from 0), or -1 past the last. */

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* x86-64: DWARF register numbers, struct pt_regs, the System V ABI. */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <bpf/btf.h>
 
 #include "prologue/arch.h"
 #include "prologue/arch_x86_64.h"
@@ -90,4 +93,96 @@ int bp_arch__nr_arg_regs(void)
 int bp_arch__arg_reg(int i)
 {
 	return i >= 0 && i < bp_arch__nr_arg_regs() ? arg_regs[i] : -1;
+}
+
+int bp_arch__nr_regs(void)
+{
+	return BP_REG_MAX;
+}
+
+int bp_arch__sp_reg(void)
+{
+	return BP_REG_RSP;
+}
+
+int bp_arch__entry_cfa_off(void)
+{
+	return 8;
+}
+
+/* glibc's tcbhead_t: tcb, then the DTV pointer; a dtv_t is two words */
+int bp_arch__tls_dtv_off(void)
+{
+	return 8;
+}
+
+int bp_arch__tls_dtv_entry_size(void)
+{
+	return 16;
+}
+
+/* The byte offset of member name in the struct type id of btf, or -1. */
+static int64_t member_off(const struct btf *btf, int id, const char *name, int *type)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+	int i;
+
+	if (!t || !btf_is_composite(t))
+		return -1;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(btf, m->name_off);
+
+		if (n && !strcmp(n, name)) {
+			*type = m->type;
+			return btf_member_bit_offset(t, i) / 8;
+		}
+	}
+	return -1;
+}
+
+/* task_struct.thread.fsbase, from the running kernel's BTF */
+int bp_arch__task_tp_off(int64_t *off, char *why, size_t len)
+{
+	static int64_t cached = -1;
+	static int cached_err;
+	struct btf *btf;
+	int64_t thread, fsbase;
+	int id, type = 0;
+
+	if (cached >= 0 || cached_err) {
+		*off = cached;
+		if (cached_err)
+			snprintf(why, len, "the kernel's BTF does not say where a task's fs base is (task_struct.thread.fsbase)");
+		return cached_err;
+	}
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		cached_err = -ENOENT;
+		snprintf(why, len, "the kernel has no BTF (/sys/kernel/btf/vmlinux), which says where a task's fs base is");
+		return cached_err;
+	}
+	id = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);
+	thread = id > 0 ? member_off(btf, id, "thread", &type) : -1;
+	fsbase = thread >= 0 ? member_off(btf, type, "fsbase", &type) : -1;
+	btf__free(btf);
+	if (fsbase < 0) {
+		cached_err = -ENOENT;
+		snprintf(why, len, "the kernel's BTF does not say where a task's fs base is (task_struct.thread.fsbase)");
+		return cached_err;
+	}
+	cached = thread + fsbase;
+	*off = cached;
+	return 0;
+}
+
+/* R_X86_64_DTPMOD64 (16), R_X86_64_TPOFF64 (18) */
+enum bp_tls_reloc bp_arch__tls_reloc(uint32_t type)
+{
+	switch (type) {
+	case 16: return BP_TLS_RELOC_DTPMOD;
+	case 18: return BP_TLS_RELOC_TPOFF;
+	default: return BP_TLS_RELOC_NONE;
+	}
 }

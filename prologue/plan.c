@@ -21,6 +21,14 @@ static uint32_t fetch_user_bits(const struct bp_fetch *f)
 	return f->user_mask & deref_bits(f);
 }
 
+/* Whether the fetch learns the load bias from its anchor. */
+static bool uses_anchor(const struct bp_fetch *f)
+{
+	return f->base == BP_BASE_ADDR ||
+	       (f->base == BP_BASE_EXPR && (bp_expr__has(&f->expr, BP_XOP_ADDR) ||
+					    bp_expr__has(&f->expr, BP_XOP_ENTRY_REG)));
+}
+
 /*
  * Field-wise, but blind to what the plan's semantics ignore: offsets past
  * nderef and user_mask bits past nderef. Two fetches that compare equal
@@ -37,9 +45,11 @@ bool bp_fetch__equal(const struct bp_fetch *a, const struct bp_fetch *b)
 		return false;
 	if (fetch_user_bits(a) != fetch_user_bits(b))
 		return false;
-	/* the anchor only means something for an address base */
-	if (a->base == BP_BASE_ADDR &&
+	/* the anchor only means something when the bias is needed */
+	if (uses_anchor(a) &&
 	    (a->anchor != b->anchor || a->anchor_kind != b->anchor_kind))
+		return false;
+	if (a->base == BP_BASE_EXPR && !bp_expr__equal(&a->expr, &b->expr))
 		return false;
 	for (i = 0; i < a->nderef && i < BP_MAX_DEREFS; i++) {
 		if (a->deref_off[i] != b->deref_off[i])
@@ -59,6 +69,15 @@ bool bp_plan__equal(const struct bp_plan *a, const struct bp_plan *b)
 			return false;
 	}
 	return true;
+}
+
+bool bp_plan__needs_entry_values(const struct bp_plan *plan)
+{
+	for (int i = 0; i < plan->nargs && i < BP_MAX_ARGS; i++)
+		if (plan->args[i].base == BP_BASE_EXPR &&
+		    bp_expr__has(&plan->args[i].expr, BP_XOP_ENTRY_REG))
+			return true;
+	return false;
 }
 
 /*
@@ -123,6 +142,14 @@ static void sb_base(struct strbuf *sb, const struct bp_fetch *f)
 		sb_printf(sb, "ctx[%u]", f->reg);
 		sb_offset(sb, f->add);
 		break;
+	case BP_BASE_EXPR: {
+		char text[512];
+
+		bp_expr__format(&f->expr, text, sizeof(text));
+		sb_printf(sb, "[%s]", text);
+		sb_offset(sb, f->add);
+		break;
+	}
 	default:
 		sb_printf(sb, "none");
 		break;
@@ -160,7 +187,7 @@ int bp_fetch__format(const struct bp_fetch *f, char *buf, size_t len)
 	if (f->bit_size)
 		sb_printf(&sb, " [bits %u..%u]", f->bit_off,
 			  f->bit_off + f->bit_size - 1);
-	if (f->base == BP_BASE_ADDR)
+	if (uses_anchor(f))
 		sb_printf(&sb, " [load bias: %s - 0x%" PRIx64 "]",
 			  f->anchor_kind == BP_ANCHOR_FUNC_IP ? "func_ip" : "ip",
 			  f->anchor);

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "prologue/expr.h"
+
 #define BP_MAX_ARGS	3	/* R3..R5 */
 #define BP_MAX_DEREFS	8
 
@@ -22,13 +24,15 @@ enum bp_base_kind {
 	BP_BASE_CTX,		/* value = ((u64 *)ctx)[reg] + add: argument
 				 * reg (from 0) of an fentry/fexit program,
 				 * whose ctx is the arguments' u64 array */
+	BP_BASE_EXPR,		/* value = expr's result + add (prologue/expr.h) */
 };
 
 /* Arguments an fentry ctx can hold (the kernel's MAX_BPF_FUNC_ARGS). */
 #define BP_CTX_MAX_ARGS	12
 
 /*
- * How a BP_BASE_ADDR fetch learns the load bias of the probed object: the
+ * How a BP_BASE_ADDR fetch (or an expression's BP_XOP_ADDR and
+ * BP_XOP_ENTRY_REG) learns the load bias of the probed object: the
  * run-time address of a known link-time address, the anchor, minus the
  * anchor. Both anchors are the probe point's own address.
  */
@@ -41,7 +45,9 @@ enum bp_anchor_kind {
 /*
  * One argument:
  *   v = base value (see bp_base_kind); for BP_BASE_ADDR,
- *       v = add - anchor + run-time address of the anchor;
+ *       v = add - anchor + run-time address of the anchor; for
+ *       BP_BASE_EXPR, v = the value expr computes + add (a failed read
+ *       in it fails the fetch);
  *   for i in 0..nderef-1: v = *(v + deref_off[i])
  *       reading 8 bytes, except the last deref which reads 'size' bytes,
  *       from user memory when bit i of user_mask is set, else kernel memory;
@@ -61,8 +67,9 @@ struct bp_fetch {
 	bool is_signed;
 	uint8_t bit_off;	/* bitfields, and members of small structs held */
 	uint8_t bit_size;	/* in registers: 0 when the whole value is meant */
-	uint64_t anchor;	/* BP_BASE_ADDR: link-time address of the anchor */
-	uint8_t anchor_kind;	/* BP_BASE_ADDR: enum bp_anchor_kind */
+	uint64_t anchor;	/* BP_BASE_ADDR, _EXPR: link-time address of the anchor */
+	uint8_t anchor_kind;	/* BP_BASE_ADDR, _EXPR: enum bp_anchor_kind */
+	struct bp_expr expr;	/* BP_BASE_EXPR */
 };
 
 struct bp_plan {
@@ -72,6 +79,9 @@ struct bp_plan {
 
 bool bp_fetch__equal(const struct bp_fetch *a, const struct bp_fetch *b);
 bool bp_plan__equal(const struct bp_plan *a, const struct bp_plan *b);
+/* Whether a plan reads entry values (BP_XOP_ENTRY_REG): its probe point
+ * needs the companion probe at its function's entry (entry_save.h). */
+bool bp_plan__needs_entry_values(const struct bp_plan *plan);
 /* Human-readable form, e.g. "s32 *(u64 *)(%rdi + 8) + 4". Returns snprintf's value. */
 int bp_fetch__format(const struct bp_fetch *f, char *buf, size_t len);
 

@@ -10,7 +10,8 @@
  *    output register and extended there. No stack, no error path.
  *
  *  - Some argument calls a helper (it dereferences memory, or it is a
- *    global at a uretprobe, whose load bias comes from bpf_get_func_ip()):
+ *    global at a uretprobe, whose load bias comes from bpf_get_func_ip()),
+ *    or is an expression (expr_gen.c, its stack below r10-24):
  *    ctx is kept in r6 across the calls, each read lands in the 8-byte
  *    slot at r10-8, and a finished argument waits in r7..r9 (callee-saved)
  *    until no more calls follow. The last such argument and all the
@@ -51,24 +52,25 @@
 #include <stdint.h>
 
 #include "prologue/arch.h"
+#include "prologue/emit.h"
+#include "prologue/expr_gen.h"
 #include "prologue/insn.h"
 #include "prologue/prologue.h"
 
 /* The stack slot every read lands in. */
 #define SLOT_OFF	(-8)
+/* Expressions keep their stack below the 8 bytes guards use at r10-16. */
+#define EXPR_STACK_OFF	(-24)
 /* Scratch for 64-bit immediates; always rewritten before it matters. */
 #define SCRATCH_REG	BPF_REG_2
 #define CTX_SAVE_REG	BPF_REG_6
 
 struct gen {
+	struct bp_emit e;	/* the instructions, the jumps to err */
 	/* registers of r1..r5 the program never reads (bp_prologue__gen) */
 	uint8_t unread;
-	struct bpf_insn *insns;
-	size_t max;
-	size_t n;		/* counts past max so we can tell -E2BIG */
-	/* one per read, plus one per bpf_get_func_ip() */
-	size_t err_jumps[BP_MAX_ARGS * (BP_MAX_DEREFS + 1)];
-	int nerr_jumps;
+	int entry_map_fd;	/* entry values' map, or -1 */
+	int err;		/* an expression that cannot be compiled */
 	/* r9 = r10 - 8 once, when there are enough reads to pay for it:
 	 * each read then points r1 at the slot in one move, not two. r9 is
 	 * free: only arguments before the last reading one wait in r7+i. */
@@ -81,45 +83,18 @@ struct gen {
 
 static void emit(struct gen *g, struct bpf_insn insn)
 {
-	if (g->n < g->max)
-		g->insns[g->n] = insn;
-	g->n++;
+	bp_emit(&g->e, insn);
 }
 
-static void emit_ld_imm64(struct gen *g, int dst, uint64_t v)
-{
-	emit(g, INSN(BPF_LD | BPF_DW | BPF_IMM, dst, 0, 0, (uint32_t)v));
-	emit(g, INSN(0, 0, 0, 0, (uint32_t)(v >> 32)));
-}
-
-static bool fits_s32(uint64_t v)
-{
-	return (int64_t)v == (int32_t)v;
-}
-
-/* dst = v, in as few instructions as possible. */
 static void emit_mov_imm(struct gen *g, int dst, uint64_t v)
 {
-	if (fits_s32(v))
-		emit(g, MOV64_IMM(dst, (int32_t)v));
-	else if (v <= UINT32_MAX)
-		/* 32-bit moves zero the upper half */
-		emit(g, ALU32_IMM(BPF_MOV, dst, (int32_t)(uint32_t)v));
-	else
-		emit_ld_imm64(g, dst, v);
+	bp_emit__mov_imm(&g->e, dst, v);
 }
 
 /* dst += v (mod 2^64) */
 static void emit_add(struct gen *g, int dst, uint64_t v)
 {
-	if (!v)
-		return;
-	if (fits_s32(v)) {
-		emit(g, ALU64_IMM(BPF_ADD, dst, (int32_t)v));
-		return;
-	}
-	emit_ld_imm64(g, SCRATCH_REG, v);
-	emit(g, ALU64_REG(BPF_ADD, dst, SCRATCH_REG));
+	bp_emit__add(&g->e, dst, v, SCRATCH_REG);
 }
 
 /*
@@ -201,16 +176,33 @@ static bool uses_func_ip(const struct bp_fetch *f)
 }
 
 /* Whether computing f calls a helper: then it belongs to the slow shape's
- * call section. */
+ * call section. An expression always goes there: it needs ctx saved and
+ * scratch registers. */
 static bool needs_call(const struct bp_fetch *f)
 {
-	return f->nderef || uses_func_ip(f);
+	return f->nderef || uses_func_ip(f) || f->base == BP_BASE_EXPR;
 }
 
 static void add_err_jump(struct gen *g)
 {
-	g->err_jumps[g->nerr_jumps++] = g->n;
-	emit(g, JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
+	bp_emit__err_jump(&g->e, JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
+}
+
+/* dst = the expression's value (slow shape: ctx in CTX_SAVE_REG) */
+static void emit_expr(struct gen *g, int dst, const struct bp_fetch *f)
+{
+	struct bp_expr_env env = {
+		.expr = &f->expr,
+		.ctx_reg = CTX_SAVE_REG,
+		.anchor = f->anchor,
+		.anchor_kind = f->anchor_kind,
+		.entry_map_fd = g->entry_map_fd,
+		.stack_off = EXPR_STACK_OFF,
+	};
+	int err = bp_expr__gen(&g->e, &env, dst);
+
+	if (err && !g->err)
+		g->err = err;
 }
 
 /*
@@ -234,8 +226,7 @@ static void emit_base(struct gen *g, int dst, int ctx,
 			emit(g, MOV64_REG(BPF_REG_1, CTX_SAVE_REG));
 			emit(g, CALL_HELPER(BPF_FUNC_get_func_ip));
 			/* jump to err when r0 == 0 */
-			g->err_jumps[g->nerr_jumps++] = g->n;
-			emit(g, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+			bp_emit__err_jump(&g->e, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
 			emit(g, MOV64_REG(dst, BPF_REG_0));
 		} else {
 			emit(g, LDX_MEM(BPF_DW, dst, ctx, bp_arch__pt_regs_off(bp_arch__ip_reg())));
@@ -244,6 +235,10 @@ static void emit_base(struct gen *g, int dst, int ctx,
 		return;
 	case BP_BASE_CTX:
 		emit(g, LDX_MEM(BPF_DW, dst, ctx, 8 * f->reg));
+		emit_add(g, dst, v);
+		return;
+	case BP_BASE_EXPR:
+		emit_expr(g, dst, f);
 		emit_add(g, dst, v);
 		return;
 	default:
@@ -321,13 +316,6 @@ static void emit_call_arg(struct gen *g, int dst, const struct bp_fetch *f)
 	emit_finish(g, dst, f, 64);
 }
 
-/* Points the jump at index 'at' to index 'to', if it was written. */
-static void patch_jump(struct gen *g, size_t at, size_t to)
-{
-	if (at < g->max)
-		g->insns[at].off = (int16_t)(to - at - 1);
-}
-
 /* May the program read register reg (r1..r5) before writing it? Its
  * prototype and the liveness of its body say (the caller's unread). */
 static bool reads(const struct gen *g, int reg)
@@ -388,23 +376,30 @@ static void gen_slow(struct gen *g, const struct bp_plan *plan)
 			emit(g, MOV64_REG(BPF_REG_3 + i, BPF_REG_7 + i));
 	}
 	emit(g, MOV64_IMM(BPF_REG_2, 0));
-	goto_unused = g->n;
+	/* nothing can fail (an expression over registers only): no error
+	 * block, which the verifier would refuse as unreachable */
+	if (!g->e.nerr_jumps) {
+		zero_args_from(g, plan, plan->nargs);
+		if (reads(g, BPF_REG_1))
+			emit(g, MOV64_REG(BPF_REG_1, CTX_SAVE_REG));
+		return;
+	}
+	goto_unused = g->e.n;
 	emit(g, JMP_JA(0));
 
-	err = g->n;
+	err = g->e.n;
 	emit(g, MOV64_IMM(BPF_REG_2, 1));
 	for (i = 0; i < plan->nargs; i++)
 		if (reads(g, BPF_REG_3 + i))
 			emit(g, MOV64_IMM(BPF_REG_3 + i, 0));
 
-	unused = g->n;
+	unused = g->e.n;
 	zero_args_from(g, plan, plan->nargs);
 	if (reads(g, BPF_REG_1))
 		emit(g, MOV64_REG(BPF_REG_1, CTX_SAVE_REG));
 
-	patch_jump(g, goto_unused, unused);
-	for (k = 0; k < g->nerr_jumps; k++)
-		patch_jump(g, g->err_jumps[k], err);
+	bp_emit__patch(&g->e, goto_unused, unused);
+	bp_emit__patch_errs(&g->e, err);
 }
 
 static int check_fetch(const struct bp_fetch *f)
@@ -423,6 +418,13 @@ static int check_fetch(const struct bp_fetch *f)
 	case BP_BASE_ADDR:
 		if (f->anchor_kind != BP_ANCHOR_IP &&
 		    f->anchor_kind != BP_ANCHOR_FUNC_IP)
+			return -EINVAL;
+		break;
+	case BP_BASE_EXPR:
+		if (f->anchor_kind != BP_ANCHOR_IP &&
+		    f->anchor_kind != BP_ANCHOR_FUNC_IP)
+			return -EINVAL;
+		if (bp_expr__check(&f->expr, NULL))
 			return -EINVAL;
 		break;
 	default:
@@ -451,7 +453,18 @@ void bp_prologue__preamble(struct bpf_insn *insns)
 int bp_prologue__gen(const struct bp_plan *plan, uint8_t unread,
 		     struct bpf_insn *insns, size_t max)
 {
-	struct gen g = { .unread = unread, .insns = insns, .max = max };
+	return bp_prologue__gen_opts(plan, unread, NULL, insns, max);
+}
+
+int bp_prologue__gen_opts(const struct bp_plan *plan, uint8_t unread,
+			  const struct bp_prologue_opts *opts,
+			  struct bpf_insn *insns, size_t max)
+{
+	struct gen g = {
+		.e = { .insns = insns, .max = max },
+		.unread = unread,
+		.entry_map_fd = opts ? opts->entry_map_fd : -1,
+	};
 	bool has_call = false;
 	int i, err;
 
@@ -472,7 +485,9 @@ int bp_prologue__gen(const struct bp_plan *plan, uint8_t unread,
 	else
 		gen_fast(&g, plan);	/* nargs == 0 ends up as the preamble */
 
-	if (g.n > max || g.n > BP_PROLOGUE_MAX_INSNS)
+	if (g.err)
+		return g.err;
+	if (g.e.n > max || g.e.n > BP_PROLOGUE_MAX_INSNS)
 		return -E2BIG;
-	return (int)g.n;
+	return (int)g.e.n;
 }

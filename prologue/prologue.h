@@ -6,12 +6,15 @@
  *   on success: r2 = 0, r3..r5 = fetched args (unused ones 0), r1 = ctx
  *   on any failed read: r2 = 1 (non-zero), r3..r5 = 0, r1 = ctx
  * except that registers in unread (the program never reads them) may be
- * left unset. It may use r6..r9 and the 8 bytes at r10-8; the program body
- * follows it directly (falls through from the last prologue instruction).
+ * left unset. It may use r6..r9, the 8 bytes at r10-8 and, for an
+ * expression (BP_BASE_EXPR), BP_EXPR_STACK_BYTES (expr_gen.h) from r10-24
+ * down; the program body follows it directly (falls through from the last
+ * prologue instruction).
  */
 #ifndef BPFPROBE_PROLOGUE_H
 #define BPFPROBE_PROLOGUE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/bpf.h>
@@ -33,7 +36,7 @@ void bp_prologue__preamble(struct bpf_insn *insns);
 	((nparams) >= 5 ? 0 : BP_UNREAD_ALL & ~((2u << (nparams)) - 1))
 
 /* Upper bound on bp_prologue__gen()'s output for any plan. */
-#define BP_PROLOGUE_MAX_INSNS 256
+#define BP_PROLOGUE_MAX_INSNS 4096
 
 /*
  * Writes the prologue for plan into insns (room for max), for a program
@@ -42,6 +45,18 @@ void bp_prologue__preamble(struct bpf_insn *insns);
  */
 int bp_prologue__gen(const struct bp_plan *plan, uint8_t unread,
 		     struct bpf_insn *insns, size_t max);
+
+/* What a plan's prologue may refer to beyond the plan. */
+struct bp_prologue_opts {
+	/* the entry-value map (prologue/entry_save.h) the plan's
+	 * BP_XOP_ENTRY_REG read; < 0: none, and such a plan is -EINVAL */
+	int entry_map_fd;
+};
+
+/* bp_prologue__gen() with opts (NULL: none). */
+int bp_prologue__gen_opts(const struct bp_plan *plan, uint8_t unread,
+			  const struct bp_prologue_opts *opts,
+			  struct bpf_insn *insns, size_t max);
 
 /* One instruction as readable BPF assembly ("r3 = *(u64 *)(r6 +112)").
  * ldimm64 takes two slots: pass both (next may be NULL otherwise).

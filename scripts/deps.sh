@@ -9,7 +9,10 @@ pkgs=(gcc make clang llvm libbpf-dev libdw-dev libelf-dev zlib1g-dev
       util-linux	# setpriv and unshare (unprivileged and PID namespace tests)
       pkgconf man-db	# the install test: pkg-config --libs bpfprobe, man bpfprobe
       qemu-system-x86 busybox-static
-      libc6-dbg dwz "$@")	# glibc's DWARF (exec=libc.so.6); DWZ test files
+      libc6-dbg dwz	# glibc's DWARF (exec=libc.so.6); DWZ test files
+      g++ libstdc++6-12-dbg	# the C++ tests: their target, libstdc++'s debug build
+      liblua5.4-0-dbg libdb5.3-dbg python3.11-dbg	# the coverage (bench/coverage.sh) and its tests
+      "$@")
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

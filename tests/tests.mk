@@ -11,7 +11,8 @@
 
 TARGET_CCS  := gcc clang
 TARGET_OPTS := O0 O2
-TARGET_NAMES := $(notdir $(wildcard tests/targets/*))
+# (a folder without C sources builds by its own rules: readable_cxx)
+TARGET_NAMES := $(foreach d,$(wildcard tests/targets/*),$(if $(wildcard $(d)/*.c),$(notdir $(d))))
 VARIANTS := $(foreach c,$(TARGET_CCS),$(foreach o,$(TARGET_OPTS),$(c)-$(o)))
 
 # A target may widen its own build matrix: tests/targets/NAME/opts lists its

@@ -116,13 +116,7 @@ static void avail_range(uint64_t start, uint64_t end, bool entry_value, void *ct
 {
 	struct avail *a = ctx;
 
-	/* an entry value is readable at the entry only */
-	if (entry_value) {
-		if (a->c->func_entry >= start && a->c->func_entry < end &&
-		    readable_at(a->c, a->c->func_entry))
-			avail_add(a, a->c->func_entry, a->c->func_entry + 1);
-		return;
-	}
+	/* entry values included: the entry probe saves them */
 	if (readable_at(a->c, start))
 		avail_add(a, start, end);
 }

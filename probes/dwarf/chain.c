@@ -83,6 +83,9 @@ int bp_chain__follow(struct bp_chain *ch)
 
 	if (err)
 		return err;
+	/* a pointer only DWARF knows: its target is another variable's */
+	if (ch->val->implicit.set)
+		return bp_val__implicit_target(ch->c, ch->val);
 	ch->val->lvalue = true;
 	return 0;
 }
@@ -236,6 +239,11 @@ static int finish_value(const struct bp_arg_ctx *c, const struct bp_arg_spec *ar
 	err = bp_val__select(c, v, size, k->path);
 	if (err)
 		return err;
+	if (v->implicit.set) {
+		bp_arg_fail(c, "'%s' is a pointer that exists only in the debug info (DW_OP_implicit_pointer): it has no value, but what it points to is readable ('%s[0]', '%s->MEMBER')",
+			    k->path, k->path, k->path);
+		return -EINVAL;
+	}
 	in_memory = v->lvalue;
 
 	if (v->lvalue) {
@@ -244,12 +252,15 @@ static int finish_value(const struct bp_arg_ctx *c, const struct bp_arg_spec *ar
 		if (err)
 			return err;
 	} else if (v->off) {
+		/* an addition after a read: computed */
 		if (v->f.nderef) {
-			bp_arg_fail(c, "needs an addition after a memory read: not supported");
-			return -EOPNOTSUPP;
+			err = bp_val__flatten(c, v);
+			if (err)
+				return err;
+		} else {
+			v->f.add += v->off;
+			v->off = 0;
 		}
-		v->f.add += v->off;
-		v->off = 0;
 	}
 	*out = v->f;
 	out->size = size;
@@ -326,6 +337,8 @@ int bp_chain__compile(struct bp_chain *ch, const struct bp_arg_spec *arg,
 		}
 		path_append(ch, s);
 	}
+	if (!err && ch->ops->end && !ch->bit_size)
+		err = ch->ops->end(ch);
 	if (err)
 		return err;
 	err = finish(ch, arg, out);

@@ -64,8 +64,9 @@ int bp_debuginfo__open(const char *path, struct bp_debuginfo **out, struct bp_di
 	if (!di)
 		goto err;
 	di->path = strdup(path);
+	di->cache = calloc(1, sizeof(*di->cache));
 	di->dwfl = dwfl_begin(&offline_callbacks);
-	if (!di->path || !di->dwfl)
+	if (!di->path || !di->cache || !di->dwfl)
 		goto err;
 
 	dwfl_report_begin(di->dwfl);
@@ -103,6 +104,9 @@ void bp_debuginfo__free(struct bp_debuginfo *di)
 {
 	if (!di)
 		return;
+	if (di->cache && di->cache->free_callsites)
+		di->cache->free_callsites(di->cache->callsites);
+	free(di->cache);
 	if (di->dwfl)
 		dwfl_end(di->dwfl);
 	free(di->path);

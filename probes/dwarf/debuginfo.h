@@ -25,6 +25,14 @@
 #include <elfutils/libdwfl.h>
 
 struct bp_diag;
+struct bp_callsite_index;
+
+/* What is worked out from a binary's DWARF once, when first needed, by
+ * the layers above (which say how to free it). */
+struct bp_debuginfo_lazy {
+	struct bp_callsite_index *callsites;	/* callsite.c */
+	void (*free_callsites)(struct bp_callsite_index *index);
+};
 
 struct bp_debuginfo {
 	char *path;		/* absolute path of the binary */
@@ -34,6 +42,8 @@ struct bp_debuginfo {
 	GElf_Addr elf_bias;	/* dwfl address = ELF link-time address + elf_bias */
 	Dwarf *dwarf;		/* NULL when no DWARF was found */
 	Dwarf_Addr dwarf_bias;	/* dwfl address = DWARF address + dwarf_bias */
+	/* filled lazily, also through a const di */
+	struct bp_debuginfo_lazy *cache;
 	struct bp_debuginfo *next;	/* debuginfo_cache.h */
 };
 

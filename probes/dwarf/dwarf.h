@@ -191,6 +191,17 @@ struct bp_arg_ctx {
  */
 #define BP_MAX_PIECES	8
 
+/*
+ * DW_OP_implicit_pointer: a pointer whose target exists only in DWARF. It
+ * has no value (no address); following it reads the object die describes
+ * at the same address, from byte off on.
+ */
+struct bp_implicit {
+	bool set;
+	Dwarf_Die die;
+	int64_t off;
+};
+
 /* One part of a value split by DW_OP_piece: bytes [byte_off, byte_off +
  * size) of the object, with a location of their own (see bp_val). */
 struct bp_piece {
@@ -203,6 +214,7 @@ struct bp_piece {
 	uint8_t shift;
 	uint8_t width;
 	bool wsigned;
+	struct bp_implicit implicit;
 };
 
 struct bp_val {
@@ -219,6 +231,11 @@ struct bp_val {
 	uint8_t shift;
 	uint8_t width;
 	bool wsigned;
+	/* a floating-point value (a typed DWARF op): its bits are read as
+	 * they are, but no arithmetic can be done with it */
+	bool fp;
+	/* an implicit pointer (then f and off mean nothing) */
+	struct bp_implicit implicit;
 	/*
 	 * npieces > 0: the object is split (DW_OP_piece, or a struct in a
 	 * register); off is then a byte offset into it, and f/lvalue/shift
@@ -232,6 +249,68 @@ struct bp_val {
 int bp_val__deref(const struct bp_arg_ctx *c, struct bp_val *v);
 
 /*
+ * Values only a fetch expression (prologue/expr.h) computes (val_expr.c).
+ * Each returns 0 or a negative errno, recorded in c->diag.
+ */
+
+/* v (not split, no implicit pointer) as an expression base: f's base,
+ * reads, off, shift and width become ops; lvalue is kept. */
+int bp_val__flatten(const struct bp_arg_ctx *c, struct bp_val *v);
+
+/* a = a OP b (a binary op of expr.h), both flattened; width and wsigned
+ * of the result are the wider operand's (a typed DWARF stack). */
+int bp_val__binary(const struct bp_arg_ctx *c, struct bp_val *a, struct bp_val *b,
+		   int op, uint8_t flags);
+
+/* v = OP v (NEG, NOT, ABS; PLUS_CONST with imm). */
+int bp_val__unary(const struct bp_arg_ctx *c, struct bp_val *v, int op, int64_t imm);
+
+/* DW_OP_form_tls_address: v, an offset in the module's TLS block, becomes
+ * the address of that byte for the current thread (tls.c finds the
+ * block). */
+int bp_val__tls(const struct bp_arg_ctx *c, struct bp_val *v);
+
+/* DW_OP_entry_value(DW_OP_regN) away from the entry: v, the frame's CFA,
+ * becomes reg's value at the entry of the function c->func_entry starts,
+ * saved there by a companion probe (prologue/entry_save.h). */
+int bp_val__entry_reg(const struct bp_arg_ctx *c, struct bp_val *v, int reg);
+
+/* DW_OP_GNU_parameter_ref: the parameter param (of the function whose
+ * frame c->addr is in) as its call sites pass it (callsite.c). */
+int bp_val__param_ref(const struct bp_arg_ctx *c, Dwarf_Die *param, struct bp_val *v);
+
+/* The CFA at c->addr, its ops appended to x (loc.c). */
+int bp_loc__cfa_expr(const struct bp_arg_ctx *c, struct bp_expr *x);
+
+/* Records that the argument has no value at c->addr: "WHAT at ADDR
+ * (FUNC+OFF)[: DETAIL]" (loc.c); returns err. */
+int bp_loc__unavailable(const struct bp_arg_ctx *c, int err, const char *what,
+			const char *detail);
+
+/* Following an implicit pointer: v becomes the object it points to (an
+ * lvalue, or a value split into pieces when a register holds it). */
+int bp_val__implicit_target(const struct bp_arg_ctx *c, struct bp_val *v);
+
+/* Where a binary's TLS block is found from the thread pointer (tls.c). */
+enum bp_tls_kind {
+	BP_TLS_NONE = 0,
+	BP_TLS_MODID_CONST,	/* DTV entry modid (the executable: 1) */
+	BP_TLS_MODID_GOT,	/* DTV entry *got (a DTPMOD slot) */
+	BP_TLS_TPOFF_GOT,	/* thread pointer + *got - sub (a TPOFF slot) */
+};
+
+struct bp_tls_module {
+	enum bp_tls_kind kind;
+	uint64_t modid;
+	uint64_t got;		/* DWARF link-time address of the GOT slot */
+	int64_t sub;		/* TPOFF: the offset of the slot's symbol */
+};
+
+/* How di's TLS block is found; -ENOENT with why when it cannot be. */
+int bp_tls__module(const struct bp_debuginfo *di, struct bp_tls_module *m,
+		   char *why, size_t len);
+
+/*
  * A split value (npieces > 0) narrowed to the piece holding bytes
  * [v->off, v->off + size): what's needed before reading a member of that
  * size. An rvalue held whole (a struct in a register) is first made a one
@@ -243,6 +322,30 @@ int bp_val__select(const struct bp_arg_ctx *c, struct bp_val *v, long size,
  * size bytes, so members are bits of it. */
 int bp_val__split(const struct bp_arg_ctx *c, struct bp_val *v, long size,
 		  const char *path);
+
+/*
+ * The concrete scopes around DWARF address addr in the unit cudie,
+ * innermost first (lexical blocks, inlined calls, the function, the
+ * unit), into *scopes (malloc'ed). views: BP_SCOPES_PC, the code holds
+ * addr; BP_SCOPES_VIEWS, a scope that begins at addr between location
+ * views (an empty range there) holds it too, looked for inside the
+ * function whose code holds addr; BP_SCOPES_VIEWS_ANYWHERE, in any
+ * function (slow). Returns how many, or a negative errno.
+ */
+enum { BP_SCOPES_PC, BP_SCOPES_VIEWS, BP_SCOPES_VIEWS_ANYWHERE };
+int bp_scopes__at(Dwarf_Die *cudie, uint64_t addr, int views, Dwarf_Die **scopes);
+
+/* The same around addr in func (an out-of-line function or an inlined
+ * copy, concrete): the blocks and copies inside it holding addr (views
+ * included), func, and what holds func up to its unit. */
+int bp_scopes__around(Dwarf_Die *func, uint64_t addr, Dwarf_Die **scopes);
+
+/*
+ * Where func (an out-of-line function or an inlined copy) is in scopes:
+ * its index (-1: not there), and in *first the innermost scope that is
+ * func's own source (blocks of calls inlined into func come before it).
+ */
+int bp_scopes__blocks(Dwarf_Die *scopes, int n, Dwarf_Die *func, int *first);
 
 /* The parameter (or variable in scope at c->addr, or file-scope
  * variable) called name. -ENOENT, recorded with the function's
@@ -363,6 +466,9 @@ struct bp_chain_ops {
 	int (*scalar)(struct bp_chain *ch, long *bytes, bool *is_signed);
 	/* the C name of the current type */
 	void (*type_name)(struct bp_chain *ch, char *buf, size_t len);
+	/* before the final read (NULL: nothing): a C++ reference to a scalar
+	 * reads the scalar */
+	int (*end)(struct bp_chain *ch);
 };
 
 /* Embedded in the walker, which holds the current type. */

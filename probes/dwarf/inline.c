@@ -6,11 +6,11 @@
  * inlined into (whose frame and entry its locations refer to).
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dwarf.h>
 
+#include "probes/dwarf/cxx.h"
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
 #include "util/grow.h"
@@ -20,8 +20,7 @@
 #define MAX_DEPTH	64
 
 struct inline_walk {
-	const char *name;
-	bool glob;
+	struct bp_func_pattern pat;	/* the name (C++ spellings too) */
 	int (*cb)(const struct bp_func *fn, void *ctx);
 	void *ctx;
 	const char *cu_name;
@@ -30,11 +29,9 @@ struct inline_walk {
 	int err;
 };
 
-static bool name_matches(const struct inline_walk *w, const char *name)
+static bool name_matches(const struct inline_walk *w, Dwarf_Die *die)
 {
-	if (!name)
-		return false;
-	return w->glob ? !fnmatch(w->name, name, 0) : !strcmp(w->name, name);
+	return bp_func_pattern__matches(&w->pat, die, bp_die_name(die));
 }
 
 /*
@@ -44,10 +41,15 @@ static bool name_matches(const struct inline_walk *w, const char *name)
 bool bp_inline__code(Dwarf_Die *die, uint64_t *entry, uint64_t *end)
 {
 	Dwarf_Addr base, lo, hi, e = 0, low = (Dwarf_Addr)-1, low_end = 0;
-	bool have_entry = !dwarf_entrypc(die, &e);
+	Dwarf_Addr next = (Dwarf_Addr)-1, next_end = 0;
+	bool have_entry = !dwarf_entrypc(die, &e), at_view = false;
 	ptrdiff_t off = 0;
 
 	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		/* gcc's location views: the copy starts "between views" of an
+		 * address no instruction of it holds yet (an empty range) */
+		if (lo == hi && have_entry && lo == e)
+			at_view = true;
 		if (lo >= hi)
 			continue;
 		if (have_entry && e >= lo && e < hi) {
@@ -59,6 +61,17 @@ bool bp_inline__code(Dwarf_Die *die, uint64_t *entry, uint64_t *end)
 			low = lo;
 			low_end = hi;
 		}
+		if (have_entry && lo > e && lo < next) {
+			next = lo;
+			next_end = hi;
+		}
+	}
+	/* the entry of such a copy is that address, where its parameters
+	 * have the values the views describe (loc.c) */
+	if (at_view && e && next_end) {
+		*entry = e;
+		*end = next_end;
+		return true;
 	}
 	if (low == (Dwarf_Addr)-1 || !low)
 		return false;
@@ -93,8 +106,7 @@ static int walk(struct inline_walk *w, Dwarf_Die *parent, int depth)
 		tag = dwarf_tag(&child);
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block)
 			continue;
-		if (tag == DW_TAG_inlined_subroutine &&
-		    name_matches(w, bp_die_name(&child))) {
+		if (tag == DW_TAG_inlined_subroutine && name_matches(w, &child)) {
 			err = found(w, &child);
 			if (err)
 				return err;
@@ -210,13 +222,14 @@ int bp_inlines__find(const struct bp_debuginfo *di, const char *name, bool glob,
 		     const struct bp_inline_units *units,
 		     int (*cb)(const struct bp_func *fn, void *ctx), void *ctx)
 {
-	struct inline_walk w = { .name = name, .glob = glob, .cb = cb, .ctx = ctx };
+	struct inline_walk w = { .cb = cb, .ctx = ctx };
 	Dwarf_Die cudie, subdie, *unit;
 	Dwarf_CU *cu = NULL;
 	uint8_t unit_type;
 
 	if (!di->dwarf)
 		return 0;
+	bp_func_pattern__init(&w.pat, name, glob);
 	while (!dwarf_get_units(di->dwarf, cu, &cu, NULL, &unit_type, &cudie,
 				&subdie)) {
 		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)

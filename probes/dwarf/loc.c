@@ -24,6 +24,8 @@
 #include "util/log.h"
 
 #define STACK_MAX	8
+/* DWARF ops a location with branches may have */
+#define MAX_XMODE_OPS	64
 /* fbreg -> frame base -> CFA, entry value -> its expression */
 #define MAX_DEPTH	3
 
@@ -45,6 +47,17 @@ struct loc_eval {
 	struct bp_piece pieces[BP_MAX_PIECES];
 	int npieces;
 	uint32_t piece_off;
+	/*
+	 * From a branch on (DW_OP_bra, DW_OP_skip) the rest of the ops are
+	 * translated one by one into an expression (x): the symbolic stack
+	 * became its first ops. xat[i]: where DWARF op i's ops start;
+	 * jumps: the branches, to be pointed at their targets at the end.
+	 */
+	bool xmode;
+	struct bp_expr x;
+	int xat[MAX_XMODE_OPS + 1];
+	int njumps;
+	struct { int at; size_t to; } jumps[MAX_XMODE_OPS];
 };
 
 static const char *op_name(unsigned int op)
@@ -73,8 +86,10 @@ const char *bp_loc__frame_name(const struct bp_arg_ctx *c)
  * DETAIL]", offsets counted from the entry of the function that has the
  * frame. Where else it can be read is the caller's to add (arg.c).
  */
-static int unavailable(const struct bp_arg_ctx *c, int err, const char *what,
-		       const char *detail)
+#define unavailable bp_loc__unavailable
+
+int bp_loc__unavailable(const struct bp_arg_ctx *c, int err, const char *what,
+			const char *detail)
 {
 	char here[64] = "";
 
@@ -90,21 +105,23 @@ int bp_val__deref(const struct bp_arg_ctx *c, struct bp_val *v)
 {
 	struct bp_fetch *f = &v->f;
 
+	int err;
+
 	if (v->npieces) {
 		bp_arg_fail(c, "a value split into pieces cannot be dereferenced as a whole");
 		return -EOPNOTSUPP;
 	}
-	if (v->shift || v->width) {
-		bp_arg_fail(c, "needs a memory read at an address computed with a shift or mask: not supported");
+	if (v->implicit.set) {
+		bp_arg_fail(c, "a pointer that exists only in the debug info (DW_OP_implicit_pointer) cannot be read through here");
 		return -EOPNOTSUPP;
 	}
-	if (f->nderef >= BP_MAX_DEREFS) {
-		bp_arg_fail(c, "needs more than %d memory reads", BP_MAX_DEREFS);
-		return -E2BIG;
-	}
-	if (v->off < INT32_MIN || v->off > INT32_MAX) {
-		bp_arg_fail(c, "offset %" PRId64 " is out of range", v->off);
-		return -ERANGE;
+	/* a read at a computed address, past the plan's reads, or at an
+	 * offset no read instruction takes: an expression computes it */
+	if (v->shift || v->width || f->nderef >= BP_MAX_DEREFS ||
+	    v->off < INT32_MIN || v->off > INT32_MAX) {
+		err = bp_val__flatten(c, v);
+		if (err)
+			return err;
 	}
 	f->deref_off[f->nderef] = (int32_t)v->off;
 	if (c->user && f->nderef >= c->first_user_deref)
@@ -126,6 +143,7 @@ static void piece_from_val(struct bp_piece *p, const struct bp_val *v)
 	p->shift = v->shift;
 	p->width = v->width;
 	p->wsigned = v->wsigned;
+	p->implicit = v->implicit;
 }
 
 int bp_val__split(const struct bp_arg_ctx *c, struct bp_val *v, long size,
@@ -148,6 +166,7 @@ int bp_val__split(const struct bp_arg_ctx *c, struct bp_val *v, long size,
 	v->shift = 0;
 	v->width = 0;
 	v->wsigned = false;
+	v->implicit.set = false;
 	return 0;
 }
 
@@ -184,7 +203,17 @@ int bp_val__select(const struct bp_arg_ctx *c, struct bp_val *v, long size,
 	v->shift = p->shift;
 	v->width = p->width;
 	v->wsigned = p->wsigned;
+	v->implicit = p->implicit;
 	v->npieces = 0;
+	if (v->implicit.set) {
+		/* a pointer member: only the whole of it */
+		if (delta || size != 8) {
+			bp_arg_fail(c, "'%s' is part of a pointer that exists only in the debug info (DW_OP_implicit_pointer)",
+				    path);
+			return -EOPNOTSUPP;
+		}
+		return 0;
+	}
 	if (v->lvalue) {
 		v->off += delta;
 		return 0;
@@ -242,9 +271,15 @@ static int check_reg(const struct bp_arg_ctx *c, uint64_t reg)
 	if (reg < 256 && bp_arch__pt_regs_off((int)reg) >= 0)
 		return 0;
 	if (reg < 256 && bp_arch__fp_reg((int)reg, what, sizeof(what))) {
+		bool first = c->diag && !c->diag->failed;
+		int err;
+
 		snprintf(why, sizeof(why), "in %s", what);
-		return unavailable(c, -EOPNOTSUPP, why,
+		err = unavailable(c, -EOPNOTSUPP, why,
 			"floating-point registers are not readable from a probe (pt_regs has none)");
+		if (first)
+			c->diag->fp_register = true;
+		return err;
 	}
 	bp_arg_fail(c, "in DWARF register %" PRIu64 ", which is not readable from a probe",
 		    reg);
@@ -318,6 +353,10 @@ static bool is_const(const struct bp_val *v)
 {
 	return v->f.base == BP_BASE_CONST && !v->f.nderef && !v->shift && !v->width;
 }
+
+static int unsupported(struct loc_eval *e, const Dwarf_Op *op);
+static int top(struct loc_eval *e, unsigned int op, struct bp_val **v);
+static int step(struct loc_eval *e, const Dwarf_Op *op);
 
 static int underflow(struct loc_eval *e, unsigned int op)
 {
@@ -437,19 +476,47 @@ static int push_frame_base(struct loc_eval *e, int64_t off)
  */
 static int push_entry_value(struct loc_eval *e, const Dwarf_Op *op)
 {
+	const struct bp_arg_ctx *c = e->c;
 	Dwarf_Attribute sub;
 	Dwarf_Op *ops;
 	size_t nops;
+	uint64_t reg;
+	char what[64];
+	int err;
 
-	if (!e->c->func_entry || e->c->addr != e->c->func_entry)
-		return unavailable(e->c, -ENOENT, "optimized out",
-			"only its value at the function's entry is described (DW_OP_entry_value)");
 	if (!e->attr || dwarf_getlocation_attr(e->attr, op, &sub) ||
 	    dwarf_getlocation(&sub, &ops, &nops) || !nops) {
-		bp_arg_fail(e->c, "cannot read the expression of %s", op_name(op->atom));
+		bp_arg_fail(c, "cannot read the expression of %s", op_name(op->atom));
 		return -EINVAL;
 	}
-	return push_nested(e, &sub, ops, nops, 0);
+	if (c->func_entry && c->addr == c->func_entry)
+		return push_nested(e, &sub, ops, nops, 0);
+	/*
+	 * Later in the function: a register's value at the entry is saved
+	 * there by a companion probe and found again by the frame's CFA.
+	 */
+	if (!c->func_entry)
+		return unavailable(c, -ENOENT, "optimized out",
+			"only its value at the function's entry is described (DW_OP_entry_value), and where that entry is is unknown");
+	if (nops != 1 || !op_is_reg(&ops[0], &reg))
+		return unavailable(c, -ENOENT, "optimized out",
+			"only its value at the function's entry is described (DW_OP_entry_value), as memory rather than a register, which the entry probe does not save");
+	if (reg < 256 && bp_arch__fp_reg((int)reg, what, sizeof(what))) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "only its value at the function's entry is described (DW_OP_entry_value), in %s, which pt_regs does not hold",
+			 what);
+		return unavailable(c, -ENOENT, "optimized out", why);
+	}
+	if (c->kernel)
+		return unavailable(c, -ENOENT, "optimized out",
+			"only its value at the function's entry is described (DW_OP_entry_value): not supported in kernel probes");
+	err = check_reg(c, reg);
+	if (!err)
+		err = push_cfa(e, 0);
+	if (err)
+		return err;
+	return bp_val__entry_reg(c, &e->stack[e->sp - 1], (int)reg);
 }
 
 static int push_addrx(struct loc_eval *e, const Dwarf_Op *op)
@@ -477,7 +544,9 @@ static int push_implicit(struct loc_eval *e, const Dwarf_Op *op)
 		bp_arg_fail(e->c, "cannot read the constant of %s", op_name(op->atom));
 		return -EINVAL;
 	}
-	if (block.length > 8) {
+	/* longer: a value of its own (a string an implicit pointer points
+	 * to), its bytes in 8-byte pieces; nothing may compute with it */
+	if (block.length > 8 && e->sp) {
 		bp_arg_fail(e->c, "a %" PRIu64 "-byte %s: only constants up to 8 bytes are supported in an expression",
 			    (uint64_t)block.length, op_name(op->atom));
 		return -EOPNOTSUPP;
@@ -490,28 +559,55 @@ static int push_implicit(struct loc_eval *e, const Dwarf_Op *op)
 	return err;
 }
 
-/* DW_OP_convert to a base type: narrowing keeps the low bits only. */
-static int convert(struct loc_eval *e, const Dwarf_Op *op)
+/* The base type a typed op names (DW_OP_convert and friends). */
+static int op_type(struct loc_eval *e, const Dwarf_Op *op, Dwarf_Die *type)
 {
-	struct bp_val *v = &e->stack[e->sp - 1];
-	Dwarf_Attribute attr;
-	Dwarf_Word enc = 0;
-	Dwarf_Die type;
-	int size;
-
-	if (!op->number)
-		return 0;	/* the generic type: nothing changes */
-	if (!e->attr || dwarf_getlocation_die(e->attr, op, &type)) {
+	if (!e->attr || dwarf_getlocation_die(e->attr, op, type)) {
 		bp_arg_fail(e->c, "cannot read the type of %s", op_name(op->atom));
 		return -EINVAL;
 	}
-	size = dwarf_bytesize(&type);
-	if (dwarf_attr_integrate(&type, DW_AT_encoding, &attr) &&
+	return 0;
+}
+
+/*
+ * Arithmetic in floating point: BPF has no floating-point instructions.
+ * Recorded as such (the coverage counts it with the values in xmm
+ * registers: what no BPF program can compute).
+ */
+static int float_arith(struct loc_eval *e, const char *what)
+{
+	bool first = e->c->diag && !e->c->diag->failed;
+
+	bp_arg_fail(e->c, "its location computes in floating point (%s), which BPF has no instructions for",
+		    what);
+	if (first)
+		e->c->diag->fp_register = true;
+	return -EOPNOTSUPP;
+}
+
+/*
+ * v, now of base type 'type': narrowing keeps the low bits only. A typed
+ * read or constant (converts false) takes the bits as they are; a
+ * DW_OP_convert between integers and floating point changes them.
+ */
+static int apply_type(struct loc_eval *e, struct bp_val *v, Dwarf_Die *type, bool converts)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc = 0;
+	int size;
+
+	size = dwarf_bytesize(type);
+	if (dwarf_attr_integrate(type, DW_AT_encoding, &attr) &&
 	    !dwarf_formudata(&attr, &enc) &&
 	    (enc == DW_ATE_float || enc == DW_ATE_complex_float)) {
-		bp_arg_fail(e->c, "location converts to a floating-point type: not supported");
-		return -EOPNOTSUPP;
+		if (converts && !v->fp)
+			return float_arith(e, "a conversion to floating point");
+		v->fp = true;
+		return 0;
 	}
+	if (converts && v->fp)
+		return float_arith(e, "a conversion from floating point");
+	v->fp = false;
 	if (size <= 0 || size >= 8)
 		return 0;
 	if (!v->width || v->width > size * 8) {
@@ -521,84 +617,313 @@ static int convert(struct loc_eval *e, const Dwarf_Op *op)
 	return 0;
 }
 
-/* The shift and mask ops a fetch can apply at the end: x >> K, x & (2^K-1). */
-static int shift_mask(struct loc_eval *e, unsigned int op, struct bp_val *a, uint64_t k)
+/* DW_OP_convert to a base type (0: the generic type, no change). */
+static int convert(struct loc_eval *e, const Dwarf_Op *op)
+{
+	Dwarf_Die type;
+
+	if (!op->number)
+		return 0;
+	return op_type(e, op, &type) ?: apply_type(e, &e->stack[e->sp - 1], &type, true);
+}
+
+/* DW_OP_regval_type: a register's value, of a base type */
+static int regval_type(struct loc_eval *e, const Dwarf_Op *op)
+{
+	Dwarf_Die type;
+	int err;
+
+	err = op_type(e, op, &type) ?: push_reg(e, op->number, 0);
+	return err ?: apply_type(e, &e->stack[e->sp - 1], &type, false);
+}
+
+/* DW_OP_deref_type: a read of a base type */
+static int deref_type(struct loc_eval *e, const Dwarf_Op *op)
+{
+	struct bp_val *v = &e->stack[e->sp - 1];
+	Dwarf_Die type;
+	int err;
+
+	if (op->number == 0 || op->number > 8)
+		return unsupported(e, op);
+	err = op_type(e, op, &type) ?: bp_val__deref(e->c, v);
+	if (err)
+		return err;
+	if (op->number < 8) {
+		v->width = op->number * 8;
+		v->wsigned = false;
+	}
+	return apply_type(e, v, &type, false);
+}
+
+/* DW_OP_const_type: a constant of a base type, its bytes in a block */
+static int const_type(struct loc_eval *e, const Dwarf_Op *op)
+{
+	Dwarf_Attribute res;
+	Dwarf_Block block;
+	struct bp_val v;
+	Dwarf_Die type;
+	int err;
+
+	if (!e->attr || dwarf_getlocation_attr(e->attr, op, &res) ||
+	    dwarf_formblock(&res, &block) || block.length > 8) {
+		bp_arg_fail(e->c, "cannot read the constant of %s", op_name(op->atom));
+		return -EINVAL;
+	}
+	err = op_type(e, op, &type) ?: const_bytes(e->c, block.data, block.length, &v);
+	err = err ?: push_val(e, &v);
+	return err ?: apply_type(e, &e->stack[e->sp - 1], &type, false);
+}
+
+/* DW_OP_neg, DW_OP_not, DW_OP_abs */
+static int unary_op(struct loc_eval *e, unsigned int op)
+{
+	struct bp_val *v = NULL;
+	int64_t x;
+	int err;
+
+	err = top(e, op, &v);
+	if (err)
+		return err;
+	if (v->fp)
+		return float_arith(e, op_name(op));
+	if (is_const(v)) {
+		x = v->f.add + v->off;
+		v->f.add = op == DW_OP_neg ? (int64_t)-(uint64_t)x : op == DW_OP_not ? ~x :
+			   x < 0 ? (int64_t)-(uint64_t)x : x;
+		v->off = 0;
+		return 0;
+	}
+	return bp_val__unary(e->c, v, op == DW_OP_neg ? BP_XOP_NEG :
+			     op == DW_OP_not ? BP_XOP_NOT : BP_XOP_ABS, 0);
+}
+
+/* DW_OP_implicit_pointer: a pointer to (part of) another variable */
+static int implicit_pointer(struct loc_eval *e, const Dwarf_Op *op)
+{
+	struct bp_val v = {};
+
+	if (!e->attr || dwarf_getlocation_die(e->attr, op, &v.implicit.die)) {
+		bp_arg_fail(e->c, "cannot read the target of %s", op_name(op->atom));
+		return -EINVAL;
+	}
+	v.implicit.set = true;
+	v.implicit.off = (int64_t)op->number2;
+	e->state = LOC_VALUE;
+	return push_val(e, &v);
+}
+
+/* DW_OP_form_tls_address: the offset on the stack, in this module's TLS
+ * block, becomes the address for the current thread */
+static int tls_address(struct loc_eval *e, const Dwarf_Op *op)
+{
+	struct bp_val *v = NULL;
+	int err = top(e, op->atom, &v);
+
+	return err ?: bp_val__tls(e->c, v);
+}
+
+/* DW_OP_GNU_parameter_ref: what the callers pass (callsite.c) */
+static int param_ref(struct loc_eval *e, const Dwarf_Op *op)
+{
+	Dwarf_Die param;
+	struct bp_val v;
+	int err;
+
+	if (!e->attr || dwarf_getlocation_die(e->attr, op, &param)) {
+		bp_arg_fail(e->c, "cannot read the parameter of %s", op_name(op->atom));
+		return -EINVAL;
+	}
+	err = bp_val__param_ref(e->c, &param, &v);
+	return err ?: push_val(e, &v);
+}
+
+int bp_loc__cfa_expr(const struct bp_arg_ctx *c, struct bp_expr *x)
+{
+	struct loc_eval *e = calloc(1, sizeof(*e));
+	int err;
+
+	if (!e)
+		return -ENOMEM;
+	e->c = c;
+	err = push_cfa(e, 0);
+	if (!err)
+		err = bp_val__flatten(c, &e->stack[0]);
+	if (!err && !bp_expr__append(x, &e->stack[0].f.expr)) {
+		bp_arg_fail(c, "its location needs a fetch expression of more than %d operations: not supported",
+			    BP_EXPR_MAX_OPS);
+		err = -E2BIG;
+	}
+	free(e);
+	return err;
+}
+
+/* DW_OP_rot: x y z -> z x y; DW_OP_pick N: a copy of entry N below the top */
+static int rot_pick(struct loc_eval *e, const Dwarf_Op *op)
+{
+	struct bp_val t;
+
+	if (op->atom == DW_OP_pick) {
+		if (op->number >= (uint64_t)e->sp)
+			return underflow(e, op->atom);
+		t = e->stack[e->sp - 1 - op->number];
+		return push_val(e, &t);
+	}
+	if (e->sp < 3)
+		return underflow(e, op->atom);
+	t = e->stack[e->sp - 1];
+	e->stack[e->sp - 1] = e->stack[e->sp - 2];
+	e->stack[e->sp - 2] = e->stack[e->sp - 3];
+	e->stack[e->sp - 3] = t;
+	return 0;
+}
+
+/*
+ * The shift and mask ops the plain plan form applies at the end: x >> K,
+ * x & (2^K-1). False when this one is not such (the caller computes it
+ * with an expression).
+ */
+static bool shift_mask(struct bp_val *a, unsigned int op, uint64_t k)
 {
 	int bits;
 
-	if (a->off && a->f.nderef) {
-		bp_arg_fail(e->c, "location needs %s of a value read from memory plus an offset: not supported",
-			    op_name(op));
-		return -EOPNOTSUPP;
-	}
-	a->f.add += a->off;
-	a->off = 0;
+	if (a->off && a->f.nderef)
+		return false;	/* an addition after a read: not in the form */
 	if (op == DW_OP_shr) {
-		if (k >= 64 || a->shift + k >= 64 || (a->width && k >= a->width)) {
-			bp_arg_fail(e->c, "location shifts by %" PRIu64 ": not supported", k);
-			return -EOPNOTSUPP;
-		}
+		if (k >= 64 || a->shift + k >= 64 || (a->width && k >= a->width))
+			return false;
+		a->f.add += a->off;
+		a->off = 0;
 		a->shift += k;
-		if (a->width)
+		/* a logical shift: what is left is 64 - k bits, zero-extended */
+		if (a->width) {
 			a->width -= k;
-		return 0;
+		} else {
+			a->width = 64 - a->shift;
+			a->wsigned = false;
+		}
+		return true;
 	}
 	/* DW_OP_and with a low-bits mask */
 	if (k == UINT64_MAX)
-		return 0;
-	if (!k || (k & (k + 1))) {
-		bp_arg_fail(e->c, "location masks with 0x%" PRIx64 " (%s): only low-bit masks are supported",
-			    k, op_name(op));
-		return -EOPNOTSUPP;
-	}
+		return true;
+	if (!k || (k & (k + 1)))
+		return false;
+	a->f.add += a->off;
+	a->off = 0;
 	bits = __builtin_popcountll(k);
 	if (!a->width || a->width > bits) {
 		a->width = bits;
 		a->wsigned = false;	/* the bits above the mask are 0 */
 	}
-	return 0;
+	return true;
+}
+
+/* The expression op of a DWARF binary op, and its signedness: DWARF's
+ * generic type divides and compares signed, takes remainders unsigned;
+ * a typed value (DW_OP_convert) goes by its type. */
+static int xop_of(unsigned int op, const struct bp_val *a, const struct bp_val *b,
+		  uint8_t *flags)
+{
+	bool typed_unsigned = (a->width && !a->wsigned) || (b->width && !b->wsigned);
+	bool typed_signed = (a->width && a->wsigned) || (b->width && b->wsigned);
+
+	*flags = 0;
+	switch (op) {
+	case DW_OP_plus: return BP_XOP_ADD;
+	case DW_OP_minus: return BP_XOP_SUB;
+	case DW_OP_mul: return BP_XOP_MUL;
+	case DW_OP_and: return BP_XOP_AND;
+	case DW_OP_or: return BP_XOP_OR;
+	case DW_OP_xor: return BP_XOP_XOR;
+	case DW_OP_shl: return BP_XOP_SHL;
+	case DW_OP_shr: return BP_XOP_SHR;
+	case DW_OP_shra: return BP_XOP_SHRA;
+	case DW_OP_mod:
+		*flags = typed_signed ? BP_XF_SIGNED : 0;
+		return BP_XOP_MOD;
+	case DW_OP_div:
+		*flags = typed_unsigned ? 0 : BP_XF_SIGNED;
+		return BP_XOP_DIV;
+	case DW_OP_eq: return BP_XOP_EQ;
+	case DW_OP_ne: return BP_XOP_NE;
+	case DW_OP_lt: *flags = typed_unsigned ? 0 : BP_XF_SIGNED; return BP_XOP_LT;
+	case DW_OP_le: *flags = typed_unsigned ? 0 : BP_XF_SIGNED; return BP_XOP_LE;
+	case DW_OP_gt: *flags = typed_unsigned ? 0 : BP_XF_SIGNED; return BP_XOP_GT;
+	case DW_OP_ge: *flags = typed_unsigned ? 0 : BP_XF_SIGNED; return BP_XOP_GE;
+	default: return BP_XOP_NONE;
+	}
+}
+
+/* Two constants: computed now, as the prologue would. */
+static bool fold(unsigned int op, int64_t x, int64_t y, int64_t *r)
+{
+	uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
+
+	switch (op) {
+	case DW_OP_plus: *r = (int64_t)(ux + uy); return true;
+	case DW_OP_minus: *r = (int64_t)(ux - uy); return true;
+	case DW_OP_mul: *r = (int64_t)(ux * uy); return true;
+	case DW_OP_and: *r = x & y; return true;
+	case DW_OP_or: *r = x | y; return true;
+	case DW_OP_xor: *r = x ^ y; return true;
+	case DW_OP_shl: *r = uy > 63 ? 0 : (int64_t)(ux << uy); return true;
+	case DW_OP_shr: *r = uy > 63 ? 0 : (int64_t)(ux >> uy); return true;
+	case DW_OP_eq: *r = x == y; return true;
+	case DW_OP_ne: *r = x != y; return true;
+	case DW_OP_lt: *r = x < y; return true;
+	case DW_OP_le: *r = x <= y; return true;
+	case DW_OP_gt: *r = x > y; return true;
+	case DW_OP_ge: *r = x >= y; return true;
+	default: return false;	/* division and the rest: at run time */
+	}
 }
 
 static int binary_op(struct loc_eval *e, unsigned int op)
 {
 	struct bp_val *a, *b;
+	uint8_t flags;
+	int64_t r;
+	int xop, err;
 
 	if (e->sp < 2)
 		return underflow(e, op);
 	a = &e->stack[e->sp - 2];
 	b = &e->stack[e->sp - 1];
+	if (a->fp || b->fp)
+		return float_arith(e, op_name(op));
+	if (is_const(a) && is_const(b) && fold(op, a->f.add + a->off, b->f.add + b->off, &r)) {
+		a->f.add = r;
+		a->off = 0;
+		e->sp--;
+		return 0;
+	}
 	if ((op == DW_OP_plus || op == DW_OP_and) && is_const(a) && !is_const(b)) {
 		struct bp_val t = *a;
 
 		*a = *b;
 		*b = t;
 	}
-	if (!is_const(b)) {
-		bp_arg_fail(e->c, "location needs %s of two run-time values: not supported",
-			    op_name(op));
-		return -EOPNOTSUPP;
-	}
-	if (op == DW_OP_shr || op == DW_OP_and) {
-		int err = is_const(a) ? 0 : shift_mask(e, op, a, (uint64_t)(b->f.add + b->off));
-
-		if (err)
-			return err;
-		if (is_const(a)) {
-			uint64_t x = a->f.add + a->off, y = b->f.add + b->off;
-
-			a->f.add = op == DW_OP_shr ? (y < 64 ? x >> y : 0) : x & y;
-			a->off = 0;
+	/* what the plain form holds: an offset, a final shift or mask */
+	if (is_const(b) && !a->implicit.set && !a->npieces) {
+		if ((op == DW_OP_plus || op == DW_OP_minus) && !a->shift && !a->width) {
+			a->off = op == DW_OP_plus ? a->off + (b->f.add + b->off)
+						  : a->off - (b->f.add + b->off);
+			e->sp--;
+			return 0;
 		}
-		e->sp--;
-		return 0;
+		if ((op == DW_OP_shr || op == DW_OP_and) &&
+		    shift_mask(a, op, (uint64_t)(b->f.add + b->off))) {
+			e->sp--;
+			return 0;
+		}
 	}
-	if (a->shift || a->width) {
-		bp_arg_fail(e->c, "location needs %s after a shift or mask: not supported",
-			    op_name(op));
-		return -EOPNOTSUPP;
-	}
-	a->off = op == DW_OP_plus ? a->off + (b->f.add + b->off)
-				  : a->off - (b->f.add + b->off);
+	xop = xop_of(op, a, b, &flags);
+	if (!xop)
+		return unsupported(e, &(Dwarf_Op){ .atom = op });
+	err = bp_val__binary(e->c, a, b, xop, flags);
+	if (err)
+		return err;
 	e->sp--;
 	return 0;
 }
@@ -639,12 +964,17 @@ static int piece(struct loc_eval *e, const Dwarf_Op *op)
 	if (!e->sp) {
 		p->empty = true;
 	} else {
-		piece_from_val(p, &e->stack[0]);
-		p->lvalue = e->state == LOC_MEM;
-		if (p->lvalue && (p->shift || p->width)) {
-			bp_arg_fail(e->c, "location is memory at a shifted or masked address: not supported");
-			return -EOPNOTSUPP;
+		struct bp_val *v = &e->stack[0];
+
+		/* memory at a shifted or masked address: computed */
+		if (e->state == LOC_MEM && (v->shift || v->width)) {
+			int err = bp_val__flatten(e->c, v);
+
+			if (err)
+				return err;
 		}
+		piece_from_val(p, v);
+		p->lvalue = e->state == LOC_MEM;
 		if (p->lvalue) {
 			p->off += shift / 8;
 		} else if (p->shift + shift < 64) {
@@ -662,20 +992,6 @@ static int piece(struct loc_eval *e, const Dwarf_Op *op)
 static int unsupported(struct loc_eval *e, const Dwarf_Op *op)
 {
 	switch (op->atom) {
-	case DW_OP_form_tls_address:
-	case DW_OP_GNU_push_tls_address:
-		bp_arg_fail(e->c, "thread-local (%s): its address depends on the thread, which a probe cannot tell from pt_regs: not supported",
-			    op_name(op->atom));
-		break;
-	case DW_OP_implicit_pointer:
-	case DW_OP_GNU_implicit_pointer:
-		bp_arg_fail(e->c, "a pointer to a value that exists only in the debug info (%s): not supported",
-			    op_name(op->atom));
-		break;
-	case DW_OP_GNU_parameter_ref:
-		bp_arg_fail(e->c, "optimized out (%s: only the caller knows it)",
-			    op_name(op->atom));
-		return -ENOENT;
 	default:
 		bp_arg_fail(e->c, "location uses %s: not supported",
 			    op_name(op->atom));
@@ -745,18 +1061,46 @@ static int step(struct loc_eval *e, const Dwarf_Op *op)
 		err = top(e, a, &v);
 		if (err)
 			return err;
-		if (v->shift || v->width) {
-			bp_arg_fail(e->c, "location needs %s after a shift or mask: not supported",
-				    op_name(a));
-			return -EOPNOTSUPP;
-		}
+		/* after a shift or mask: computed */
+		if ((v->shift || v->width) && (err = bp_val__flatten(e->c, v)))
+			return err;
 		v->off += (int64_t)op->number;
 		return 0;
-	case DW_OP_plus:
-	case DW_OP_minus:
-	case DW_OP_shr:
-	case DW_OP_and:
+	case DW_OP_plus: case DW_OP_minus: case DW_OP_mul: case DW_OP_div:
+	case DW_OP_mod: case DW_OP_and: case DW_OP_or: case DW_OP_xor:
+	case DW_OP_shl: case DW_OP_shr: case DW_OP_shra:
+	case DW_OP_eq: case DW_OP_ne: case DW_OP_lt: case DW_OP_le:
+	case DW_OP_gt: case DW_OP_ge:
 		return binary_op(e, a);
+	case DW_OP_neg:
+	case DW_OP_not:
+	case DW_OP_abs:
+		return unary_op(e, a);
+	case DW_OP_rot:
+	case DW_OP_pick:
+		return rot_pick(e, op);
+	case DW_OP_regval_type:
+	case DW_OP_GNU_regval_type:
+		return regval_type(e, op);
+	case DW_OP_deref_type:
+	case DW_OP_GNU_deref_type:
+		err = top(e, a, &v);
+		return err ?: deref_type(e, op);
+	case DW_OP_const_type:
+	case DW_OP_GNU_const_type:
+		return const_type(e, op);
+	case DW_OP_reinterpret:
+	case DW_OP_GNU_reinterpret:
+		/* the same bits read as another type of the same size */
+		return top(e, a, &v);
+	case DW_OP_implicit_pointer:
+	case DW_OP_GNU_implicit_pointer:
+		return implicit_pointer(e, op);
+	case DW_OP_form_tls_address:
+	case DW_OP_GNU_push_tls_address:
+		return tls_address(e, op);
+	case DW_OP_GNU_parameter_ref:
+		return param_ref(e, op);
 	case DW_OP_deref:
 		err = top(e, a, &v);
 		return err ? err : bp_val__deref(e->c, v);
@@ -814,39 +1158,254 @@ static int step(struct loc_eval *e, const Dwarf_Op *op)
 /* Evaluates ops; the result is an lvalue (memory location) unless the
  * expression names a register or ends in DW_OP_stack_value, or is split
  * into pieces (out->npieces). */
-static int eval(const struct bp_arg_ctx *c, Dwarf_Attribute *attr, int depth,
-		Dwarf_Op *ops, size_t nops, struct bp_val *out)
+/* --- locations with branches ----------------------------------------------- */
+
+static int xtoo_long(struct loc_eval *e)
 {
-	struct loc_eval e = { .c = c, .attr = attr, .depth = depth };
+	bp_arg_fail(e->c, "its location needs a fetch expression of more than %d operations: not supported",
+		    BP_EXPR_MAX_OPS);
+	return -E2BIG;
+}
+
+static int xpush(struct loc_eval *e, int op, uint8_t reg, uint8_t size, uint8_t flags,
+		 int64_t imm)
+{
+	return bp_expr__push(&e->x, op, reg, size, flags, imm) ? 0 : xtoo_long(e);
+}
+
+/* The symbolic stack becomes the expression's first ops. */
+static int enter_xmode(struct loc_eval *e)
+{
+	int i, err;
+
+	if (e->npieces) {
+		bp_arg_fail(e->c, "a location in pieces with branches (DW_OP_bra, DW_OP_skip): not supported");
+		return -EOPNOTSUPP;
+	}
+	memset(&e->x, 0, sizeof(e->x));
+	for (i = 0; i < e->sp; i++) {
+		err = bp_val__flatten(e->c, &e->stack[i]);
+		if (err)
+			return err;
+		if (!bp_expr__append(&e->x, &e->stack[i].f.expr))
+			return xtoo_long(e);
+	}
+	e->sp = 0;
+	e->xmode = true;
+	return 0;
+}
+
+/* An op the symbolic evaluator knows how to push (a frame base, the CFA,
+ * an address, an entry value): pushed, flattened, appended. */
+static int xsym(struct loc_eval *e, const Dwarf_Op *op)
+{
+	enum loc_state state = e->state;
+	int err;
+
+	e->xmode = false;
+	err = step(e, op);
+	e->xmode = true;
+	e->state = state;
+	if (!err && e->sp != 1) {
+		bp_arg_fail(e->c, "%s cannot be computed after a branch", op_name(op->atom));
+		err = -EOPNOTSUPP;
+	}
+	if (!err)
+		err = bp_val__flatten(e->c, &e->stack[0]);
+	if (!err && !bp_expr__append(&e->x, &e->stack[0].f.expr))
+		err = xtoo_long(e);
+	e->sp = 0;
+	return err;
+}
+
+/* The generic type's binary ops: signed division and compares */
+static int xbinary(unsigned int atom, uint8_t *flags)
+{
+	static const struct bp_val generic;
+
+	return xop_of(atom, &generic, &generic, flags);
+}
+
+/* A branch: to the op at byte offset 'to', forward only. */
+static int xjump(struct loc_eval *e, const Dwarf_Op *ops, size_t nops, size_t i)
+{
+	size_t next = i + 1 < nops ? ops[i + 1].offset : ops[i].offset + 3;
+	int16_t rel = (int16_t)ops[i].number;
+
+	if (rel < 0 || e->njumps == MAX_XMODE_OPS) {
+		bp_arg_fail(e->c, "its location loops (%s backwards): not supported",
+			    op_name(ops[i].atom));
+		return -EOPNOTSUPP;
+	}
+	e->jumps[e->njumps].at = e->x.nops;
+	e->jumps[e->njumps].to = next + rel;
+	e->njumps++;
+	return xpush(e, ops[i].atom == DW_OP_bra ? BP_XOP_BRA : BP_XOP_SKIP, 0, 0, 0, 0);
+}
+
+/* One op, translated into the expression. */
+static int xstep(struct loc_eval *e, const Dwarf_Op *ops, size_t nops, size_t i)
+{
+	const Dwarf_Op *op = &ops[i];
+	unsigned int a = op->atom;
+	uint8_t user = e->c->user ? BP_XF_USER : 0, flags;
+	uint64_t reg;
+	int64_t off;
+	int xop, err;
+
+	if (i >= MAX_XMODE_OPS) {
+		bp_arg_fail(e->c, "a location with branches of more than %d operations: not supported",
+			    MAX_XMODE_OPS);
+		return -E2BIG;
+	}
+	e->xat[i] = e->x.nops;
+	if (e->state != LOC_MEM) {
+		bp_arg_fail(e->c, "malformed location expression (%s after a value)", op_name(a));
+		return -EINVAL;
+	}
+	if (a >= DW_OP_lit0 && a <= DW_OP_lit31)
+		return xpush(e, BP_XOP_CONST, 0, 0, 0, a - DW_OP_lit0);
+	if (op_is_breg(op, &reg, &off))
+		return check_reg(e->c, reg) ?: xpush(e, BP_XOP_REG, (uint8_t)reg, 0, 0, off);
+	if (op_is_reg(op, &reg)) {
+		err = check_reg(e->c, reg) ?: xpush(e, BP_XOP_REG, (uint8_t)reg, 0, 0, 0);
+		e->state = LOC_VALUE;
+		return err;
+	}
+	xop = xbinary(a, &flags);
+	if (xop)
+		return xpush(e, xop, 0, 0, flags, 0);
+	switch (a) {
+	case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
+	case DW_OP_const8u: case DW_OP_constu:
+	case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s:
+	case DW_OP_const8s: case DW_OP_consts:
+		return xpush(e, BP_XOP_CONST, 0, 0, 0, (int64_t)op->number);
+	case DW_OP_plus_uconst:
+		return xpush(e, BP_XOP_PLUS_CONST, 0, 0, 0, (int64_t)op->number);
+	case DW_OP_deref:
+		return xpush(e, BP_XOP_DEREF, 0, 8, user, 0);
+	case DW_OP_deref_size:
+		if (op->number != 1 && op->number != 2 && op->number != 4 && op->number != 8)
+			return unsupported(e, op);
+		return xpush(e, BP_XOP_DEREF, 0, (uint8_t)op->number, user, 0);
+	case DW_OP_neg: return xpush(e, BP_XOP_NEG, 0, 0, 0, 0);
+	case DW_OP_not: return xpush(e, BP_XOP_NOT, 0, 0, 0, 0);
+	case DW_OP_abs: return xpush(e, BP_XOP_ABS, 0, 0, 0, 0);
+	case DW_OP_dup: return xpush(e, BP_XOP_DUP, 0, 0, 0, 0);
+	case DW_OP_drop: return xpush(e, BP_XOP_DROP, 0, 0, 0, 0);
+	case DW_OP_swap: return xpush(e, BP_XOP_SWAP, 0, 0, 0, 0);
+	case DW_OP_over: return xpush(e, BP_XOP_OVER, 0, 0, 0, 0);
+	case DW_OP_rot: return xpush(e, BP_XOP_ROT, 0, 0, 0, 0);
+	case DW_OP_pick: return xpush(e, BP_XOP_PICK, 0, 0, 0, (int64_t)op->number);
+	case DW_OP_bra:
+	case DW_OP_skip:
+		return xjump(e, ops, nops, i);
+	case DW_OP_nop:
+		return 0;
+	case DW_OP_stack_value:
+		e->state = LOC_VALUE;
+		return 0;
+	case DW_OP_fbreg: case DW_OP_call_frame_cfa: case DW_OP_addr:
+	case DW_OP_addrx: case DW_OP_GNU_addr_index: case DW_OP_entry_value:
+	case DW_OP_GNU_entry_value: case DW_OP_const_type: case DW_OP_GNU_const_type:
+		return xsym(e, op);
+	default:
+		return unsupported(e, op);
+	}
+}
+
+/* The branches pointed at the ops of their targets; the result. */
+static int leave_xmode(struct loc_eval *e, const Dwarf_Op *ops, size_t nops, struct bp_val *out)
+{
+	size_t i, k;
+	int bad;
+
+	e->xat[nops] = e->x.nops;
+	for (i = 0; i < (size_t)e->njumps; i++) {
+		for (k = 0; k < nops && ops[k].offset != e->jumps[i].to; k++)
+			;
+		/* past the last op: the end */
+		if (k == nops && e->jumps[i].to <= ops[nops - 1].offset) {
+			bp_arg_fail(e->c, "malformed location expression (a branch into an op)");
+			return -EINVAL;
+		}
+		e->x.ops[e->jumps[i].at].imm = e->xat[k] - e->jumps[i].at - 1;
+	}
+	if (bp_expr__check(&e->x, &bad)) {
+		bp_arg_fail(e->c, "its location with branches cannot be computed (malformed at op %d, or deeper than %d values)",
+			    bad, BP_EXPR_MAX_DEPTH);
+		return -EINVAL;
+	}
+	memset(out, 0, sizeof(*out));
+	out->f.base = BP_BASE_EXPR;
+	out->f.expr = e->x;
+	out->f.anchor = e->c->addr;
+	out->f.anchor_kind = e->c->at_return ? BP_ANCHOR_FUNC_IP : BP_ANCHOR_IP;
+	out->lvalue = e->state == LOC_MEM;
+	return 0;
+}
+
+/* --- the whole expression ------------------------------------------------- */
+
+static int eval_ops(struct loc_eval *e, Dwarf_Op *ops, size_t nops, struct bp_val *out)
+{
+	const struct bp_arg_ctx *c = e->c;
 	size_t i;
 	int err;
 
 	for (i = 0; i < nops; i++) {
-		err = step(&e, &ops[i]);
+		if (!e->xmode && (ops[i].atom == DW_OP_bra || ops[i].atom == DW_OP_skip)) {
+			err = enter_xmode(e);
+			if (err)
+				return err;
+		}
+		err = e->xmode ? xstep(e, ops, nops, i) : step(e, &ops[i]);
 		if (err)
 			return err;
 	}
+	if (e->xmode)
+		return leave_xmode(e, ops, nops, out);
 	memset(out, 0, sizeof(*out));
-	if (e.npieces) {
-		if (e.sp) {
+	if (e->npieces) {
+		if (e->sp) {
 			bp_arg_fail(c, "malformed location expression (ops after the last DW_OP_piece)");
 			return -EINVAL;
 		}
-		memcpy(out->pieces, e.pieces, e.npieces * sizeof(e.pieces[0]));
-		out->npieces = e.npieces;
+		memcpy(out->pieces, e->pieces, e->npieces * sizeof(e->pieces[0]));
+		out->npieces = e->npieces;
 		return 0;
 	}
-	if (!e.sp) {
+	if (!e->sp) {
 		bp_arg_fail(c, "empty location expression");
 		return -EINVAL;
 	}
-	*out = e.stack[e.sp - 1];
-	out->lvalue = e.state == LOC_MEM;
-	if (out->lvalue && (out->shift || out->width)) {
-		bp_arg_fail(c, "location is memory at a shifted or masked address: not supported");
-		return -EOPNOTSUPP;
-	}
+	*out = e->stack[e->sp - 1];
+	out->lvalue = e->state == LOC_MEM;
+	/* memory at a shifted or masked address: computed */
+	if (out->lvalue && (out->shift || out->width))
+		return bp_val__flatten(c, out);
 	return 0;
+}
+
+/* Evaluates ops; the result is an lvalue (memory location) unless the
+ * expression names a register or ends in DW_OP_stack_value, or is split
+ * into pieces (out->npieces). The evaluation's state is large (values
+ * that may hold expressions): it lives on the heap. */
+static int eval(const struct bp_arg_ctx *c, Dwarf_Attribute *attr, int depth,
+		Dwarf_Op *ops, size_t nops, struct bp_val *out)
+{
+	struct loc_eval *e = calloc(1, sizeof(*e));
+	int err;
+
+	if (!e)
+		return -ENOMEM;
+	e->c = c;
+	e->attr = attr;
+	e->depth = depth;
+	err = eval_ops(e, ops, nops, out);
+	free(e);
+	return err;
 }
 
 static bool is_entry_value(const Dwarf_Op *ops, size_t nops)
@@ -1016,13 +1575,36 @@ bad:
 	return -EOPNOTSUPP;
 }
 
+/*
+ * Location views: gcc describes a value that holds only "between views"
+ * of one address (at an inlined copy's entry, before its first
+ * instruction) with an empty range [addr, addr) qualified by views
+ * (DW_AT_GNU_locviews). No instruction runs between the views of one
+ * address, so at addr the machine holds what that entry says: used when
+ * no entry covers addr. Returns 1 with ops, 0 when there is none.
+ */
+static int view_location(Dwarf_Attribute *attr, uint64_t addr, Dwarf_Op **ops, size_t *nops)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	if (attr->form == DW_FORM_exprloc || attr->form == DW_FORM_block1 ||
+	    attr->form == DW_FORM_block)
+		return 0;
+	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, ops, nops)) > 0) {
+		if (start == addr && end == addr && *nops)
+			return 1;
+	}
+	return 0;
+}
+
 int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 		char *desc, size_t desclen)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
 	size_t nops;
-	int n, err;
+	int n, err, view = 0;
 
 	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
 		if (dwarf_attr_integrate(var, DW_AT_const_value, &attr))
@@ -1031,12 +1613,20 @@ int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 	}
 	n = dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1);
 	if (n < 0) {
-		bp_arg_fail(c, "cannot read its location: %s", dwarf_errmsg(-1));
+		bp_arg_fail(c, "libdw cannot read its location (%s; an op it does not know, such as DW_OP_GNU_uninit, in its location list)",
+			    dwarf_errmsg(-1));
 		return -EINVAL;
 	}
 	if (n == 0 || nops == 0)
+		n = view = view_location(&attr, c->addr, &ops, &nops);
+	if (n == 0 || nops == 0)
 		return unavailable(c, -ENOENT, "optimized out", NULL);
 	describe(c, &attr, ops, nops, desc, desclen);
+	if (view) {
+		size_t l = strlen(desc);
+
+		snprintf(desc + l, desclen - l, " (location view)");
+	}
 	err = eval(c, &attr, 0, ops, nops, val);
 	if (err)
 		return err;

@@ -111,6 +111,14 @@ static int member_bits(Dwarf_Die *m, int64_t off, struct member *out)
 	return 0;
 }
 
+/* The struct, union or class a member (or a base class) is, or NULL. */
+static Dwarf_Die *record_of(Dwarf_Die *member, Dwarf_Die *tmem, Dwarf_Die *pmem)
+{
+	Dwarf_Die *t = bp_type_peel(bp_die_type(member, tmem), pmem);
+
+	return t && bp_tag_is_record(dwarf_tag(t)) ? t : NULL;
+}
+
 static int find_member(Dwarf_Die *rec, const char *name, int64_t base,
 		       struct member *out, int depth)
 {
@@ -122,11 +130,14 @@ static int find_member(Dwarf_Die *rec, const char *name, int64_t base,
 	if (depth > MAX_ANON_DEPTH || dwarf_child(rec, &child))
 		return -ENOENT;
 	do {
-		if (dwarf_tag(&child) != DW_TAG_member)
+		bool inherited = dwarf_tag(&child) == DW_TAG_inheritance;
+
+		if (!inherited && dwarf_tag(&child) != DW_TAG_member)
 			continue;
 		if (member_location(&child, &off))
 			off = INT64_MIN;
-		n = bp_die_name(&child);
+		/* C++: a base class's members are ours, at its offset */
+		n = inherited ? NULL : bp_die_name(&child);
 		if (n && !strcmp(n, name)) {
 			if (off == INT64_MIN)
 				return -EOPNOTSUPP;
@@ -137,8 +148,8 @@ static int find_member(Dwarf_Die *rec, const char *name, int64_t base,
 		if (n || off == INT64_MIN)
 			continue;
 		/* anonymous struct/union: its members are ours */
-		t = bp_type_peel(bp_die_type(&child, &tmem), &pmem);
-		if (!t || !bp_tag_is_record(dwarf_tag(t)))
+		t = record_of(&child, &tmem, &pmem);
+		if (!t)
 			continue;
 		err = find_member(t, name, base + off, out, depth + 1);
 		if (err != -ENOENT)
@@ -156,12 +167,15 @@ static void list_members(Dwarf_Die *rec, struct bp_names *l, int depth)
 	if (depth > MAX_ANON_DEPTH || dwarf_child(rec, &child))
 		return;
 	do {
-		if (dwarf_tag(&child) != DW_TAG_member || !bp_names__room(l))
+		bool inherited = dwarf_tag(&child) == DW_TAG_inheritance;
+
+		if ((!inherited && dwarf_tag(&child) != DW_TAG_member) || !bp_names__room(l))
 			continue;
-		n = bp_die_name(&child);
+		/* anonymous members and base classes: their members */
+		n = inherited ? NULL : bp_die_name(&child);
 		if (!n) {
-			t = bp_type_peel(bp_die_type(&child, &tmem), &pmem);
-			if (t && bp_tag_is_record(dwarf_tag(t)))
+			t = record_of(&child, &tmem, &pmem);
+			if (t)
 				list_members(t, l, depth + 1);
 			continue;
 		}
@@ -225,8 +239,8 @@ static int load_pointer(struct bp_chain *ch)
 {
 	int err = bp_val__select(ch->c, ch->val, 8, ch->path);
 
-	if (err)
-		return err;
+	if (err || ch->val->implicit.set)
+		return err;	/* an implicit pointer is followed by the chain */
 	if (ch->val->lvalue)
 		return bp_val__deref(ch->c, ch->val);
 	if (ch->val->shift || ch->val->width) {
@@ -245,13 +259,49 @@ static int split_rvalue(struct walk *w, Dwarf_Die *type)
 	return bp_val__split(w->ch.c, w->ch.val, bp_type_size(type), w->ch.path);
 }
 
+static bool is_reference(int tag)
+{
+	return tag == DW_TAG_reference_type || tag == DW_TAG_rvalue_reference_type;
+}
+
+/*
+ * C++: a reference stands for the object it refers to: the value (an
+ * address) is followed and the object's type becomes the current one,
+ * as the language does for '.', '[N]' and a final read.
+ */
+static int through_reference(struct walk *w)
+{
+	Dwarf_Die pmem, tmem, *t = bp_type_peel(w->type, &pmem);
+	int err;
+
+	if (w->dims_done || !t || !is_reference(dwarf_tag(t)))
+		return 0;
+	err = bp_chain__follow(&w->ch);
+	if (err)
+		return err;
+	set_type(w, bp_die_type(t, &tmem));
+	return 0;
+}
+
 static int step_arrow(struct bp_chain *ch, const char *field)
 {
 	Dwarf_Die pmem, tmem, rmem, *t, *target, *rec;
 	struct walk *w = walk_of(ch);
 	int err;
 
+	/* a reference to a pointer: '->' on the pointer (a reference to a
+	 * struct takes '->' too, as it always did) */
 	t = bp_type_peel(w->type, &pmem);
+	if (!w->dims_done && t && is_reference(dwarf_tag(t))) {
+		Dwarf_Die rmem, *r = bp_type_peel(bp_die_type(t, &tmem), &rmem);
+
+		if (r && dwarf_tag(r) == DW_TAG_pointer_type) {
+			err = through_reference(w);
+			if (err)
+				return err;
+			t = bp_type_peel(w->type, &pmem);
+		}
+	}
 	if (w->dims_done || !t || !bp_tag_is_pointer(dwarf_tag(t)))
 		return bp_chain__bad_step(ch, "'->' on non-pointer", "");
 	target = bp_die_type(t, &tmem);
@@ -271,6 +321,10 @@ static int step_dot(struct bp_chain *ch, const char *field)
 	Dwarf_Die pmem, *t;
 	int err;
 
+	/* '.' through a reference, as in C++ */
+	err = through_reference(w);
+	if (err)
+		return err;
 	t = bp_type_peel(w->type, &pmem);
 	if (!w->dims_done && t && bp_tag_is_pointer(dwarf_tag(t)))
 		return bp_chain__bad_step(ch, "'.' on pointer", ": use '->'");
@@ -364,9 +418,13 @@ static int step_index(struct bp_chain *ch, long index)
 {
 	struct walk *w = walk_of(ch);
 	Dwarf_Die pmem, *t;
+	int err;
 
 	if (w->dims_done)
 		return index_array(w, w->type, index);
+	err = through_reference(w);
+	if (err)
+		return err;
 	t = bp_type_peel(w->type, &pmem);
 	if (t && dwarf_tag(t) == DW_TAG_array_type) {
 		/* the peeled array, so dims_done refers to it from now on */
@@ -463,6 +521,21 @@ static void current_type_name(struct bp_chain *ch, char *buf, size_t len)
 	bp_type_name(walk_of(ch)->type, buf, len);
 }
 
+/* A reference to a scalar reads the scalar; to a struct or array, its
+ * address (name a member, or index it). */
+static int end_reference(struct bp_chain *ch)
+{
+	struct walk *w = walk_of(ch);
+	Dwarf_Die pmem, tmem, rmem, *t = bp_type_peel(w->type, &pmem), *r;
+
+	if (w->dims_done || !t || !is_reference(dwarf_tag(t)))
+		return 0;
+	r = bp_type_peel(bp_die_type(t, &tmem), &rmem);
+	if (!r || bp_tag_is_record(dwarf_tag(r)) || dwarf_tag(r) == DW_TAG_array_type)
+		return 0;
+	return through_reference(w);
+}
+
 static const struct bp_chain_ops dwarf_ops = {
 	.arrow = step_arrow,
 	.dot = step_dot,
@@ -470,6 +543,7 @@ static const struct bp_chain_ops dwarf_ops = {
 	.load_pointer = load_pointer,
 	.scalar = scalar,
 	.type_name = current_type_name,
+	.end = end_reference,
 };
 
 int bp_member__compile(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg,

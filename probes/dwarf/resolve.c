@@ -224,6 +224,39 @@ static int point_position(const struct point_ctx *p, struct bp_point *pt)
 	return 0;
 }
 
+/* The entries the plan's entry values come from, as file offsets: where
+ * the loader puts the companion probes that save them. */
+static int entry_saves(struct point_ctx *p, struct bp_point *pt)
+{
+	uint64_t off;
+	int i, k, j;
+
+	for (i = 0; i < pt->plan.nargs; i++) {
+		const struct bp_fetch *f = &pt->plan.args[i];
+
+		for (k = 0; f->base == BP_BASE_EXPR && k < f->expr.nops; k++) {
+			if (f->expr.ops[k].op != BP_XOP_ENTRY_REG)
+				continue;
+			if (bp_debuginfo__file_offset(p->di, (uint64_t)f->expr.ops[k].imm, &off)) {
+				bp_report__line(p->rep, "%s: the function entry 0x%" PRIx64 " whose registers an argument needs is in no loadable segment\n",
+						p->where, (uint64_t)f->expr.ops[k].imm);
+				return -ENOENT;
+			}
+			for (j = 0; j < pt->nentries && pt->entry_offsets[j] != off; j++)
+				;
+			if (j < pt->nentries)
+				continue;
+			if (pt->nentries == BP_MAX_ENTRY_SAVES) {
+				bp_report__line(p->rep, "%s: the arguments need entry values of more than %d functions: not supported\n",
+						p->where, BP_MAX_ENTRY_SAVES);
+				return -E2BIG;
+			}
+			pt->entry_offsets[pt->nentries++] = off;
+		}
+	}
+	return 0;
+}
+
 static int resolve_point(struct point_ctx *p, struct bp_point *pt)
 {
 	const struct bp_spec *spec = p->spec;
@@ -236,6 +269,7 @@ static int resolve_point(struct point_ctx *p, struct bp_point *pt)
 	if (!pt->binary || !pt->func || (p->fn->cu_name && !pt->cu))
 		return -ENOMEM;
 	pt->is_return = spec->is_return;
+	pt->die_off = p->fn->has_die ? dwarf_dieoffset(&p->fn->die) : 0;
 	err = point_position(p, pt);
 	if (err)
 		return err;
@@ -267,7 +301,7 @@ static int resolve_point(struct point_ctx *p, struct bp_point *pt)
 				p->where, pt->addr);
 		return -ENOENT;
 	}
-	return 0;
+	return entry_saves(p, pt);
 }
 
 /* --- every point of the spec ---------------------------------------------- */

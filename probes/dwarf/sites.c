@@ -16,6 +16,7 @@
 #include <string.h>
 #include <dwarf.h>
 
+#include "probes/dwarf/cxx.h"
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
 #include "util/log.h"
@@ -141,6 +142,7 @@ struct func_list {
 	const struct bp_spec *spec;
 	const char *name;	/* FUNC: a name or a glob */
 	bool glob;
+	struct bp_func_pattern pat;	/* the same, C++ spellings too */
 	struct bp_func *funcs;
 	int n;
 	size_t cap;
@@ -153,11 +155,9 @@ struct func_list {
 	struct bp_diag *diag;	/* why nothing was found */
 };
 
-static bool name_matches(const struct func_list *l, const char *name)
+static bool name_matches(const struct func_list *l, Dwarf_Die *die, const char *name)
 {
-	if (!name)
-		return false;
-	return l->glob ? !fnmatch(l->name, name, 0) : !strcmp(l->name, name);
+	return bp_func_pattern__matches(&l->pat, die, name);
 }
 
 /* FUNC@SRC: the file the function is declared in */
@@ -223,7 +223,7 @@ static int func_cb(Dwarf_Die *die, void *arg)
 		return DWARF_CB_OK;
 	has_code = !dwarf_hasattr(die, DW_AT_declaration) &&
 		   bp_func__code(die, &f.entry, &f.end);
-	if (!name_matches(l, name)) {
+	if (!name_matches(l, die, name)) {
 		/* hints are for a name found nowhere */
 		if (has_code && l->sug && !l->n)
 			suggest_add(l->sug, name);
@@ -435,6 +435,7 @@ static int find_copies(const struct bp_debuginfo *di, const struct bp_spec *spec
 	};
 	int err = 0;
 
+	bp_func_pattern__init(&l.pat, spec->func, spec->func_glob);
 	if (di->dwarf)
 		err = find_in_dwarf(di->dwarf, &l);
 	/* kernel points go on symbols: no inlined copies there yet */

@@ -175,8 +175,11 @@ static void type_name(Dwarf_Die *type, char *buf, size_t len, int depth)
 		snprintf(buf, len, "%s %s", kw, name ? name : "<anonymous>");
 	} else if ((kw = qualifier_kw(tag))) {
 		type_name(t, inner, sizeof(inner), depth + 1);
+		/* const on an array of const elements (gcc writes both): once */
+		if (!strncmp(inner, kw, strlen(kw)) && inner[strlen(kw)] == ' ')
+			snprintf(buf, len, "%s", inner);
 		/* a qualified pointer reads "char * const" */
-		if (ends_with_star(inner) || tag == DW_TAG_restrict_type)
+		else if (ends_with_star(inner) || tag == DW_TAG_restrict_type)
 			snprintf(buf, len, "%s %s", inner, kw);
 		else
 			snprintf(buf, len, "%s %s", kw, inner);

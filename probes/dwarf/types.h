@@ -30,6 +30,25 @@ static inline int bp_type_tag(Dwarf_Die *type)
 	return type ? dwarf_tag(type) : 0;
 }
 
+/* DIEs that may hold code-bearing children: functions, blocks, inlined
+ * copies, and the namespaces and classes functions are defined in. */
+static inline bool bp_tag_holds_code(int tag)
+{
+	switch (tag) {
+	case DW_TAG_subprogram:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_lexical_block:
+	case DW_TAG_namespace:
+	case DW_TAG_class_type:
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_module:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static inline bool bp_tag_is_record(int tag)
 {
 	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||

@@ -33,36 +33,23 @@ static bool find_child(Dwarf_Die *parent, int tag, const char *name, Dwarf_Die *
 	return false;
 }
 
-static bool same_die(Dwarf_Die *a, Dwarf_Die *b)
-{
-	return dwarf_dieoffset(a) == dwarf_dieoffset(b) && a->cu == b->cu;
-}
-
 /*
  * Locals in the lexical blocks around c->addr, innermost first, then the
- * function's own. Scopes inside an inlined call belong to another
- * function's source and are skipped.
+ * function's own (c->func: an out-of-line function or an inlined copy).
+ * Scopes of calls inlined into it belong to another function's source and
+ * are skipped.
  */
 static bool find_local(const struct bp_arg_ctx *c, const char *name, Dwarf_Die *out)
 {
-	Dwarf_Die cudie, *scopes = NULL;
-	int i, n, first = 0;
+	Dwarf_Die *scopes = NULL;
+	int i, n, fi, first = 0;
 	bool found = false;
 
-	if (!dwarf_diecu(c->func, &cudie, NULL, NULL))
-		return false;
-	n = dwarf_getscopes(&cudie, c->addr, &scopes);
-	for (i = 0; i < n; i++) {
-		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
-			first = i + 1;
-	}
-	for (i = first; i < n && !found; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-
-		if (tag == DW_TAG_lexical_block || same_die(&scopes[i], c->func))
+	n = bp_scopes__around(c->func, c->addr, &scopes);
+	fi = n > 0 ? bp_scopes__blocks(scopes, n, c->func, &first) : -1;
+	for (i = first; i < fi && !found; i++) {
+		if (dwarf_tag(&scopes[i]) == DW_TAG_lexical_block)
 			found = find_child(&scopes[i], DW_TAG_variable, name, out);
-		if (same_die(&scopes[i], c->func))
-			break;
 	}
 	free(scopes);
 	/* no block at addr (e.g. at the entry): the function level still counts */
@@ -259,13 +246,13 @@ none:
 	return -ENOENT;
 }
 
-/* Ops that depend on the probe point's registers or frame. */
+/* Ops that depend on the probe point's registers or frame (a thread-local
+ * does not: its address is the thread's, the same at a return). */
 static bool op_is_dynamic(unsigned int a)
 {
 	return (a >= DW_OP_reg0 && a <= DW_OP_breg31) || a == DW_OP_regx ||
 	       a == DW_OP_bregx || a == DW_OP_fbreg || a == DW_OP_call_frame_cfa ||
 	       a == DW_OP_entry_value || a == DW_OP_GNU_entry_value ||
-	       a == DW_OP_form_tls_address || a == DW_OP_GNU_push_tls_address ||
 	       a == DW_OP_push_object_address || a == DW_OP_GNU_parameter_ref;
 }
 

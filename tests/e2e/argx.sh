@@ -225,7 +225,7 @@ expect_err argx_err_return_param "$A;use_globals%return n" "argument 'n'" "only 
 expect_err argx_err_no_global "$A;three @nosuch" "argument '@nosuch'" "no global or static variable 'nosuch'"
 expect_err argx_err_string "$A;three a:string" "'string'" "64-bit register" "bpf_probe_read_user_str"
 expect_err argx_err_ustring "$A;three a:ustring" "'ustring'" "64-bit register" "bpf_probe_read_user_str"
-expect_err argx_err_entry_value "$D;dw_entry+1 a" "argument 'a'" "optimized out at" "DW_OP_entry_value" "available at" "(dw_entry+0x0)"
+expect_err argx_err_entry_value "$D;dw_entry+1 a" "argument 'a'" "no call frame information (CFI) at"
 expect_err argx_err_no_location "$D;dw_entry gone" "argument 'gone'" "optimized out at" "no location" "readable nowhere in dw_entry"
 expect_err argx_err_missing_piece "$D;dw_pieces s.c" "argument 's.c'" "optimized out at" "bytes 8..15" "DW_OP_piece"
 expect_err argx_err_xmm_spilled "$D;dw_float d2" "argument 'd2'" "floating-point register xmm0" "available at" "(dw_float+0x6..+0xb)"

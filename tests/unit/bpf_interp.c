@@ -7,7 +7,9 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "prologue/prologue.h"
 #include "tests/unit/bpf_interp.h"
 
 /* ------------------------------------------------------------------ */
@@ -239,6 +241,17 @@ static uint8_t *vm_mem(struct vm *vm, int pc, int reg, int16_t off, int size,
 		}
 		return (uint8_t *)&vm->gate;
 	}
+	if (p->kind == V_MAPVAL && p->v >= VM_ENTRY_VALUE(0)) {
+		uint64_t i = (p->v - VM_ENTRY_VALUE(0)) / 0x1000;
+		int64_t o = (int64_t)((p->v - VM_ENTRY_VALUE(0)) % 0x1000) + off;
+
+		if (i >= (uint64_t)nfake_entries || write || o < 0 ||
+		    o + size > (int64_t)fake_entry_value_size) {
+			vm_fail(vm, pc, "entry value access at %" PRId64, o);
+			return NULL;
+		}
+		return fake_entries[i].value + o;
+	}
 	if (p->kind == V_MAPVAL && p->v != VM_SET_VALUE) {
 		if (a < 0 || a + size > (int64_t)sizeof(vm->counts)) {
 			vm_fail(vm, pc, "map value access at %" PRId64, a);
@@ -446,6 +459,65 @@ static int vm_call_follow(struct vm *vm, int pc, const struct bpf_insn *in)
 	return 0;
 }
 
+uint64_t fake_task;
+int fake_entry_fd;
+size_t fake_entry_value_size;
+struct fake_entry fake_entries[FAKE_ENTRY_MAX];
+int nfake_entries;
+
+struct fake_entry *fake_entry_find(uint64_t pid_tgid, uint64_t cfa)
+{
+	for (int i = 0; i < nfake_entries; i++)
+		if (fake_entries[i].pid_tgid == pid_tgid && fake_entries[i].cfa == cfa)
+			return &fake_entries[i];
+	return NULL;
+}
+
+/* 16 initialized stack bytes at reg (a key or, with size, a value) */
+static uint8_t *vm_stack_bytes(struct vm *vm, int pc, int reg, size_t size)
+{
+	uint8_t *p;
+
+	if (vm->r[reg].kind != V_STACK)
+		return vm_fail(vm, pc, "r%d is no stack pointer", reg), NULL;
+	p = vm_mem(vm, pc, reg, 0, 8, false);
+	if (!p || (int64_t)vm->r[reg].v + (int64_t)size > 0)
+		return vm_fail(vm, pc, "r%d: %zu bytes out of the stack", reg, size), NULL;
+	for (size_t i = 0; i < size; i++)
+		if (!vm->stack_init[p - vm->stack + i])
+			return vm_fail(vm, pc, "r%d: uninitialized stack byte", reg), NULL;
+	return p;
+}
+
+/* bpf_map_lookup_elem / bpf_map_update_elem on the entry-value map */
+static int vm_entry_map(struct vm *vm, int pc, bool update)
+{
+	uint64_t key[2];
+	struct fake_entry *f;
+	uint8_t *k, *v = NULL;
+
+	k = vm_stack_bytes(vm, pc, 2, 16);
+	if (!k || (update && !(v = vm_stack_bytes(vm, pc, 3, fake_entry_value_size))))
+		return -1;
+	memcpy(key, k, 16);
+	f = fake_entry_find(key[0], key[1]);
+	if (update) {
+		if (!f && nfake_entries == FAKE_ENTRY_MAX)
+			return vm_fail(vm, pc, "fake entry map full");
+		if (!f) {
+			f = &fake_entries[nfake_entries++];
+			f->pid_tgid = key[0];
+			f->cfa = key[1];
+		}
+		memcpy(f->value, v, fake_entry_value_size);
+	}
+	vm->lookups++;
+	clobber_caller_saved(vm, 0);
+	if (!update && f)
+		vm->r[0] = (struct vreg){ V_MAPVAL, VM_ENTRY_VALUE(f - fake_entries) };
+	return 0;
+}
+
 static int vm_call(struct vm *vm, int pc, const struct bpf_insn *in)
 {
 	bool user = in->imm == BPF_FUNC_probe_read_user;
@@ -456,6 +528,14 @@ static int vm_call(struct vm *vm, int pc, const struct bpf_insn *in)
 		clobber_caller_saved(vm, vm->pid_tgid);
 		return 0;
 	}
+	if (!in->src_reg && in->imm == BPF_FUNC_get_current_task) {
+		clobber_caller_saved(vm, fake_task);
+		return 0;
+	}
+	if (!in->src_reg && fake_entry_fd && vm->r[1].kind == V_MAP &&
+	    (int)vm->r[1].v == fake_entry_fd &&
+	    (in->imm == BPF_FUNC_map_lookup_elem || in->imm == BPF_FUNC_map_update_elem))
+		return vm_entry_map(vm, pc, in->imm == BPF_FUNC_map_update_elem);
 	if (!in->src_reg && in->imm == BPF_FUNC_map_lookup_elem) {
 		int fd = vm->r[1].kind == V_MAP ? (int)vm->r[1].v : -1;
 		int64_t key = vm_lookup(vm, pc);
@@ -640,5 +720,63 @@ int vm_run(struct vm *vm, const struct bpf_insn *insns, int n)
 			return vm_fail(vm, pc, "opcode 0x%02x", in->code);
 		}
 		pc++;
+	}
+}
+
+int vm_first_unreachable(const struct bpf_insn *insns, int n)
+{
+	bool seen[8192] = { false };
+	int stack[8192], sp = 0, pc;
+
+	if (n > 8192)
+		return -1;
+	stack[sp++] = 0;
+	while (sp) {
+		pc = stack[--sp];
+		if (pc < 0 || pc >= n || seen[pc])
+			continue;
+		seen[pc] = true;
+		if (insns[pc].code == (BPF_LD | BPF_DW | BPF_IMM)) {
+			if (pc + 1 < n)
+				seen[pc + 1] = true;
+			stack[sp++] = pc + 2;
+			continue;
+		}
+		if (BPF_CLASS(insns[pc].code) == BPF_JMP || BPF_CLASS(insns[pc].code) == BPF_JMP32) {
+			int op = BPF_OP(insns[pc].code);
+
+			if (op == BPF_EXIT)
+				continue;
+			if (op == BPF_JA) {
+				stack[sp++] = pc + 1 + insns[pc].off;
+				continue;
+			}
+			if (op != BPF_CALL)
+				stack[sp++] = pc + 1 + insns[pc].off;
+		}
+		stack[sp++] = pc + 1;
+	}
+	for (pc = 0; pc < n; pc++)
+		if (!seen[pc])
+			return pc;
+	return -1;
+}
+
+bool vm_verbose(void)
+{
+	const char *v = getenv("BP_TEST_VERBOSE");
+
+	return v && *v && strcmp(v, "0");
+}
+
+void vm_dump(const struct bpf_insn *insns, int n)
+{
+	char line[128];
+
+	for (int i = 0; i < n; i++) {
+		bp_insn__format(&insns[i], i + 1 < n ? &insns[i + 1] : NULL, line, sizeof(line));
+		printf("#  %3d: %s\n", i, line);
+		if (insns[i].code == (BPF_LD | BPF_DW | BPF_IMM))
+			i++;
 	}
 }

@@ -10,13 +10,15 @@
  * refuses an EXIT anywhere but at the last instruction (unless
  * vm.allow_exit). The helpers it knows are bpf_probe_read_user,
  * bpf_probe_read_kernel, bpf_get_func_ip (which returns fake_func_ip),
- * bpf_get_current_pid_tgid (vm.pid_tgid) and bpf_map_lookup_elem on fake
- * maps: a set (vm.set_fd, its keys vm.set_keys), a per-CPU counter
- * array (vm.count_fd, its values vm.counts) and a one-value array
- * (vm.gate_fd, its value vm.gate) and another (vm.ran_fd, vm.ran), both
- * also read in place (ldimm64 of BPF_PSEUDO_MAP_VALUE); an array of
- * __u64 words (vm.bits_fd, vm.bits) that atomic OR/AND may change; and what
- * the follow programs call (below).
+ * bpf_get_current_pid_tgid (vm.pid_tgid), bpf_get_current_task
+ * (fake_task) and bpf_map_lookup_elem on fake maps: a set (vm.set_fd, its
+ * keys vm.set_keys), a per-CPU counter array (vm.count_fd, its values
+ * vm.counts), a one-value array (vm.gate_fd, its value vm.gate) and
+ * another (vm.ran_fd, vm.ran), both also read in place (ldimm64 of
+ * BPF_PSEUDO_MAP_VALUE); an array of __u64 words (vm.bits_fd, vm.bits)
+ * that atomic OR/AND may change; the entry-value map (fake_entry_fd, also
+ * written with bpf_map_update_elem); and what the follow programs call
+ * (below).
  */
 #ifndef BPFPROBE_TEST_BPF_INTERP_H
 #define BPFPROBE_TEST_BPF_INTERP_H
@@ -67,6 +69,31 @@ static inline void put_u32(uint8_t *buf, size_t off, uint32_t v)
  * a uretprobe, 0 on kernels before 6.6. */
 extern uint64_t fake_func_ip;
 
+/* What bpf_get_current_task() returns. */
+extern uint64_t fake_task;
+
+/*
+ * A fake entry-value map (prologue/entry_save.h): 16-byte keys {pid_tgid,
+ * cfa}, values of up to FAKE_ENTRY_VALUE_MAX bytes. bpf_map_update_elem()
+ * and bpf_map_lookup_elem() on fake_entry_fd use it.
+ */
+#define FAKE_ENTRY_MAX		8
+#define FAKE_ENTRY_VALUE_MAX	256
+
+struct fake_entry {
+	uint64_t pid_tgid;
+	uint64_t cfa;
+	uint8_t value[FAKE_ENTRY_VALUE_MAX];
+};
+
+extern int fake_entry_fd;		/* 0: no such map */
+extern size_t fake_entry_value_size;
+extern struct fake_entry fake_entries[FAKE_ENTRY_MAX];
+extern int nfake_entries;
+
+/* The entry of that key, or NULL. */
+struct fake_entry *fake_entry_find(uint64_t pid_tgid, uint64_t cfa);
+
 /* --- the machine --- */
 
 enum vkind { V_UNINIT, V_SCALAR, V_CTX, V_STACK,
@@ -80,6 +107,7 @@ enum vkind { V_UNINIT, V_SCALAR, V_CTX, V_STACK,
 #define VM_RAN_VALUE	0x3000	/* the ran map's one value (vm.ran) */
 #define VM_BITS_VALUE	0x4000	/* the bitmap's words (vm.bits) */
 #define VM_BITS_WORDS	64	/* pids 0..4095 */
+#define VM_ENTRY_VALUE(i)	(0x100000ULL + (uint64_t)(i) * 0x1000)
 #define VM_MAX_KEYS	8
 
 struct vreg {
@@ -141,5 +169,14 @@ int vm_fail(struct vm *vm, int pc, const char *fmt, ...);
  * Returns 0, or -1 with vm->err saying why.
  */
 int vm_run(struct vm *vm, const struct bpf_insn *insns, int n);
+
+/* BP_TEST_VERBOSE=1 (or anything but 0): the tests print listings. */
+bool vm_verbose(void);
+/* insns[0..n) as BPF assembly, "#  N: insn" lines. */
+void vm_dump(const struct bpf_insn *insns, int n);
+
+/* The first instruction of insns[0..n) no path from 0 reaches (the
+ * verifier refuses such code), or -1. */
+int vm_first_unreachable(const struct bpf_insn *insns, int n);
 
 #endif /* BPFPROBE_TEST_BPF_INTERP_H */

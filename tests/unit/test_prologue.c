@@ -23,7 +23,9 @@
 #include "prologue/liveness.h"
 #include "prologue/prologue.h"
 #include "tests/unit/bpf_interp.h"
+#include "tests/unit/fetch_model.h"
 #include "tests/unit/insn.h"
+#include "tests/unit/rng.h"
 #include "tests/unit/test.h"
 
 #define ALU_IMM(OP, D, IMM)	I(BPF_ALU64 | (OP) | BPF_K, D, 0, 0, IMM)
@@ -33,23 +35,12 @@
 
 static bool verbose(void)
 {
-	const char *v = getenv("BP_TEST_VERBOSE");
-
-	return v && *v && strcmp(v, "0");
+	return vm_verbose();
 }
 
 static void dump_prog(const struct bpf_insn *insns, int n)
 {
-	char line[128];
-	int i;
-
-	for (i = 0; i < n; i++) {
-		bp_insn__format(&insns[i], i + 1 < n ? &insns[i + 1] : NULL,
-				line, sizeof(line));
-		printf("#  %3d: %s\n", i, line);
-		if (insns[i].code == (BPF_LD | BPF_DW | BPF_IMM))
-			i++;
-	}
+	vm_dump(insns, n);
 }
 
 struct run {
@@ -84,6 +75,8 @@ static bool run_plan_unread(const struct bp_plan *plan, uint8_t unread,
 	if (out->n < 0)
 		return false;
 	out->insns[out->n] = EXIT_INSN;
+	i = vm_first_unreachable(out->insns, out->n + 1);
+	CHECK(i < 0, "insn %d is unreachable (the verifier refuses that)", i);
 
 	vm.r[1] = (struct vreg){ V_CTX, 0 };
 	vm.r[10] = (struct vreg){ V_STACK, 0 };
@@ -117,86 +110,17 @@ static bool run_plan(const struct bp_plan *plan, const struct pt_regs_fake *regs
 	return run_plan_unread(plan, 0, regs, out);
 }
 
-/* ------------------------------------------------------------------ */
-/* A reference model of the plan semantics                             */
-
-static uint64_t ref_extend(uint64_t v, int width, bool is_signed)
-{
-	uint64_t mask;
-
-	if (width >= 64)
-		return v;
-	mask = (1ULL << width) - 1;
-	v &= mask;
-	if (is_signed && (v & (1ULL << (width - 1))))
-		v |= ~mask;
-	return v;
-}
-
-static bool ref_fetch(const struct bp_fetch *f, const struct pt_regs_fake *regs,
-		      uint64_t *out)
-{
-	uint64_t v = f->base == BP_BASE_REG ? regs->w[pt_off[f->reg] / 8] : 0;
-	int k;
-
-	/* at fentry, ctx is the arguments' u64 array */
-	if (f->base == BP_BASE_CTX)
-		v = regs->w[f->reg];
-
-	/* a link-time address moved by the load bias: anchor's run-time
-	 * address minus its link-time one */
-	if (f->base == BP_BASE_ADDR) {
-		uint64_t anchor = f->anchor_kind == BP_ANCHOR_FUNC_IP ? fake_func_ip
-				  : regs->w[pt_off[BP_REG_RIP] / 8];
-
-		if (f->anchor_kind == BP_ANCHOR_FUNC_IP && !fake_func_ip)
-			return false;
-		v = anchor - f->anchor;
-	}
-	v += (uint64_t)f->add;
-	for (k = 0; k < f->nderef; k++) {
-		uint64_t word = 0;
-		int size = k == f->nderef - 1 ? f->size : 8;
-
-		if (!fake_read(f->user_mask & (1U << k),
-			       v + (uint64_t)(int64_t)f->deref_off[k], size, &word))
-			return false;
-		v = word;
-	}
-	if (f->bit_size) {
-		v >>= f->bit_off;
-		*out = ref_extend(v, f->bit_size, f->is_signed);
-	} else {
-		*out = ref_extend(v, f->size * 8, f->is_signed);
-	}
-	return true;
-}
-
-/* Expected r2..r5 for plan. */
-static void ref_plan(const struct bp_plan *plan, const struct pt_regs_fake *regs,
-		     uint64_t want[6])
-{
-	int i;
-
-	memset(want, 0, 6 * sizeof(*want));
-	for (i = 0; i < plan->nargs; i++) {
-		if (!ref_fetch(&plan->args[i], regs, &want[3 + i])) {
-			memset(want, 0, 6 * sizeof(*want));
-			want[2] = 1;
-			return;
-		}
-	}
-}
-
 static void check_against_ref_unread(const struct bp_plan *plan, uint8_t unread,
 				     const struct pt_regs_fake *regs, struct run *run)
 {
 	uint64_t want[6];
 	int i;
 
+	struct model_env env = { .regs = regs };
+
 	if (!run_plan_unread(plan, unread, regs, run))
 		return;
-	ref_plan(plan, regs, want);
+	ref_plan(plan, &env, want);
 	CHECK(!reads_reg(unread, 2) || !!run->r[2] == !!want[2],
 	      "r2 = %" PRIu64 ", want %" PRIu64, run->r[2], want[2]);
 	for (i = 3; i <= 5; i++)
@@ -1318,20 +1242,16 @@ static void test_val_constants(void)
 /* ------------------------------------------------------------------ */
 /* Random plans against the reference model                            */
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static struct rng rng = { 0x9e3779b97f4a7c15ULL };
 
 static uint64_t rnd(void)
 {
-	/* xorshift64*: reproducible across runs */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return rng_next(&rng);
 }
 
 static unsigned int rndn(unsigned int n)
 {
-	return rnd() % n;
+	return rng_below(&rng, n);
 }
 
 static uint8_t rnd_user[256], rnd_kern[256];

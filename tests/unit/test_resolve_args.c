@@ -380,8 +380,9 @@ static void test_dw(void)
 		CHECK_STR(p->arg_name[1], "b");
 	}
 	bp_points__free(p, 1);
-	expect_err(dw, "func=dw_entry+1 a", -ENOENT, "argument 'a'", "optimized out at",
-		   "(dw_entry+0x1)", "DW_OP_entry_value", "available at", "(dw_entry+0x0)");
+	/* an entry value later on needs the CFA, which this code lacks */
+	expect_err(dw, "func=dw_entry+1 a", -ENOENT, "argument 'a'",
+		   "no call frame information (CFI) at");
 	expect_err(dw, "func=dw_entry gone", -ENOENT, "argument 'gone'", "no location",
 		   "readable nowhere in dw_entry");
 
@@ -456,7 +457,9 @@ static void test_dw(void)
 	if (p)
 		check_global(p, 1, "gv", symbol(dw, "dw_gvar") + 8, 8, true);
 	bp_points__free(p, 1);
-	expect_err(dw, "func=dw_global tls", -EOPNOTSUPP, "argument 'tls'", "thread-local");
+	/* hand-made DWARF: a thread-local in a binary with no TLS segment */
+	expect_err(dw, "func=dw_global tls", -ENOENT, "argument 'tls'", "thread-local",
+		   "no thread-local storage segment (PT_TLS)");
 
 	/* a double: in xmm0 at first, at rsp-8 once spilled */
 	expect_err(dw, "func=dw_float d", -EOPNOTSUPP, "argument 'd'",

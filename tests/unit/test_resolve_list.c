@@ -189,18 +189,18 @@ static void test_vars_handle_req(void)
 		CHECK_INT(req->kind, BP_VAR_PARAM);
 		CHECK(req->fetchable && conn->fetchable, "%s: %s / %s", cur->name,
 		      req->why ? req->why : "", conn->why ? conn->why : "");
-		CHECK_INT(req->fetch.size, 8);
-		CHECK(!req->fetch.is_signed, "%s: pointer signed", cur->name);
+		CHECK_INT(req->fetch->size, 8);
+		CHECK(!req->fetch->is_signed, "%s: pointer signed", cur->name);
 		if (cur->O0) {
 			/* read from its frame slot, past the prologue */
 			CHECK(req->addr > l.points[0].addr, "%s: read at the entry", cur->name);
-			CHECK_INT(req->fetch.nderef, 1);
+			CHECK_INT(req->fetch->nderef, 1);
 		} else {
 			CHECK_STR(req->loc_desc, "reg rdi");
 			CHECK_STR(conn->loc_desc, "reg rsi");
-			CHECK_INT(req->fetch.base, BP_BASE_REG);
-			CHECK_INT(req->fetch.reg, BP_REG_RDI);
-			CHECK_INT(req->fetch.nderef, 0);
+			CHECK_INT(req->fetch->base, BP_BASE_REG);
+			CHECK_INT(req->fetch->reg, BP_REG_RDI);
+			CHECK_INT(req->fetch->nderef, 0);
 			CHECK_INT(req->addr, l.points[0].addr);
 		}
 		bp_var_list__free(&l);
@@ -346,9 +346,9 @@ static void test_vars_return(void)
 			CHECK_INT(e->kind, BP_VAR_RETVAL);
 			CHECK(e->fetchable, "%s: %s", cur->name, e->why);
 			CHECK_STR(e->type_name, cur->clang ? "long" : "long int");
-			CHECK_INT(e->fetch.reg, BP_REG_RAX);
-			CHECK_INT(e->fetch.size, 8);
-			CHECK(e->fetch.is_signed, "%s: unsigned", cur->name);
+			CHECK_INT(e->fetch->reg, BP_REG_RAX);
+			CHECK_INT(e->fetch->size, 8);
+			CHECK(e->fetch->is_signed, "%s: unsigned", cur->name);
 		} else {
 			CHECK(0, "%s: %d points", cur->name, l.npoints);
 		}

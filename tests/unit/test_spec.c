@@ -601,6 +601,54 @@ static void test_globs(void)
 	bp_spec__free(&spec);
 }
 
+/* C++ names: scopes, operators (spaces join tokens), overloads */
+static void test_cxx_names(void)
+{
+	static const struct {
+		const char *text, *func;
+		int nargs;
+		bool glob, is_return;
+	} cases[] = {
+		{ "func=std::_Hash_bytes len", "std::_Hash_bytes", 1 },
+		{ "ns::Class::method this->x", "ns::Class::method", 1 },
+		{ "ns::Class::~Class", "ns::Class::~Class", 0 },
+		{ "func=operator new sz", "operator new", 1 },
+		{ "operator new[] sz", "operator new[]", 1 },
+		{ "operator delete[]%return", "operator delete[]", 0, false, true },
+		{ "ns::V::operator[] i", "ns::V::operator[]", 1 },
+		{ "ns::V::operator() a b", "ns::V::operator()", 2 },
+		{ "operator<< a", "operator<<", 1 },
+		{ "operator%%return $retval", "operator%", 1, false, true },
+		{ "operator new(unsigned long) sz", "operator new(unsigned long)", 1 },
+		{ "geo::scale(int) v", "geo::scale(int)", 1 },
+		{ "f(int, char const*) a b", "f(int, char const*)", 2 },
+		{ "ns::S::get() const%return $retval", "ns::S::get() const", 1, false, true },
+		{ "ns::*::get x", "ns::*::get", 1, true },
+		{ "geo::scale(int)+4 v", "geo::scale(int)", 1 },
+		{ "geo::scale:3 v", "geo::scale", 1 },
+		{ "operator bool", "operator bool", 0 },
+	};
+	struct bp_spec spec;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (!parse_ok(cases[i].text, &spec)) {
+			CHECK_STR(spec.func, cases[i].func);
+			CHECK(spec.nargs == cases[i].nargs, "%s: %d args", cases[i].text, spec.nargs);
+			CHECK(spec.func_glob == cases[i].glob, "%s: glob %d", cases[i].text,
+			      spec.func_glob);
+			CHECK(spec.is_return == cases[i].is_return, "%s: return %d", cases[i].text,
+			      spec.is_return);
+		}
+		bp_spec__free(&spec);
+	}
+	if (!parse_ok("geo::scale:3 v", &spec))
+		CHECK(spec.has_line && spec.line == 3, "geo::scale:3: line %d", spec.line);
+	bp_spec__free(&spec);
+	expect_err("f(int", "unterminated '('", "'f(int'");
+	expect_err("ns:::f", "'ns:::f'");
+}
+
 static void test_err_point_forms(void)
 {
 	expect_err("lines.c", "'lines.c' is a source file", ":LINE or ;PTN");
@@ -844,6 +892,7 @@ int main(void)
 	RUN(test_issue_example_user);
 	RUN(test_no_event);
 	RUN(test_func_with_dots);
+	RUN(test_cxx_names);
 	RUN(test_offsets);
 	RUN(test_return_retval);
 	RUN(test_types);

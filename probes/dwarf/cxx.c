@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * C++ names of functions: a function's DW_AT_name is its last component
+ * (method, operator new, ~Class); its qualified name is built from the
+ * scopes of its declaration (namespaces, classes: DW_AT_specification and
+ * DW_AT_abstract_origin lead there); its signature is its linkage name
+ * demangled (libstdc++'s __cxa_demangle). A FUNC naming scopes is matched
+ * against the qualified name, one with parameters against the demangled
+ * signature, others against DW_AT_name as for C.
+ */
+#include <ctype.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dwarf.h>
+
+#include "probes/dwarf/cxx.h"
+#include "probes/dwarf/types.h"
+
+/*
+ * libstdc++'s demangler (the C++ ABI's __cxa_demangle, a C function),
+ * found at run time: programs linking the library need no C++ runtime,
+ * and without one C++ signatures are simply not matched.
+ */
+typedef char *(*demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
+
+static demangle_fn demangler;
+static pthread_once_t demangler_once = PTHREAD_ONCE_INIT;
+
+static void find_demangler(void)
+{
+	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+
+	if (h)
+		demangler = (demangle_fn)dlsym(h, "__cxa_demangle");
+}
+
+#define MAX_SCOPES	32
+
+/*
+ * Spaces only where two words meet ("unsigned long", "char const"), none
+ * around punctuation: "f(int, char const *)" and "f(int,char const*)" are
+ * the same.
+ */
+static void normalize(const char *s, char *out, size_t len)
+{
+	size_t n = 0;
+	bool space = false;
+
+	for (; *s && n + 1 < len; s++) {
+		if (isspace((unsigned char)*s)) {
+			space = true;
+			continue;
+		}
+		if (space && n && (isalnum((unsigned char)out[n - 1]) || out[n - 1] == '_') &&
+		    (isalnum((unsigned char)*s) || *s == '_') && n + 2 < len)
+			out[n++] = ' ';
+		space = false;
+		out[n++] = *s;
+	}
+	out[n] = '\0';
+}
+
+/* Where text's signature begins (its top-level '(' that is no part of an
+ * operator's name), or NULL. */
+static const char *signature_start(const char *text)
+{
+	int angle = 0;
+
+	for (const char *p = text; *p; p++) {
+		if (!strncmp(p, "operator", 8)) {
+			p += 8;
+			while (*p == ' ')
+				p++;
+			if (!strncmp(p, "()", 2))
+				p++;	/* operator(): its own parentheses */
+			else if (*p == '<' || *p == '>')
+				while (p[1] == '<' || p[1] == '>' || p[1] == '=')
+					p++;
+			continue;
+		}
+		if (*p == '<')
+			angle++;
+		else if (*p == '>' && angle)
+			angle--;
+		else if (*p == '(' && !angle)
+			return p;
+	}
+	return NULL;
+}
+
+/* The last '::' of text outside template arguments, before end. */
+static const char *last_scope(const char *text, const char *end)
+{
+	const char *last = NULL;
+	int angle = 0;
+
+	for (const char *p = text; p < end && *p; p++) {
+		if (!strncmp(p, "operator", 8))
+			break;	/* what follows is the operator */
+		if (*p == '<')
+			angle++;
+		else if (*p == '>' && angle)
+			angle--;
+		else if (!angle && p[0] == ':' && p[1] == ':')
+			last = p;
+	}
+	return last;
+}
+
+void bp_func_pattern__init(struct bp_func_pattern *p, const char *text, bool glob)
+{
+	const char *sig, *scope, *end;
+
+	memset(p, 0, sizeof(*p));
+	p->text = text;
+	p->glob = glob;
+	sig = signature_start(text);
+	end = sig ? sig : text + strlen(text);
+	scope = last_scope(text, end);
+	p->signature = sig != NULL;
+	p->qualified = scope != NULL;
+	snprintf(p->last, sizeof(p->last), "%.*s", (int)(end - (scope ? scope + 2 : text)),
+		 scope ? scope + 2 : text);
+	normalize(p->last, p->last, sizeof(p->last));
+	normalize(text, p->norm, sizeof(p->norm));
+}
+
+/* The DIE that declares die: its specification, through its origin. */
+static void declaration(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die cur = *die, next;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		if ((dwarf_attr(&cur, DW_AT_abstract_origin, &attr) ||
+		     dwarf_attr(&cur, DW_AT_specification, &attr)) &&
+		    dwarf_formref_die(&attr, &next)) {
+			cur = next;
+			continue;
+		}
+		break;
+	}
+	*out = cur;
+}
+
+const char *bp_cxx__qualified(Dwarf_Die *die, char *buf, size_t len)
+{
+	Dwarf_Die decl, *scopes = NULL;
+	const char *names[MAX_SCOPES], *name = bp_die_name(die);
+	size_t pos = 0;
+	int i, n, k = 0;
+
+	if (!name || !len)
+		return NULL;
+	declaration(die, &decl);
+	n = dwarf_getscopes_die(&decl, &scopes);
+	/* scopes[0] is the declaration itself, the unit last */
+	for (i = 1; i < n && k < MAX_SCOPES; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *s;
+
+		if (tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit)
+			break;
+		s = dwarf_diename(&scopes[i]);
+		if (tag == DW_TAG_namespace)
+			names[k++] = s ? s : "(anonymous namespace)";
+		else if (bp_tag_is_record(tag) || tag == DW_TAG_enumeration_type)
+			names[k++] = s ? s : "(anonymous)";
+		else if (tag == DW_TAG_subprogram && s)
+			names[k++] = s;	/* a class local to a function */
+	}
+	free(scopes);
+	buf[0] = '\0';
+	while (k-- > 0 && pos < len)
+		pos += snprintf(buf + pos, len - pos, "%s::", names[k]);
+	if (pos < len)
+		snprintf(buf + pos, len - pos, "%s", name);
+	return buf;
+}
+
+char *bp_cxx__demangled(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *mangled;
+	int status = 0;
+
+	if (!dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) &&
+	    !dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		return NULL;
+	mangled = dwarf_formstring(&attr);
+	if (!mangled || strncmp(mangled, "_Z", 2))
+		return NULL;
+	pthread_once(&demangler_once, find_demangler);
+	return demangler ? demangler(mangled, NULL, NULL, &status) : NULL;
+}
+
+static bool text_matches(const struct bp_func_pattern *p, const char *pattern, const char *s)
+{
+	char norm[512];
+
+	normalize(s, norm, sizeof(norm));
+	return p->glob ? !fnmatch(pattern, norm, 0) : !strcmp(pattern, norm);
+}
+
+bool bp_func_pattern__matches(const struct bp_func_pattern *p, Dwarf_Die *die,
+			      const char *name)
+{
+	char buf[512];
+	char *sig;
+	bool ok;
+
+	if (!name)
+		return false;
+	if (!p->qualified && !p->signature)
+		return p->glob ? !fnmatch(p->text, name, 0) : !strcmp(p->text, name);
+	/* the last component first: cheap, and most functions fail it */
+	if (!text_matches(p, p->last, name))
+		return false;
+	if (p->signature) {
+		sig = bp_cxx__demangled(die);
+		if (!sig)
+			return false;
+		/* a signature without scopes names a function of any scope */
+		ok = text_matches(p, p->norm, sig);
+		if (!ok && !p->qualified) {
+			const char *scope = last_scope(sig, signature_start(sig) ?: sig + strlen(sig));
+
+			ok = scope && text_matches(p, p->norm, scope + 2);
+		}
+		free(sig);
+		return ok;
+	}
+	return bp_cxx__qualified(die, buf, sizeof(buf)) && text_matches(p, p->norm, buf);
+}

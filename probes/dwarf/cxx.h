@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * C++ names of functions (cxx.c): qualified names from the scopes of a
+ * function's declaration, signatures from its demangled linkage name, and
+ * matching a FUNC (spec_name.h) against them.
+ */
+#ifndef BPFPROBE_CXX_H
+#define BPFPROBE_CXX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <elfutils/libdw.h>
+
+/* A FUNC as written, ready to match. */
+struct bp_func_pattern {
+	const char *text;	/* as written (lives as long as the pattern) */
+	bool glob;
+	bool qualified;		/* names scopes: ns::Class::method */
+	bool signature;		/* has parameters: f(int, char const*) */
+	char last[256];		/* the last component: what DW_AT_name is */
+	char norm[512];		/* text with spaces normalized */
+};
+
+void bp_func_pattern__init(struct bp_func_pattern *p, const char *text, bool glob);
+
+/* Whether die (a subprogram or an inlined copy), called name in DWARF, is
+ * a function p names. */
+bool bp_func_pattern__matches(const struct bp_func_pattern *p, Dwarf_Die *die,
+			      const char *name);
+
+/* die's qualified name ("ns::Class::method") in buf; NULL without a name. */
+const char *bp_cxx__qualified(Dwarf_Die *die, char *buf, size_t len);
+
+/* die's demangled linkage name ("ns::Class::method(int) const"),
+ * malloc'ed; NULL for a function without one (C). */
+char *bp_cxx__demangled(Dwarf_Die *die);
+
+#endif /* BPFPROBE_CXX_H */

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Values only a fetch expression computes (prologue/expr.h): the symbolic
+ * value loc.c builds (a base, reads, an offset, a shift and a width) turned
+ * into ops, so arithmetic between run-time values, reads at computed
+ * addresses, thread-locals and entry values away from the entry become
+ * fetchable. The common shapes never come here: their plans stay what the
+ * prologue compiles best. Also the objects implicit pointers point to.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <dwarf.h>
+
+#include "probes/dwarf/dwarf.h"
+#include "probes/dwarf/types.h"
+#include "prologue/arch.h"
+
+static int too_long(const struct bp_arg_ctx *c)
+{
+	bp_arg_fail(c, "its location needs a fetch expression of more than %d operations: not supported",
+		    BP_EXPR_MAX_OPS);
+	return -E2BIG;
+}
+
+static int push(const struct bp_arg_ctx *c, struct bp_expr *x, int op, uint8_t reg,
+		uint8_t size, uint8_t flags, int64_t imm)
+{
+	return bp_expr__push(x, op, reg, size, flags, imm) ? 0 : too_long(c);
+}
+
+/* x's top keeps its low width bits, extended by wsigned */
+static int push_width(const struct bp_arg_ctx *c, struct bp_expr *x, int width, bool wsigned)
+{
+	int err;
+
+	if (!width || width >= 64)
+		return 0;
+	if (!wsigned && width < 32)
+		return push(c, x, BP_XOP_AND, 0, 0, BP_XF_IMM, (int64_t)((1ULL << width) - 1));
+	if (width % 8 == 0)
+		return push(c, x, BP_XOP_EXT, 0, width / 8, wsigned ? BP_XF_SIGNED : 0, 0);
+	err = push(c, x, BP_XOP_SHL, 0, 0, BP_XF_IMM, 64 - width);
+	return err ?: push(c, x, wsigned ? BP_XOP_SHRA : BP_XOP_SHR, 0, 0, BP_XF_IMM, 64 - width);
+}
+
+/* The base of f as ops. */
+static int push_base(const struct bp_arg_ctx *c, struct bp_expr *x, const struct bp_fetch *f)
+{
+	switch (f->base) {
+	case BP_BASE_EXPR:
+		if (!bp_expr__append(x, &f->expr))
+			return too_long(c);
+		break;
+	case BP_BASE_REG:
+		return push(c, x, BP_XOP_REG, f->reg, 0, 0, f->add);
+	case BP_BASE_CONST:
+		return push(c, x, BP_XOP_CONST, 0, 0, 0, f->add);
+	case BP_BASE_ADDR:
+		return push(c, x, BP_XOP_ADDR, 0, 0, 0, f->add);
+	default:
+		bp_arg_fail(c, "a value without a base cannot be computed");
+		return -EINVAL;
+	}
+	return f->add ? push(c, x, BP_XOP_PLUS_CONST, 0, 0, 0, f->add) : 0;
+}
+
+int bp_val__flatten(const struct bp_arg_ctx *c, struct bp_val *v)
+{
+	struct bp_fetch *f = &v->f;
+	struct bp_expr x = {};
+	int k, err;
+
+	if (v->npieces) {
+		bp_arg_fail(c, "a value split into pieces cannot be computed with as a whole");
+		return -EOPNOTSUPP;
+	}
+	if (v->implicit.set) {
+		bp_arg_fail(c, "a pointer that exists only in the debug info (DW_OP_implicit_pointer) has no value to compute with");
+		return -EOPNOTSUPP;
+	}
+	if (f->base == BP_BASE_EXPR && !f->nderef && !v->off && !v->shift && !v->width && !f->add)
+		return 0;
+	/* a register or constant plus an offset: one op */
+	if (!f->nderef && (f->base == BP_BASE_REG || f->base == BP_BASE_CONST)) {
+		f->add += v->off;
+		v->off = 0;
+	}
+	err = push_base(c, &x, f);
+	for (k = 0; k < f->nderef && !err; k++)
+		err = push(c, &x, BP_XOP_DEREF, 0, 8, f->user_mask & (1U << k) ? BP_XF_USER : 0,
+			   f->deref_off[k]);
+	if (!err && v->off)
+		err = push(c, &x, BP_XOP_PLUS_CONST, 0, 0, 0, v->off);
+	if (!err && v->shift)
+		err = push(c, &x, BP_XOP_SHR, 0, 0, BP_XF_IMM, v->shift);
+	if (!err)
+		err = push_width(c, &x, v->width, v->wsigned);
+	if (err)
+		return err;
+	f->base = BP_BASE_EXPR;
+	f->expr = x;
+	f->reg = 0;
+	f->add = 0;
+	f->nderef = 0;
+	f->user_mask = 0;
+	memset(f->deref_off, 0, sizeof(f->deref_off));
+	/* the load bias of BP_XOP_ADDR comes from the probe address */
+	f->anchor = c->addr;
+	f->anchor_kind = c->at_return ? BP_ANCHOR_FUNC_IP : BP_ANCHOR_IP;
+	v->off = 0;
+	v->shift = 0;
+	v->width = 0;
+	v->wsigned = false;
+	return 0;
+}
+
+/* A constant, as the immediate operand of a binary op. */
+static bool const_operand(const struct bp_val *b, int64_t *v)
+{
+	if (b->f.base != BP_BASE_CONST || b->f.nderef || b->shift || b->width ||
+	    b->npieces || b->implicit.set)
+		return false;
+	*v = b->f.add + b->off;
+	return true;
+}
+
+int bp_val__binary(const struct bp_arg_ctx *c, struct bp_val *a, struct bp_val *b,
+		   int op, uint8_t flags)
+{
+	int64_t imm;
+	uint8_t width = a->width > b->width ? a->width : b->width;
+	bool wsigned = a->width >= b->width ? a->wsigned : b->wsigned;
+	int err;
+
+	/* a narrower typed value is extended by its own type first */
+	if (a->width && b->width && a->width != b->width)
+		width = 0;
+	err = bp_val__flatten(c, a);
+	if (err)
+		return err;
+	if (const_operand(b, &imm)) {
+		err = push(c, &a->f.expr, op, 0, 0, flags | BP_XF_IMM, imm);
+	} else {
+		err = bp_val__flatten(c, b);
+		if (err)
+			return err;
+		if (!bp_expr__append(&a->f.expr, &b->f.expr))
+			return too_long(c);
+		err = push(c, &a->f.expr, op, 0, 0, flags, 0);
+	}
+	if (err)
+		return err;
+	a->lvalue = false;
+	/* arithmetic in a narrower type wraps in it */
+	a->width = op >= BP_XOP_EQ && op <= BP_XOP_GE ? 0 : width;
+	a->wsigned = wsigned;
+	return 0;
+}
+
+int bp_val__unary(const struct bp_arg_ctx *c, struct bp_val *v, int op, int64_t imm)
+{
+	uint8_t width = v->width;
+	bool wsigned = v->wsigned;
+	int err = bp_val__flatten(c, v);
+
+	if (!err)
+		err = push(c, &v->f.expr, op, 0, 0, 0, imm);
+	if (err)
+		return err;
+	v->width = width;
+	v->wsigned = wsigned;
+	return 0;
+}
+
+/* The thread pointer: the current task's fs base (arch.h). */
+static int push_thread_pointer(const struct bp_arg_ctx *c, struct bp_expr *x)
+{
+	char why[160];
+	int64_t off;
+
+	if (bp_arch__task_tp_off(&off, why, sizeof(why))) {
+		bp_arg_fail(c, "a thread-local variable, but %s", why);
+		return -ENOENT;
+	}
+	return push(c, x, BP_XOP_TASK, 0, 0, 0, 0) ?:
+	       push(c, x, BP_XOP_DEREF, 0, 8, 0, off);
+}
+
+/* The block of DTV entry (modid on the stack, or constant): tp's DTV,
+ * then the entry's first word. */
+static int push_dtv_block(const struct bp_arg_ctx *c, struct bp_expr *x,
+			  const struct bp_tls_module *m)
+{
+	int err;
+
+	err = push_thread_pointer(c, x) ?:
+	      push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, bp_arch__tls_dtv_off());
+	if (err)
+		return err;
+	if (m->kind == BP_TLS_MODID_CONST)
+		return push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER,
+			    (int64_t)m->modid * bp_arch__tls_dtv_entry_size());
+	err = push(c, x, BP_XOP_ADDR, 0, 0, 0, (int64_t)m->got) ?:
+	      push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0) ?:
+	      push(c, x, BP_XOP_MUL, 0, 0, BP_XF_IMM, bp_arch__tls_dtv_entry_size()) ?:
+	      push(c, x, BP_XOP_ADD, 0, 0, 0, 0);
+	return err ?: push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0);
+}
+
+int bp_val__tls(const struct bp_arg_ctx *c, struct bp_val *v)
+{
+	struct bp_tls_module m;
+	struct bp_expr *x;
+	char why[320];
+	int err;
+
+	if (c->kernel) {
+		bp_arg_fail(c, "a thread-local variable in a kernel probe (DW_OP_form_tls_address): not supported");
+		return -EOPNOTSUPP;
+	}
+	if (bp_tls__module(c->di, &m, why, sizeof(why))) {
+		bp_arg_fail(c, "a thread-local variable, but %s", why);
+		return -ENOENT;
+	}
+	/* the offset in the block, then the block's address, added */
+	err = bp_val__flatten(c, v);
+	if (err)
+		return err;
+	x = &v->f.expr;
+	if (m.kind == BP_TLS_TPOFF_GOT)
+		err = push_thread_pointer(c, x) ?:
+		      push(c, x, BP_XOP_ADDR, 0, 0, 0, (int64_t)m.got) ?:
+		      push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0) ?:
+		      push(c, x, BP_XOP_ADD, 0, 0, 0, 0) ?:
+		      (m.sub ? push(c, x, BP_XOP_PLUS_CONST, 0, 0, 0, -m.sub) : 0);
+	else
+		err = push_dtv_block(c, x, &m);
+	if (!err)
+		err = push(c, x, BP_XOP_ADD, 0, 0, 0, 0);
+	if (err)
+		return err;
+	/* anchors for the GOT slot's address */
+	v->f.anchor = c->addr;
+	v->f.anchor_kind = c->at_return ? BP_ANCHOR_FUNC_IP : BP_ANCHOR_IP;
+	return 0;
+}
+
+int bp_val__entry_reg(const struct bp_arg_ctx *c, struct bp_val *v, int reg)
+{
+	int err = bp_val__flatten(c, v);
+
+	if (err)
+		return err;
+	err = push(c, &v->f.expr, BP_XOP_ENTRY_REG, (uint8_t)reg, 0, 0, (int64_t)c->func_entry);
+	v->lvalue = false;
+	return err;
+}
+
+int bp_val__implicit_target(const struct bp_arg_ctx *c, struct bp_val *v)
+{
+	struct bp_implicit im = v->implicit;
+	struct bp_val t;
+	Dwarf_Die tmem;
+	char desc[160];
+	long size;
+	int err;
+
+	err = bp_loc__var(c, &im.die, &t, desc, sizeof(desc));
+	if (err)
+		return err;
+	if (!t.lvalue && !t.npieces && !t.implicit.set) {
+		/* the object is a value (a register, a constant of up to 8
+		 * bytes): its bytes; a string constant's array type may have
+		 * no bound, and a register holds 8 */
+		size = bp_type_size(bp_die_type(&im.die, &tmem));
+		if (size <= 0 || size > 8)
+			size = 8;
+		err = bp_val__split(c, &t, size, "the implicit pointer's target");
+		if (err)
+			return err;
+	}
+	t.off += im.off;
+	*v = t;
+	return 0;
+}
