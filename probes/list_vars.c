@@ -472,7 +472,7 @@ static enum bp_var_class not_fetchable(struct bp_arg_ctx *c, struct cand *cd,
 	if (val.implicit.set) {
 		target = bp_die_name(&val.implicit.die);
 		/* why its target cannot be read is the reason */
-		if (bp_val__implicit_target(&q, &val)) {
+		if (bp_loc__implicit_target(&q, &val)) {
 			*d = scratch;
 			return scratch.unavailable ? BP_VAR_ABSENT : BP_VAR_REFUSED;
 		}

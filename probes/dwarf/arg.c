@@ -147,7 +147,7 @@ void bp_arg__where_else(const struct bp_arg_ctx *c)
 
 	if (!c->diag || !c->diag->unavailable || c->diag->avail[0])
 		return;
-	fname = bp_loc__frame_name(c);
+	fname = bp_arg__frame_name(c);
 	ranges = c->diag->avail;
 	len = sizeof(c->diag->avail);
 	if (c->var && c->spec_arg) {

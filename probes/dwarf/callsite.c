@@ -166,6 +166,7 @@ static size_t first_site(const struct bp_callsite_index *idx, const struct die_k
 
 struct xlate {
 	const struct bp_arg_ctx *c;
+	bp_cfa_expr_fn cfa;	/* the callee's CFA as ops (loc.c's) */
 	struct bp_expr *x;
 	const struct site *s;
 	Dwarf_Attribute *value;	/* the DW_AT_call_value (for nested ops) */
@@ -189,7 +190,7 @@ static int reg_at_call(struct xlate *t, uint64_t reg, int64_t off)
 	int err;
 
 	if (reg == (uint64_t)bp_arch__sp_reg()) {
-		err = bp_loc__cfa_expr(c, t->x);
+		err = t->cfa(c, t->x);
 		return err ?: (off ? xpush(t, BP_XOP_PLUS_CONST, 0, 0, 0, off) : 0);
 	}
 	if (reg >= 256 || bp_arch__pt_regs_off((int)reg) < 0) {
@@ -205,7 +206,7 @@ static int reg_at_call(struct xlate *t, uint64_t reg, int64_t off)
 		bp_arg_fail(c, "only its callers know it (DW_OP_GNU_parameter_ref), which needs entry values: not supported in kernel probes");
 		return -EOPNOTSUPP;
 	}
-	err = bp_loc__cfa_expr(c, t->x) ?:
+	err = t->cfa(c, t->x) ?:
 	      xpush(t, BP_XOP_ENTRY_REG, (uint8_t)reg, 0, 0, (int64_t)c->func_entry);
 	return err ?: (off ? xpush(t, BP_XOP_PLUS_CONST, 0, 0, 0, off) : 0);
 }
@@ -415,10 +416,11 @@ static bool same_ops(Dwarf_Op *a, size_t na, Dwarf_Op *b, size_t nb)
 }
 
 /* One site's value, appended to x. */
-static int site_expr(const struct bp_arg_ctx *c, const struct site *s,
+static int site_expr(const struct bp_arg_ctx *c, bp_cfa_expr_fn cfa, const struct site *s,
 		     Dwarf_Attribute *value, struct bp_expr *x)
 {
-	struct xlate t = { .c = c, .x = x, .s = s, .value = value, .return_pc = return_pc(s) };
+	struct xlate t = { .c = c, .cfa = cfa, .x = x, .s = s, .value = value,
+			   .return_pc = return_pc(s) };
 	Dwarf_Op *ops;
 	size_t nops;
 
@@ -452,6 +454,7 @@ struct site_values {
 	int size[MAX_SITES];			/* sites in each group */
 	int ngroups, missing;
 	int deflt;		/* the group that needs no test, or -1 */
+	bp_cfa_expr_fn cfa;	/* the callee's CFA as ops (loc.c's) */
 };
 
 static int push(struct bp_expr *x, int op, int64_t imm)
@@ -481,7 +484,7 @@ static int dispatch(const struct bp_arg_ctx *c, const struct site_values *sv, st
 	int nbra = 0, nskips = 0, g, k, err;
 	int fail = sv->ngroups;	/* the label of "it does not say" */
 
-	err = bp_loc__cfa_expr(c, x);
+	err = sv->cfa(c, x);
 	if (err)
 		return err;
 	if (!bp_expr__push(x, BP_XOP_DEREF, 0, 8, c->user ? BP_XF_USER : 0,
@@ -497,7 +500,7 @@ static int dispatch(const struct bp_arg_ctx *c, const struct site_values *sv, st
 	}
 	err = err ?: push(x, BP_XOP_DROP, 0);
 	if (!err && sv->deflt >= 0)
-		err = site_expr(c, &sv->v[sv->first[sv->deflt]], (Dwarf_Attribute *)&sv->value[sv->deflt], x);
+		err = site_expr(c, sv->cfa, &sv->v[sv->first[sv->deflt]], (Dwarf_Attribute *)&sv->value[sv->deflt], x);
 	else if (!err)
 		err = push(x, BP_XOP_CONST, 0) ?: push(x, BP_XOP_DEREF, 0);
 	skip_at[nskips++] = x->nops;
@@ -510,7 +513,7 @@ static int dispatch(const struct bp_arg_ctx *c, const struct site_values *sv, st
 		if (!err && g == fail)
 			err = push(x, BP_XOP_CONST, 0) ?: push(x, BP_XOP_DEREF, 0);
 		else if (!err)
-			err = site_expr(c, &sv->v[sv->first[g]], (Dwarf_Attribute *)&sv->value[g], x);
+			err = site_expr(c, sv->cfa, &sv->v[sv->first[g]], (Dwarf_Attribute *)&sv->value[g], x);
 		skip_at[nskips++] = x->nops;
 		err = err ?: push(x, BP_XOP_SKIP, 0);
 	}
@@ -551,7 +554,7 @@ static int group_sites(const struct bp_arg_ctx *c, Dwarf_Die *param, struct site
 		}
 		if (dwarf_getlocation(&value, &ops, &nops) || !nops) {
 			bp_arg_fail(c, "cannot read what a call site of %s passes",
-				    bp_loc__frame_name(c));
+				    bp_arg__frame_name(c));
 			return -EINVAL;
 		}
 		for (g = 0; g < sv->ngroups && !same_ops(gops[g], gn[g], ops, nops); g++)
@@ -582,7 +585,8 @@ static bool all_calls_known(Dwarf_Die *fn)
 	       !dwarf_formflag(&attr, &flag) && flag;
 }
 
-int bp_val__param_ref(const struct bp_arg_ctx *c, Dwarf_Die *param, struct bp_val *v)
+int bp_val__param_ref(const struct bp_arg_ctx *c, Dwarf_Die *param, bp_cfa_expr_fn cfa,
+		      struct bp_val *v)
 {
 	Dwarf_Die *fn = c->frame ? c->frame : c->func;
 	struct bp_callsite_index *idx;
@@ -601,8 +605,8 @@ int bp_val__param_ref(const struct bp_arg_ctx *c, Dwarf_Die *param, struct bp_va
 		;
 	if (!n) {
 		snprintf(why, sizeof(why), "only its callers know it (DW_OP_GNU_parameter_ref), and no call site of %s is described",
-			 bp_loc__frame_name(c));
-		return bp_loc__unavailable(c, -ENOENT, "optimized out", why);
+			 bp_arg__frame_name(c));
+		return bp_arg__unavailable(c, -ENOENT, "optimized out", why);
 	}
 	if (n > MAX_SITES) {
 		bp_arg_fail(c, "only its callers know it (DW_OP_GNU_parameter_ref), at %zu call sites: too many to tell apart",
@@ -615,12 +619,13 @@ int bp_val__param_ref(const struct bp_arg_ctx *c, Dwarf_Die *param, struct bp_va
 	sv->v = &idx->v[first];
 	sv->n = n;
 	sv->deflt = -1;
+	sv->cfa = cfa;
 	err = group_sites(c, param, sv);
 	if (!err && !sv->ngroups) {
 		list_sites(sv->v, n, sites, sizeof(sites));
 		snprintf(why, sizeof(why), "only its callers know it (DW_OP_GNU_parameter_ref), and none of its %zu call sites (%s) says what it passes",
 			 n, sites);
-		err = bp_loc__unavailable(c, -ENOENT, "optimized out", why);
+		err = bp_arg__unavailable(c, -ENOENT, "optimized out", why);
 	}
 	if (err)
 		goto out;
@@ -631,7 +636,7 @@ int bp_val__param_ref(const struct bp_arg_ctx *c, Dwarf_Die *param, struct bp_va
 				sv->deflt = g;
 	/* one value whoever calls: no need to know who did */
 	if (sv->ngroups == 1 && sv->deflt == 0)
-		err = site_expr(c, &sv->v[sv->first[0]], &sv->value[0], &x);
+		err = site_expr(c, cfa, &sv->v[sv->first[0]], &sv->value[0], &x);
 	else
 		err = dispatch(c, sv, &x);
 	if (err)

@@ -85,7 +85,7 @@ int bp_chain__follow(struct bp_chain *ch)
 		return err;
 	/* a pointer only DWARF knows: its target is another variable's */
 	if (ch->val->implicit.set)
-		return bp_val__implicit_target(ch->c, ch->val);
+		return bp_loc__implicit_target(ch->c, ch->val);
 	ch->val->lvalue = true;
 	return 0;
 }

@@ -275,21 +275,27 @@ int bp_val__tls(const struct bp_arg_ctx *c, struct bp_val *v);
  * saved there by a companion probe (prologue/entry_save.h). */
 int bp_val__entry_reg(const struct bp_arg_ctx *c, struct bp_val *v, int reg);
 
+/* Appends the ops of the CFA at c->addr to x: what the location
+ * evaluator (loc.c) hands the call-site reader, which needs it. */
+typedef int (*bp_cfa_expr_fn)(const struct bp_arg_ctx *c, struct bp_expr *x);
+
 /* DW_OP_GNU_parameter_ref: the parameter param (of the function whose
- * frame c->addr is in) as its call sites pass it (callsite.c). */
-int bp_val__param_ref(const struct bp_arg_ctx *c, Dwarf_Die *param, struct bp_val *v);
+ * frame c->addr is in) as its call sites pass it (callsite.c), over the
+ * CFA cfa_expr builds. */
+int bp_val__param_ref(const struct bp_arg_ctx *c, Dwarf_Die *param, bp_cfa_expr_fn cfa_expr,
+		      struct bp_val *v);
 
 /* The CFA at c->addr, its ops appended to x (loc.c). */
 int bp_loc__cfa_expr(const struct bp_arg_ctx *c, struct bp_expr *x);
 
 /* Records that the argument has no value at c->addr: "WHAT at ADDR
- * (FUNC+OFF)[: DETAIL]" (loc.c); returns err. */
-int bp_loc__unavailable(const struct bp_arg_ctx *c, int err, const char *what,
+ * (FUNC+OFF)[: DETAIL]" (unavailable.c); returns err. */
+int bp_arg__unavailable(const struct bp_arg_ctx *c, int err, const char *what,
 			const char *detail);
 
 /* Following an implicit pointer: v becomes the object it points to (an
- * lvalue, or a value split into pieces when a register holds it). */
-int bp_val__implicit_target(const struct bp_arg_ctx *c, struct bp_val *v);
+ * lvalue, or a value split into pieces when a register holds it; loc.c). */
+int bp_loc__implicit_target(const struct bp_arg_ctx *c, struct bp_val *v);
 
 /* Where a binary's TLS block is found from the thread pointer (tls.c). */
 enum bp_tls_kind {
@@ -369,7 +375,7 @@ int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 
 /* The name of the function whose frame c->addr is in, for messages:
  * "the function" when it has none. */
-const char *bp_loc__frame_name(const struct bp_arg_ctx *c);
+const char *bp_arg__frame_name(const struct bp_arg_ctx *c);
 
 /* Calls cb with [start, end) of every entry of var's location list, and
  * whether it is an entry value; returns how many (0: a single expression,

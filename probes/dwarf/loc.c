@@ -74,33 +74,6 @@ static Dwarf_Die *frame_func(const struct bp_arg_ctx *c)
 	return c->frame ? c->frame : c->func;
 }
 
-const char *bp_loc__frame_name(const struct bp_arg_ctx *c)
-{
-	const char *name = bp_die_name(frame_func(c));
-
-	return name ? name : "the function";
-}
-
-/*
- * The argument has no value at c->addr: "WHAT at ADDR (FUNC+OFF)[:
- * DETAIL]", offsets counted from the entry of the function that has the
- * frame. Where else it can be read is the caller's to add (arg.c).
- */
-#define unavailable bp_loc__unavailable
-
-int bp_loc__unavailable(const struct bp_arg_ctx *c, int err, const char *what,
-			const char *detail)
-{
-	char here[64] = "";
-
-	if (c->func_entry && c->addr >= c->func_entry)
-		snprintf(here, sizeof(here), " (%s+0x%" PRIx64 ")", bp_loc__frame_name(c),
-			 c->addr - c->func_entry);
-	bp_diag__unavailable(c->diag, c->arg, "%s at 0x%" PRIx64 "%s%s%s", what, c->addr,
-			     here, detail && *detail ? ": " : "", detail ? detail : "");
-	return err;
-}
-
 int bp_val__deref(const struct bp_arg_ctx *c, struct bp_val *v)
 {
 	struct bp_fetch *f = &v->f;
@@ -194,7 +167,7 @@ int bp_val__select(const struct bp_arg_ctx *c, struct bp_val *v, long size,
 	if (!p || p->empty) {
 		snprintf(why, sizeof(why), "bytes %" PRId64 "..%" PRId64 " of the variable, which '%s' needs, are %s its location (DW_OP_piece)",
 			 v->off, v->off + size - 1, path, p ? "marked missing in" : "left out of");
-		return unavailable(c, -ENOENT, "optimized out", why);
+		return bp_arg__unavailable(c, -ENOENT, "optimized out", why);
 	}
 	delta = v->off - p->byte_off;
 	v->f = p->f;
@@ -275,7 +248,7 @@ static int check_reg(const struct bp_arg_ctx *c, uint64_t reg)
 		int err;
 
 		snprintf(why, sizeof(why), "in %s", what);
-		err = unavailable(c, -EOPNOTSUPP, why,
+		err = bp_arg__unavailable(c, -EOPNOTSUPP, why,
 			"floating-point registers are not readable from a probe (pt_regs has none)");
 		if (first)
 			c->diag->fp_register = true;
@@ -496,20 +469,20 @@ static int push_entry_value(struct loc_eval *e, const Dwarf_Op *op)
 	 * there by a companion probe and found again by the frame's CFA.
 	 */
 	if (!c->func_entry)
-		return unavailable(c, -ENOENT, "optimized out",
+		return bp_arg__unavailable(c, -ENOENT, "optimized out",
 			"only its value at the function's entry is described (DW_OP_entry_value), and where that entry is is unknown");
 	if (nops != 1 || !op_is_reg(&ops[0], &reg))
-		return unavailable(c, -ENOENT, "optimized out",
+		return bp_arg__unavailable(c, -ENOENT, "optimized out",
 			"only its value at the function's entry is described (DW_OP_entry_value), as memory rather than a register, which the entry probe does not save");
 	if (reg < 256 && bp_arch__fp_reg((int)reg, what, sizeof(what))) {
 		char why[256];
 
 		snprintf(why, sizeof(why), "only its value at the function's entry is described (DW_OP_entry_value), in %s, which pt_regs does not hold",
 			 what);
-		return unavailable(c, -ENOENT, "optimized out", why);
+		return bp_arg__unavailable(c, -ENOENT, "optimized out", why);
 	}
 	if (c->kernel)
-		return unavailable(c, -ENOENT, "optimized out",
+		return bp_arg__unavailable(c, -ENOENT, "optimized out",
 			"only its value at the function's entry is described (DW_OP_entry_value): not supported in kernel probes");
 	err = check_reg(c, reg);
 	if (!err)
@@ -734,7 +707,7 @@ static int param_ref(struct loc_eval *e, const Dwarf_Op *op)
 		bp_arg_fail(e->c, "cannot read the parameter of %s", op_name(op->atom));
 		return -EINVAL;
 	}
-	err = bp_val__param_ref(e->c, &param, &v);
+	err = bp_val__param_ref(e->c, &param, bp_loc__cfa_expr, &v);
 	return err ?: push_val(e, &v);
 }
 
@@ -1609,7 +1582,7 @@ int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
 		if (dwarf_attr_integrate(var, DW_AT_const_value, &attr))
 			return const_value(c, &attr, val, desc, desclen);
-		return unavailable(c, -ENOENT, "optimized out", "it has no location");
+		return bp_arg__unavailable(c, -ENOENT, "optimized out", "it has no location");
 	}
 	n = dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1);
 	if (n < 0) {
@@ -1620,7 +1593,7 @@ int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 	if (n == 0 || nops == 0)
 		n = view = view_location(&attr, c->addr, &ops, &nops);
 	if (n == 0 || nops == 0)
-		return unavailable(c, -ENOENT, "optimized out", NULL);
+		return bp_arg__unavailable(c, -ENOENT, "optimized out", NULL);
 	describe(c, &attr, ops, nops, desc, desclen);
 	if (view) {
 		size_t l = strlen(desc);
@@ -1632,6 +1605,34 @@ int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 		return err;
 	bp_debug("%s: argument '%s' at 0x%" PRIx64 ": %s\n", c->where, c->arg,
 		 c->addr, desc);
+	return 0;
+}
+
+int bp_loc__implicit_target(const struct bp_arg_ctx *c, struct bp_val *v)
+{
+	struct bp_implicit im = v->implicit;
+	struct bp_val t;
+	Dwarf_Die tmem;
+	char desc[160];
+	long size;
+	int err;
+
+	err = bp_loc__var(c, &im.die, &t, desc, sizeof(desc));
+	if (err)
+		return err;
+	if (!t.lvalue && !t.npieces && !t.implicit.set) {
+		/* the object is a value (a register, a constant of up to 8
+		 * bytes): its bytes; a string constant's array type may have
+		 * no bound, and a register holds 8 */
+		size = bp_type_size(bp_die_type(&im.die, &tmem));
+		if (size <= 0 || size > 8)
+			size = 8;
+		err = bp_val__split(c, &t, size, "the implicit pointer's target");
+		if (err)
+			return err;
+	}
+	t.off += im.off;
+	*v = t;
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 
 /* Name of die following DW_AT_abstract_origin/DW_AT_specification, or NULL. */

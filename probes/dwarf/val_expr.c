@@ -5,7 +5,7 @@
  * into ops, so arithmetic between run-time values, reads at computed
  * addresses, thread-locals and entry values away from the entry become
  * fetchable. The common shapes never come here: their plans stay what the
- * prologue compiles best. Also the objects implicit pointers point to.
+ * prologue compiles best.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -256,32 +256,4 @@ int bp_val__entry_reg(const struct bp_arg_ctx *c, struct bp_val *v, int reg)
 	err = push(c, &v->f.expr, BP_XOP_ENTRY_REG, (uint8_t)reg, 0, 0, (int64_t)c->func_entry);
 	v->lvalue = false;
 	return err;
-}
-
-int bp_val__implicit_target(const struct bp_arg_ctx *c, struct bp_val *v)
-{
-	struct bp_implicit im = v->implicit;
-	struct bp_val t;
-	Dwarf_Die tmem;
-	char desc[160];
-	long size;
-	int err;
-
-	err = bp_loc__var(c, &im.die, &t, desc, sizeof(desc));
-	if (err)
-		return err;
-	if (!t.lvalue && !t.npieces && !t.implicit.set) {
-		/* the object is a value (a register, a constant of up to 8
-		 * bytes): its bytes; a string constant's array type may have
-		 * no bound, and a register holds 8 */
-		size = bp_type_size(bp_die_type(&im.die, &tmem));
-		if (size <= 0 || size > 8)
-			size = 8;
-		err = bp_val__split(c, &t, size, "the implicit pointer's target");
-		if (err)
-			return err;
-	}
-	t.off += im.off;
-	*v = t;
-	return 0;
 }
