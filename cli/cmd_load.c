@@ -244,7 +244,7 @@ int cmd_load(int argc, char **argv)
 	if (parse_args(argc, argv, &a))
 		return 2;
 	if (bp_is_c_source(a.obj_path)) {
-		if (bp_compile_c(a.obj_path, compiled, sizeof(compiled)))
+		if (bp_compile_c(a.obj_path, NULL, compiled, sizeof(compiled)))
 			return 1;
 		a.obj_path = compiled;
 	}

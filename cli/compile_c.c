@@ -39,9 +39,34 @@ static uint64_t fnv1a(uint64_t h, const void *buf, size_t len)
 	return h;
 }
 
-/* The flags every compile uses; argv[] is filled up to the output part. */
-static int base_argv(const char **argv, const char *src, char *incdir, size_t incdir_len,
-		     char *archinc, size_t archinc_len)
+/* A word of extra that would change what clang outputs, or where. */
+static const char *refused_word(const char *const *extra)
+{
+	static const char *const bad[] = { "-o", "-c", "-E", "-S", "-M", "-MM",
+					   "-fsyntax-only", "-" };
+
+	for (; extra && *extra; extra++) {
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+			if (!strcmp(*extra, bad[i]))
+				return *extra;
+		if (!strncmp(*extra, "-o", 2) && (*extra)[2] != 'b')
+			return *extra;
+	}
+	return NULL;
+}
+
+static size_t count_words(const char *const *extra)
+{
+	size_t n = 0;
+
+	while (extra && extra[n])
+		n++;
+	return n;
+}
+
+/* The flags every compile uses, then extra; argv[] is filled up to the output part. */
+static int base_argv(const char **argv, const char *src, const char *const *extra,
+		     char *incdir, size_t incdir_len, char *archinc, size_t archinc_len)
 {
 	struct utsname u;
 	const char *slash = strrchr(src, '/');
@@ -61,6 +86,8 @@ static int base_argv(const char **argv, const char *src, char *incdir, size_t in
 	argv[n++] = "-D__TARGET_ARCH_x86";
 	argv[n++] = archinc;
 	argv[n++] = incdir;
+	for (; extra && *extra; extra++)
+		argv[n++] = *extra;
 	return n;
 }
 
@@ -120,13 +147,18 @@ static int hash_file(const char *path, uint64_t *h)
 	return 0;
 }
 
-int bp_compile_c(const char *src, char *out, size_t len)
+int bp_compile_c(const char *src, const char *const *extra, char *out, size_t len)
 {
 	char incdir[PATH_MAX + 3], archinc[128], dir[PATH_MAX], pre[PATH_MAX + 32];
-	const char *argv[16];
+	const char **argv, *bad = refused_word(extra);
 	uint64_t h = 0xcbf29ce484222325ull;
 	int n, rc;
 
+	if (bad) {
+		bp_err("compiling '%s': clang argument '%s' is not allowed (bpfprobe chooses what clang outputs)\n",
+		       src, bad);
+		return -EINVAL;
+	}
 	if (access(src, R_OK)) {
 		bp_err("cannot read '%s': %s\n", src, strerror(errno));
 		return -errno;
@@ -135,7 +167,10 @@ int bp_compile_c(const char *src, char *out, size_t len)
 		bp_err("cannot create the compile cache %s: %s\n", dir, strerror(errno));
 		return -errno;
 	}
-	n = base_argv(argv, src, incdir, sizeof(incdir), archinc, sizeof(archinc));
+	argv = calloc(count_words(extra) + 16, sizeof(*argv));
+	if (!argv)
+		return -ENOMEM;
+	n = base_argv(argv, src, extra, incdir, sizeof(incdir), archinc, sizeof(archinc));
 	snprintf(pre, sizeof(pre), "%s/pre.%d.i", dir, getpid());
 	argv[n++] = "-E";
 	argv[n++] = src;
@@ -144,18 +179,19 @@ int bp_compile_c(const char *src, char *out, size_t len)
 	if (rc) {
 		unlink(pre);
 		bp_err("compiling '%s' failed (clang's messages above)\n", src);
-		return -EINVAL;
+		rc = -EINVAL;
+		goto out;
 	}
 	for (int i = 0; i < n - 2; i++)
 		h = fnv1a(h, argv[i], strlen(argv[i]) + 1);
 	rc = hash_file(pre, &h);
 	unlink(pre);
 	if (rc)
-		return rc;
+		goto out;
 	snprintf(out, len, "%s/%016llx.o", dir, (unsigned long long)h);
 	if (!access(out, R_OK)) {
 		bp_info("using cached object %s for %s\n", out, src);
-		return 0;
+		goto out;
 	}
 	n -= 2;
 	argv[n++] = "-c";
@@ -168,7 +204,9 @@ int bp_compile_c(const char *src, char *out, size_t len)
 	if (rc || rename(pre, out)) {
 		unlink(pre);
 		bp_err("compiling '%s' failed (clang's messages above)\n", src);
-		return -EINVAL;
+		rc = -EINVAL;
 	}
-	return 0;
+out:
+	free(argv);
+	return rc;
 }
