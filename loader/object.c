@@ -81,8 +81,12 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 		if (!err) {
 			obj->obj = bpf_object__open_file(path, NULL);
 			if (!obj->obj) {
+				char msg[128];
+
+				/* its own codes (4001...) are not strerror()'s */
 				err = -errno;
-				bp_err("libbpf cannot open '%s': %s\n", path, strerror(errno));
+				libbpf_strerror(err, msg, sizeof(msg));
+				bp_err("libbpf cannot open '%s': %s\n", path, msg);
 			}
 		}
 		if (!err)

@@ -84,6 +84,19 @@ bad optimized_out "$(obj optout "exec=$PWD/build/targets/args-clang-O2;p=opt_out
 bad malformed_sec "$(obj malformed "exec=$V;p=neg_args a->")" -- "a->"
 bad unknown_key "$(obj key "exec=$V;colour=red;p=neg_args a")" -- colour
 bad not_bpf_elf /bin/true -- /bin/true "not a BPF ELF"
+# a broken object says what is broken, not libbpf's "Unknown error 4001"
+o=$(obj whole "exec=$V;p=neg_args a")
+head -c 3000 "$o" >"$tmp/truncated.o"
+bad truncated_object "$tmp/truncated.o" -- "$tmp/truncated.o" "truncated or corrupt"
+# the section name string table's last byte (its final NUL) made an 'x'
+cp "$o" "$tmp/nonul.o"
+shstr=$(readelf -hW "$o" | sed -n 's/.*[Ss]ection header string table index: *//p')
+end=$(readelf -SW "$o" | sed 's/^ *\[ *\([0-9]*\)\]/\1/' |
+	awk -v n="$shstr" '$1 == n { print "16#" $5 " + 16#" $6 }')
+printf x | dd of="$tmp/nonul.o" bs=1 seek=$((end - 1)) conv=notrunc status=none
+bad strtab_without_nul "$tmp/nonul.o" -- "$tmp/nonul.o" "does not end with a NUL byte"
+mkfifo "$tmp/fifo.o"
+bad fifo_object "$tmp/fifo.o" -- "$tmp/fifo.o" "not a regular file"
 bad signature_mismatch "$(obj sig "exec=$V;p=neg_args a" "void *ctx, int err, long a, long b")" -- \
 	"${P}_sig" "4 parameters"
 
