@@ -29,6 +29,7 @@ bad() {
 	done
 	shift
 	rm -f "$tmp/mark/ran"
+	insts=$(instances_now)
 	env "${envs[@]}" timeout 60 "$BPFPROBE" load "$obj" -- sh -c "touch $tmp/mark/ran" \
 		>/dev/null 2>"$tmp/err" &
 	bp=$!
@@ -41,6 +42,7 @@ bad() {
 # check_failed NAME RC STDERR PID PATTERN...
 check_failed() {
 	local name=$1 rc=$2 err=$3 bp=$4 p left
+	# insts: instances_now before the run
 	shift 4
 	if [ "$rc" -ne 1 ]; then
 		fail "$name" "exit status $rc, want 1; stderr: $err"
@@ -56,8 +58,8 @@ check_failed() {
 		fail "$name" "the workload ran although loading failed"
 	elif ! left=$(fault_gone); then
 		fail "$name" "$left"
-	elif [ -d "/sys/kernel/tracing/instances/bpfprobe.$bp" ]; then
-		fail "$name" "its tracefs instance bpfprobe.$bp stayed"
+	elif left=$(instances_left "$insts" "$bp") && [ -n "$left" ]; then
+		fail "$name" "its tracefs instance stayed: $left"
 	else
 		pass "$name"
 	fi
@@ -134,6 +136,7 @@ bad attach_fails_midway "$tmp/obj.o" FAULT_FAIL_AT=perf:2 LD_PRELOAD="$tmp/stop.
 	"cannot attach" "${P}_neg" "Too many open files"
 
 # -p of a process that does not exist
+insts=$(instances_now)
 timeout 60 "$BPFPROBE" load -p 999999 "$tmp/obj.o" >/dev/null 2>"$tmp/err" &
 bp=$!
 wait $bp
@@ -143,6 +146,7 @@ check_failed fault_bad_missing_pid $? "$(cat "$tmp/err")" $bp "process 999999: n
 o=$(obj perm "exec=$V;p=neg_args a")
 chmod 644 "$o"
 if command -v setpriv >/dev/null; then
+	insts=$(instances_now)
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 		"$BPFPROBE" load "$o" -- sh -c "touch $tmp/mark/ran" >/dev/null 2>"$tmp/err" &
 	bp=$!
