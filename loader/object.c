@@ -15,6 +15,7 @@
 #include "loader/object.h"
 #include "util/log.h"
 #include "util/opts.h"
+#include "util/ref.h"
 
 static int parse_program(struct bp_program *p)
 {
@@ -176,6 +177,8 @@ static int resolve_all(struct bpfprobe_object *obj)
 	return err;
 }
 
+static void object_free(void *obj);
+
 static int object_load(struct bpfprobe_object *obj)
 {
 	int err;
@@ -206,6 +209,9 @@ static int object_load(struct bpfprobe_object *obj)
 	}
 	for (int i = 0; i < obj->ninsts && !err; i++)
 		err = bp_instance__load(obj, &obj->insts[i]);
+	/* an output made from it holds it (util/ref.h) */
+	if (!err)
+		err = bp_ref__init(obj, object_free);
 	if (err) {
 		bp_instances__close(obj);
 		bpf_object__close(obj->obj);
@@ -342,10 +348,11 @@ void bpfprobe_object__detach(struct bpfprobe_object *obj)
 	obj->attached = false;
 }
 
-void bpfprobe_object__destroy(struct bpfprobe_object *obj)
+/* Once nothing holds it: the caller (destroy) and the outputs made from it. */
+static void object_free(void *o)
 {
-	if (!obj)
-		return;
+	struct bpfprobe_object *obj = o;
+
 	bpfprobe_object__detach(obj);
 	bp_instances__close(obj);
 	if (obj->obj)
@@ -364,3 +371,12 @@ void bpfprobe_object__destroy(struct bpfprobe_object *obj)
 	free(obj);
 }
 
+void bpfprobe_object__destroy(struct bpfprobe_object *obj)
+{
+	if (!obj)
+		return;
+	/* the probes stop now; what an output still reads stays until it goes */
+	bpfprobe_object__detach(obj);
+	if (!bp_ref__put(obj))
+		object_free(obj);
+}

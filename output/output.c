@@ -19,8 +19,10 @@
 #include "output/ringbuf.h"
 #include "util/log.h"
 #include "util/opts.h"
+#include "util/ref.h"
 
 struct bpfprobe_output {
+	struct bpfprobe_object *holds;	/* a reference: freed after us */
 	struct bpf_object *obj;
 	struct bp_emitter em;
 	struct bp_printk_raw *printk;
@@ -98,13 +100,21 @@ struct bpfprobe_output *bpfprobe_output__new(struct bpfprobe_object *obj,
 		pages = opts->perf_pages;
 	if (OPTS_HAS(opts, global_printk_off))
 		global_off = opts->global_printk_off;
-	if (!bpfprobe_object__bpf_object(obj)) {
+	/* only a loaded object is registered (util/ref.h): then it stays
+	 * until we are freed, whenever its owner destroys it */
+	if (!obj || !bp_ref__get(obj)) {
+		if (obj)
+			bp_err("bpfprobe_output__new: the object is not loaded (call bpfprobe_object__load() first)\n");
 		errno = EINVAL;
 		return NULL;
 	}
 	out = calloc(1, sizeof(*out));
-	if (!out)
+	if (!out) {
+		bp_ref__put(obj);
+		errno = ENOMEM;
 		return NULL;
+	}
+	out->holds = obj;
 	out->obj = bpfprobe_object__bpf_object(obj);
 	out->epfd = epoll_create1(EPOLL_CLOEXEC);
 	err = out->epfd < 0 ? -errno : bp_emitter__init(&out->em, file, json, quiet);
@@ -211,6 +221,8 @@ void bpfprobe_output__free(struct bpfprobe_output *out)
 	bp_emitter__fini(&out->em);
 	if (out->epfd >= 0)
 		close(out->epfd);
+	if (out->holds)
+		bp_ref__put(out->holds);
 	free(out);
 }
 
