@@ -42,8 +42,9 @@ static char *read_license(Elf *elf)
 /*
  * What libbpf would trip over with a message that does not say it (a
  * truncated file: "Unknown error 4001"; a string table without its final
- * NUL: whatever lookup failed next): every section inside the file, string
- * tables NUL-terminated, section names readable, one symbol table.
+ * NUL: whatever lookup failed next), or crash on (damaged BTF): every
+ * section inside the file, string tables NUL-terminated, section names
+ * readable, one symbol table, the .BTF sound (btf_check.c).
  */
 static int check_layout(Elf *elf, const char *path, off_t fsize)
 {
@@ -95,6 +96,15 @@ static int check_layout(Elf *elf, const char *path, off_t fsize)
 			bp_err("'%s' is corrupt: the name of section %zu is not in the section name string table\n",
 			       path, i);
 			return -ENOEXEC;
+		}
+		if (!strcmp(name, ".BTF") && sh.sh_type != SHT_NOBITS) {
+			Elf_Data *d = elf_rawdata(scn, NULL);
+			int err = d ? bp_btf__check_raw(d->d_buf, d->d_size, path) : -ENOEXEC;
+
+			if (!d)
+				bp_err("'%s' is corrupt: its .BTF section cannot be read\n", path);
+			if (err)
+				return err;
 		}
 		symtabs += sh.sh_type == SHT_SYMTAB;
 	}

@@ -97,6 +97,10 @@ end=$(readelf -SW "$o" | sed 's/^ *\[ *\([0-9]*\)\]/\1/' |
 	awk -v n="$shstr" '$1 == n { print "16#" $5 " + 16#" $6 }')
 printf x | dd of="$tmp/nonul.o" bs=1 seek=$((end - 1)) conv=notrunc status=none
 bad strtab_without_nul "$tmp/nonul.o" -- "$tmp/nonul.o" "does not end with a NUL byte"
+# a struct member's type id past the last BTF type: libbpf 1.1 crashed on
+# it (found by fuzz/fuzz_object.c; kept as one of its seeds)
+bad damaged_btf fuzz/corpus/object/crash-btf-member-past-last-type.o -- \
+	"its .BTF section is damaged" "refers to type 133, past the last type"
 mkfifo "$tmp/fifo.o"
 bad fifo_object "$tmp/fifo.o" -- "$tmp/fifo.o" "not a regular file"
 bad signature_mismatch "$(obj sig "exec=$V;p=neg_args a" "void *ctx, int err, long a, long b")" -- \
