@@ -17,14 +17,10 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include <bpfprobe/bpfprobe.h>
+#include "fuzz/input_file.h"
 #include "loader/object.h"
 
-static char path[64];
-
-static void remove_input(void)
-{
-	unlink(path);
-}
+static const char *path;
 
 static int no_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -33,8 +29,7 @@ static int no_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	snprintf(path, sizeof(path), "/tmp/bpfprobe-fuzz-object-%d.o", (int)getpid());
-	atexit(remove_input);
+	path = fuzz_input_init("object", "o");
 	/* messages on garbage are expected: FUZZ_VERBOSE=1 shows them */
 	if (!getenv("FUZZ_VERBOSE")) {
 		bpfprobe_set_print(NULL);
@@ -43,22 +38,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static int write_input(const uint8_t *data, size_t size)
-{
-	FILE *f = fopen(path, "we");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fwrite(data, 1, size, f) == size;
-	return fclose(f) == 0 && ok ? 0 : -1;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct bpfprobe_object *obj;
 
-	if (write_input(data, size))
+	if (fuzz_input_write(data, size))
 		return 0;
 	obj = bpfprobe_object__open(path, NULL);
 	if (!obj)

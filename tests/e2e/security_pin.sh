@@ -59,15 +59,24 @@ ids_gone() {
 	return 1
 }
 
-# 1. killed during load --pin: unload NAME reclaims the staging directory
-if ! stopped_pin pin:2 --pin s1; then
-	fail pin_killed_staging_reclaimed "bpfprobe did not stop at its second pin: $(cat "$tmp/err")"
-else
-	staging=$ROOT/_new-s1-$bp
+# killed_pin AT NAME CMD...: `load --pin NAME` stopped at AT, SIGKILLed
+# there, then `bpfprobe CMD...`; sets staging and ids (ours at the stop)
+killed_pin() {
+	local at=$1 name=$2
+	shift 2
+	stopped_pin "$at" --pin "$name" || return 1
+	staging=$ROOT/_new-$name-$bp
 	ids=$(progs)
 	kill -KILL $bp
 	wait $bp 2>/dev/null
-	"$BPFPROBE" unload s1 >/dev/null 2>"$tmp/uerr"
+	"$BPFPROBE" "$@" >/dev/null 2>"$tmp/uerr"
+	return 0
+}
+
+# 1. killed during load --pin: unload NAME reclaims the staging directory
+if ! killed_pin pin:2 s1 unload s1; then
+	fail pin_killed_staging_reclaimed "bpfprobe did not stop at its second pin: $(cat "$tmp/err")"
+else
 	if [ -z "$ids" ]; then
 		fail pin_killed_staging_reclaimed "nothing of ours was loaded at the stop"
 	elif [ -e "$staging" ]; then
@@ -82,14 +91,9 @@ else
 fi
 
 # and unload --all does it too
-if ! stopped_pin pin:3 --pin s1b; then
+if ! killed_pin pin:3 s1b unload --all; then
 	fail pin_killed_staging_unload_all "bpfprobe did not stop: $(cat "$tmp/err")"
 else
-	staging=$ROOT/_new-s1b-$bp
-	ids=$(progs)
-	kill -KILL $bp
-	wait $bp 2>/dev/null
-	"$BPFPROBE" unload --all >/dev/null 2>"$tmp/uerr"
 	if [ -e "$staging" ]; then
 		fail pin_killed_staging_unload_all "$staging is still there: $(cat "$tmp/uerr")"
 	elif ! left=$(fault_gone $ids); then

@@ -36,6 +36,15 @@ int ${P}_$2(void *ctx, int err, long a)
 char LICENSE[] SEC("license") = "GPL";
 EOC
 }
+# wait_line FILE TAG: runs the victim until FILE has a line "TAG a=-5" (10 s at most)
+wait_line() {
+	for _ in $(seq 100); do
+		"$V" >/dev/null
+		grep -q "^$2 a=-5\$" "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
 obj "$tmp/a.o" nsA
 obj "$tmp/b.o" nsB
 obj "$tmp/c.o" nsC
@@ -61,11 +70,7 @@ rmdir "$planted" 2>/dev/null && planted=
 unshare -p -f "$BPFPROBE" load -a --quiet-meta "$tmp/a.o" >"$tmp/outA" 2>"$tmp/errA" &
 pids+=($!)
 ua=$!
-for _ in $(seq 100); do
-	"$V" >/dev/null
-	grep -q '^nsA a=-5$' "$tmp/outA" && break
-	sleep 0.1
-done
+wait_line "$tmp/outA" nsA
 bpa=$(pgrep -P "$ua" | head -1)
 n0=$(grep -c '^nsA a=-5$' "$tmp/outA")
 # B's workload calls neg_args 20 times: A, probing every process, must see
@@ -101,11 +106,7 @@ before=$(instances_now)
 unshare -p -f "$BPFPROBE" load -a --quiet-meta "$tmp/c.o" >"$tmp/outC" 2>"$tmp/errC" &
 pids+=($!)
 uc=$!
-for _ in $(seq 100); do
-	"$V" >/dev/null
-	grep -q '^nsC a=-5$' "$tmp/outC" && break
-	sleep 0.1
-done
+wait_line "$tmp/outC" nsC
 killed=$(instances_now | grep -vxF -e "$before" | grep -E '^bpfprobe\.1(\.|$)' | head -1)
 kill -KILL "$(pgrep -P "$uc" | head -1)" 2>/dev/null
 wait "$uc" 2>/dev/null
