@@ -12,6 +12,9 @@
  * A session is pinned into a staging directory and renamed into
  * place, so a NAME is either complete or absent, and --replace swaps the
  * new one in before the old one is removed: no moment without probes.
+ * The staging directory, and the old NAME while it is replaced, are locked
+ * (util/dirlock.h) by the bpfprobe at work: those of a killed one are
+ * found unlocked and reclaimed by the next (pin_dir.c).
  */
 #include <dirent.h>
 #include <errno.h>
