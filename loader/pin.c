@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
@@ -240,6 +241,23 @@ static int lock_session(const char *name, const char *what)
 	return fd;
 }
 
+/*
+ * PREFIX NAME-PID, or with a random tail after the first attempt: another
+ * PID namespace may hold the same pid, and a name that exists is someone
+ * else's, never adopted.
+ */
+static void staging_path(char *buf, size_t len, const char *prefix, const char *name, int attempt)
+{
+	unsigned int r = 0;
+
+	if (attempt && getrandom(&r, sizeof(r), 0) != sizeof(r))
+		r = (unsigned int)attempt * 2654435761u;
+	if (attempt)
+		snprintf(buf, len, "%s/%s%s-%dr%08x", pin_root(), prefix, name, (int)getpid(), r);
+	else
+		snprintf(buf, len, "%s/%s%s-%d", pin_root(), prefix, name, (int)getpid());
+}
+
 /* Moves the staging directory to NAME, the old NAME aside first. */
 static int install(const char *staging, const char *name, bool replace)
 {
@@ -248,8 +266,15 @@ static int install(const char *staging, const char *name, bool replace)
 	int old_lock = -1;
 
 	session_path(final, sizeof(final), name);
-	snprintf(old, sizeof(old), "%s/" BP_PIN_STAGING_OLD "%s-%d", pin_root(), name, (int)getpid());
 	if (replace) {
+		struct stat st;
+
+		/* rename() would put a directory over an empty one there */
+		for (int tries = 0; tries < 8; tries++) {
+			staging_path(old, sizeof(old), BP_PIN_STAGING_OLD, name, tries);
+			if (lstat(old, &st) && errno == ENOENT)
+				break;
+		}
 		/* held across the renames: the old session, aside, is never
 		 * taken for one whose replace was killed */
 		old_lock = lock_session(name, "replaced");
@@ -304,10 +329,10 @@ static int object_pin(struct bpfprobe_object *obj, const char *name,
 	if (err)
 		return err;
 	/* locked while we fill it: a killed run's is unlocked, reclaimed */
-	snprintf(staging, sizeof(staging), "%s/" BP_PIN_STAGING_NEW "%s-%d", pin_root(), name,
-		 (int)getpid());
-	for (int tries = 0; tries < 8 && lock == -EAGAIN; tries++)
+	for (int tries = 0; tries < 8 && (lock == -EAGAIN || lock == -EEXIST); tries++) {
+		staging_path(staging, sizeof(staging), BP_PIN_STAGING_NEW, name, tries);
 		lock = bp_dirlock__create(staging, 0700);
+	}
 	if (lock < 0) {
 		bp_err("cannot create %s: %s\n", staging, strerror(-lock));
 		return lock;
