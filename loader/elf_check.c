@@ -32,7 +32,8 @@ static char *read_license(Elf *elf)
 		if (!name || strcmp(name, "license"))
 			continue;
 		data = elf_getdata(scn, NULL);
-		if (!data || !data->d_size)
+		/* SHT_NOBITS: a size, no bytes */
+		if (!data || !data->d_size || !data->d_buf)
 			return NULL;
 		return strndup(data->d_buf, data->d_size);
 	}
@@ -95,6 +96,12 @@ static int check_layout(Elf *elf, const char *path, off_t fsize)
 		if (!name) {
 			bp_err("'%s' is corrupt: the name of section %zu is not in the section name string table\n",
 			       path, i);
+			return -ENOEXEC;
+		}
+		if ((!strcmp(name, "license") || !strcmp(name, "version")) &&
+		    sh.sh_type == SHT_NOBITS) {
+			bp_err("'%s' is corrupt: its %s section holds no bytes (SHT_NOBITS)\n", path,
+			       name);
 			return -ENOEXEC;
 		}
 		if (!strcmp(name, ".BTF") && sh.sh_type != SHT_NOBITS) {

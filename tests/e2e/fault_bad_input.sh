@@ -101,6 +101,9 @@ bad strtab_without_nul "$tmp/nonul.o" -- "$tmp/nonul.o" "does not end with a NUL
 # it (found by fuzz/fuzz_object.c; kept as one of its seeds)
 bad damaged_btf fuzz/corpus/object/crash-btf-member-past-last-type.o -- \
 	"its .BTF section is damaged" "refers to type 133, past the last type"
+# a license section without bytes (SHT_NOBITS): bpfprobe read a NULL buffer
+bad license_nobits fuzz/corpus/object/crash-license-nobits.o -- \
+	"its license section holds no bytes"
 mkfifo "$tmp/fifo.o"
 bad fifo_object "$tmp/fifo.o" -- "$tmp/fifo.o" "not a regular file"
 bad signature_mismatch "$(obj sig "exec=$V;p=neg_args a" "void *ctx, int err, long a, long b")" -- \
