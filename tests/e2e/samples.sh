@@ -44,8 +44,15 @@ fi
 if command -v script >/dev/null; then
 	"$BPFPROBE" load --quiet-meta $S/readline.bpf.o >"$tmp/rl" 2>&1 &
 	bp=$!
-	for _ in $(seq 100); do
-		bpftool prog show 2>/dev/null | grep -q " name bash_readline " && break
+	# attached: a link runs a bash_readline program (the name alone shows
+	# at the prototype's load, before the attach; a slow ASan build runs bash
+	# in between)
+	for _ in $(seq 200); do
+		ids=$(bpftool prog show 2>/dev/null |
+			awk '$3 == "name" && $4 == "bash_readline" { sub(":", "", $1); print $1 }')
+		for id in $ids; do
+			bpftool link show 2>/dev/null | grep -q " prog $id\b" && break 2
+		done
 		sleep 0.1
 	done
 	printf 'echo sample-readline-%s\nexit\n' $$ | script -qec "bash --norc -i" /dev/null >/dev/null 2>&1

@@ -33,8 +33,10 @@ gcc -g -O0 -o "$tmp/t" "$tmp/t.c" || { fail lazy_source_build "gcc"; exit 0; }
 # NAME FUNC FILE WHY
 check() {
 	local err rc
-	# ulimit: the old reader of /dev/zero grew without bound
-	err=$( (ulimit -v 1000000; timeout 20 "$BPFPROBE" resolve "exec=$tmp/t;$2;return*") 2>&1 >/dev/null)
+	# ulimit: the old reader of /dev/zero grew without bound (not under
+	# ASan, whose shadow memory alone is terabytes of address space)
+	err=$( (case "$BPFPROBE" in */asan/*) ;; *) ulimit -v 1000000 ;; esac
+		timeout 20 "$BPFPROBE" resolve "exec=$tmp/t;$2;return*") 2>&1 >/dev/null)
 	rc=$?
 	if [ $rc -eq 1 ] && grep -qF "cannot read source file $3 for the lazy pattern 'return*': $4" <<<"$err"; then
 		pass "$1"
