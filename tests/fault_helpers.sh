@@ -77,7 +77,8 @@ instances_now() {
 # live bpfprobe holds (each holds an flock on its own): what that run left.
 instances_left() {
 	local i pid
-	for i in $(instances_now | grep -vxF -e "${1:-no instance}"); do
+	# bpfprobe.PID.RANDOM: an older bpfprobe's bpfprobe.PID is not ours
+	for i in $(instances_now | grep -vxF -e "${1:-no instance}" | grep '^bpfprobe\.[0-9]*\.'); do
 		pid=${i#bpfprobe.}
 		pid=${pid%%.*}
 		[ "$pid" -ge "$2" ] 2>/dev/null && [ "$pid" -le $(($2 + 10)) ] || continue
