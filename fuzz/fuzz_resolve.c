@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpfprobe/bpfprobe.h>
+#include "fuzz/input_file.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
 
@@ -25,34 +26,17 @@ static const char *const specs[] = {
 	"p=twin+4 x",
 };
 
-static char path[64];
-
-static void remove_input(void)
-{
-	unlink(path);
-}
+static const char *path;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	/* never ask a debuginfod server about a fuzzed build id */
 	unsetenv("DEBUGINFOD_URLS");
-	snprintf(path, sizeof(path), "/tmp/bpfprobe-fuzz-resolve-%d.elf", (int)getpid());
-	atexit(remove_input);
+	path = fuzz_input_init("resolve", "elf");
 	/* the resolver's messages on garbage are expected: FUZZ_VERBOSE=1 shows them */
 	if (!getenv("FUZZ_VERBOSE"))
 		bpfprobe_set_print(NULL);
 	return 0;
-}
-
-static int write_input(const uint8_t *data, size_t size)
-{
-	FILE *f = fopen(path, "we");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fwrite(data, 1, size, f) == size;
-	return fclose(f) == 0 && ok ? 0 : -1;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -60,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct bp_resolver *r;
 	char text[256], err[256];
 
-	if (write_input(data, size))
+	if (fuzz_input_write(data, size))
 		return 0;
 	r = bp_resolver__new();
 	if (!r)

@@ -20,6 +20,7 @@
 #include "util/log.h"
 #include "util/opts.h"
 #include "util/pidns.h"
+#include "util/ref.h"
 
 /* The verifier's log of the program libbpf failed to load: libbpf retries
  * a failed load with the log on, into this buffer when given one. */
@@ -103,8 +104,12 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 
 			obj->obj = bpf_object__open_file(path, &lopts);
 			if (!obj->obj) {
+				char msg[128];
+
+				/* its own codes (4001...) are not strerror()'s */
 				err = -errno;
-				bp_err("libbpf cannot open '%s': %s\n", path, strerror(errno));
+				libbpf_strerror(err, msg, sizeof(msg));
+				bp_err("libbpf cannot open '%s': %s\n", path, msg);
 			}
 		}
 		if (!err)
@@ -239,6 +244,8 @@ static void report_load_failure(const struct bpfprobe_object *obj, int err, cons
 	bp_err("  (bpfprobe -v shows %s)\n", *reason ? "the verifier's log" : "libbpf's messages");
 }
 
+static void object_free(void *obj);
+
 static int object_load(struct bpfprobe_object *obj)
 {
 	char held[HELD_LOG_SIZE];
@@ -278,6 +285,9 @@ static int object_load(struct bpfprobe_object *obj)
 	err = bp_follow__create_maps(&obj->follow, obj->ninsts);
 	for (int i = 0; i < obj->ninsts && !err; i++)
 		err = bp_instance__load(obj, &obj->insts[i]);
+	/* an output made from it holds it (util/ref.h) */
+	if (!err)
+		err = bp_ref__init(obj, object_free);
 	if (err) {
 		bp_instances__close(obj);
 		bp_follow__close(&obj->follow);
@@ -477,10 +487,11 @@ void bpfprobe_object__detach(struct bpfprobe_object *obj)
 	obj->attached = false;
 }
 
-void bpfprobe_object__destroy(struct bpfprobe_object *obj)
+/* Once nothing holds it: the caller (destroy) and the outputs made from it. */
+static void object_free(void *o)
 {
-	if (!obj)
-		return;
+	struct bpfprobe_object *obj = o;
+
 	bpfprobe_object__detach(obj);
 	bp_instances__close(obj);
 	bp_follow__close(&obj->follow);
@@ -503,3 +514,12 @@ void bpfprobe_object__destroy(struct bpfprobe_object *obj)
 	free(obj);
 }
 
+void bpfprobe_object__destroy(struct bpfprobe_object *obj)
+{
+	if (!obj)
+		return;
+	/* the probes stop now; what an output still reads stays until it goes */
+	bpfprobe_object__detach(obj);
+	if (!bp_ref__put(obj))
+		object_free(obj);
+}

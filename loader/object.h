@@ -115,6 +115,10 @@ void bp_handler__set_loading(struct bpfprobe_object *obj);
 /* loader/elf_check.c */
 int bp_elf__check_bpf(const char *path, char **license);
 
+/* loader/btf_check.c: whether an object's .BTF (data, size bytes) is safe
+ * for libbpf to read. 0, or -ENOEXEC after a message naming path. */
+int bp_btf__check_raw(const void *data, size_t size, const char *path);
+
 /* loader/btf_proto.c */
 int bp_btf__check_prototype(const struct bpf_object *obj, struct bp_program *p);
 

@@ -13,6 +13,8 @@
  *   attach:K          after the K-th successful BPF_LINK_CREATE
  *   attach-uprobe:K   after the K-th that links a uprobe event (not, say,
  *                     the tracepoints that follow the process tree)
+ *   pin:K             after the K-th successful BPF_OBJ_PIN
+ *   rename:K          after the K-th successful rename()
  * FAULT_STOP_FILE: where to append "stopped at WHAT" before stopping.
  *
  * FAULT_FAIL_AT (the call fails with EMFILE, as when out of descriptors):
@@ -88,7 +90,7 @@ Dwarf *dwfl_module_getdwarf(Dwfl_Module *mod, Dwarf_Addr *bias)
 static void after_bpf(long cmd, const union bpf_attr *attr, long ret)
 {
 	const char *at = getenv("FAULT_STOP_AT");
-	static int loads, links, ulinks;
+	static int loads, links, ulinks, pins;
 	char name[32];
 	int k;
 
@@ -103,6 +105,27 @@ static void after_bpf(long cmd, const union bpf_attr *attr, long ret)
 		stop_here(at);
 	if (cmd == BPF_LINK_CREATE && sscanf(at, "attach:%d", &k) == 1 && ++links == k)
 		stop_here(at);
+	if (cmd == BPF_OBJ_PIN && sscanf(at, "pin:%d", &k) == 1 && ++pins == k)
+		stop_here(at);
+}
+
+int rename(const char *from, const char *to)
+{
+	static int (*real)(const char *, const char *);
+	const char *at = getenv("FAULT_STOP_AT");
+	static int renames;
+	int ret, k;
+
+	if (!real)
+		real = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
+	ret = real(from, to);
+	if (!ret && at && sscanf(at, "rename:%d", &k) == 1 && ++renames == k) {
+		int e = errno;
+
+		stop_here(at);
+		errno = e;
+	}
+	return ret;
 }
 
 /* Whether this call is the one FAULT_FAIL_AT names. */
