@@ -33,7 +33,7 @@ volatile const int limit = 3;
 long total;
 
 SEC("exec=/bin/true;p=main argc argv")
-int args(void *ctx, int err, long argc, long argv)
+int seed_args(void *ctx, int err, long argc, long argv)
 {
 	struct event e = { .pid = bpf_get_current_pid_tgid() >> 32, .val = argc };
 
@@ -42,7 +42,7 @@ int args(void *ctx, int err, long argc, long argv)
 }
 
 SEC("exec=libc.so.6;inlines=no;force=yes;m=malloc%return $retval")
-int ret(void *ctx, int err, long r)
+int seed_ret(void *ctx, int err, long r)
 {
 	__u32 k = r > limit;
 	__u64 one = 1, *v = bpf_map_lookup_elem(&counts, &k);
@@ -55,7 +55,7 @@ int ret(void *ctx, int err, long r)
 }
 
 SEC("func=do_sched_setscheduler param->sched_priority@user")
-int kern(void *ctx, int err, long prio)
+int seed_kern(void *ctx, int err, long prio)
 {
 	total += prio;
 	bpf_printk("prio=%ld err=%d", prio, err);
@@ -63,13 +63,13 @@ int kern(void *ctx, int err, long prio)
 }
 
 SEC("exec=/bin/true;p=main.c:12 x:s32 y=p->q[3].r@user")
-int lines(void *ctx, int err)
+int seed_lines(void *ctx, int err)
 {
 	return err;
 }
 
 SEC("tracepoint/sched/sched_process_exec")
-int plain(void *ctx)
+int seed_plain(void *ctx)
 {
 	return 0;
 }
