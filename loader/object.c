@@ -245,6 +245,25 @@ static void report_load_failure(const struct bpfprobe_object *obj, int err, cons
 }
 
 static void object_free(void *obj);
+static bool has_uprobes(const struct bpfprobe_object *obj);
+
+/*
+ * uprobe_multi links where the kernel has them (6.6+), unless
+ * BPFPROBE_UPROBE_MULTI=0 asks for one perf event per point (what kernels
+ * before 6.6 get anyway).
+ */
+static bool use_uprobe_multi(const struct bpfprobe_object *obj)
+{
+	const char *env = getenv("BPFPROBE_UPROBE_MULTI");
+
+	if (!has_uprobes(obj))
+		return false;
+	if (env && !strcmp(env, "0")) {
+		bp_info("uprobe_multi links: not used (BPFPROBE_UPROBE_MULTI=0): one perf event per probe point\n");
+		return false;
+	}
+	return bp_uprobe_multi__supported();
+}
 
 static int object_load(struct bpfprobe_object *obj)
 {
@@ -281,6 +300,8 @@ static int object_load(struct bpfprobe_object *obj)
 		bp_entry_values__close(obj);
 		return err;
 	}
+	/* how uprobes attach decides how their programs load */
+	obj->uprobe_multi = use_uprobe_multi(obj);
 	/* the guards' set, gate and counts, before the instances that use them */
 	err = bp_follow__create_maps(&obj->follow, obj->ninsts);
 	for (int i = 0; i < obj->ninsts && !err; i++)
@@ -442,6 +463,8 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 		}
 		else if (ap->point->kernel)
 			err = attach_kernel(obj, ap, pid);
+		else if (obj->uprobe_multi)
+			continue;	/* all at once, below */
 		else
 			err = bp_uprobe__attach(obj->insts[ap->instance].fd, &t, &ap->perf_fd,
 						&ap->link_fd);
@@ -449,6 +472,8 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 			bp_err("program '%s': cannot attach to %s:%s\n", ap->owner->name,
 			       ap->point->binary, ap->point->func);
 	}
+	if (!err && obj->uprobe_multi)
+		err = bp_attach_points__uprobe_multi(obj, perf_pid);
 	if (!err)
 		err = attach_standard(obj);
 	if (err) {

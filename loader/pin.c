@@ -141,6 +141,8 @@ static int pin_points(struct bpfprobe_object *obj, const char *dir)
 	for (int i = 0; i < obj->naps && !err; i++) {
 		struct bp_attach_point *ap = &obj->aps[i];
 
+		if (ap->multi_of >= 0)
+			continue;	/* pinned with the link that holds it */
 		if (ap->link_fd < 0) {
 			bp_err("program '%s': the probe on %s:%s was attached without a bpf_link (kernel before 5.15?): it cannot be pinned\n",
 			       ap->owner->name, ap->point->binary, ap->point->func);
