@@ -6,9 +6,11 @@
  * it (EINVAL: reserved fields). The answer is kept for the process.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include <bpf/bpf.h>
 
 #include "loader/cpu_v4.h"
@@ -39,25 +41,33 @@ static int try_load(void)
 	return 0;
 }
 
+/* 0: decide; 1: the environment says they are not used (-v says so);
+ * -EINVAL: it says something else (after a message) */
+static int env_says(void)
+{
+	const char *env = getenv(BP_CPU_V4_ENV);
+
+	if (!env || !*env)
+		return 0;
+	if (strcmp(env, "0")) {
+		bp_err("%s=%s: only 0 (do not use %s) is understood\n", BP_CPU_V4_ENV, env, WHAT);
+		return -EINVAL;
+	}
+	bp_info("%s: not used (%s=0): prologues extend values with shifts\n", WHAT, BP_CPU_V4_ENV);
+	return 1;
+}
+
 int bp_cpu_v4__usable(void)
 {
 	static int known;	/* 0: not asked yet, else the answer + 1 */
-	const char *env;
 	int err;
 
 	if (known)
 		return known - 1;
-	env = getenv(BP_CPU_V4_ENV);
-	if (env && *env && strcmp(env, "0")) {
-		bp_err("%s=%s: only 0 (do not use %s) is understood\n", BP_CPU_V4_ENV, env, WHAT);
-		known = -EINVAL + 1;
-		return -EINVAL;
-	}
-	if (env && *env) {
-		bp_info("%s: not used (%s=0): prologues extend values with shifts\n", WHAT,
-			BP_CPU_V4_ENV);
-		known = 1;
-		return 0;
+	err = env_says();
+	if (err) {
+		known = err < 0 ? err + 1 : 1;
+		return known - 1;
 	}
 	err = try_load();
 	if (!err)
@@ -68,5 +78,27 @@ int bp_cpu_v4__usable(void)
 		bp_info("%s: cannot be checked (%s): prologues extend values with shifts\n", WHAT,
 			strerror(-err));
 	known = err ? 1 : 2;
+	return known - 1;
+}
+
+int bp_cpu_v4__expected(void)
+{
+	static int known;	/* 0: not decided yet, else the answer + 1 */
+	struct utsname u;
+	int err, major = 0, minor = 0;
+
+	if (known)
+		return known - 1;
+	err = env_says();
+	if (err) {
+		known = err < 0 ? err + 1 : 1;
+		return known - 1;
+	}
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		major = 0;
+	known = major > 6 || (major == 6 && minor >= 6) ? 2 : 1;
+	bp_info("%s: %s of Linux %s (what load asks the kernel, resolve guesses from its release): prologues %s\n",
+		WHAT, known > 1 ? "expected" : "not expected", major ? u.release : "(unknown)",
+		known > 1 ? "use them" : "extend values with shifts");
 	return known - 1;
 }

@@ -18,4 +18,11 @@
  */
 int bp_cpu_v4__usable(void);
 
+/*
+ * What bp_cpu_v4__usable() is expected to answer, without asking the
+ * kernel (for resolve, which needs no privileges and calls no bpf()): 1 on
+ * Linux 6.6 and later, 0 before or with BP_CPU_V4_ENV 0; -EINVAL as above.
+ */
+int bp_cpu_v4__expected(void);
+
 #endif /* BPFPROBE_CPU_V4_H */

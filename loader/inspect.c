@@ -181,8 +181,9 @@ int bp_inspect__prologue(const struct bpfprobe_object *obj, size_t i,
 	if (i >= (size_t)obj->ninsts)
 		return -ENOENT;
 	inst = &obj->insts[i];
-	/* the prologue as load makes it: with cpu v4 if the kernel has it */
-	v4 = bp_cpu_v4__usable();
+	/* the prologue as load makes it, with cpu v4 on kernels that have
+	 * it, as their release tells: resolve calls no bpf() */
+	v4 = bp_cpu_v4__expected();
 	if (v4 < 0)
 		return v4;
 	/* the guards (a map-tracing instance's map id), then the prologue;

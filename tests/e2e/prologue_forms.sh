@@ -76,17 +76,6 @@ prologue_len() {
 	sed -n "s/^instance '$2' prologue (\([0-9]*\) insns):$/\1/p" <<<"$1" | head -1
 }
 
-v4_said=$(BPFPROBE_CPU_V4= "$BPFPROBE" resolve -v build/bpf/args__basic-gcc-O2.o 2>&1 >/dev/null |
-	grep -o 'cpu v4 instructions ([^)]*): [a-z ]*')
-case $v4_said in
-*"accepted by this kernel"*) kernel_v4=1 ;;
-*"refused by this kernel"*) kernel_v4=0 ;;
-*)
-	fail prologue_forms_probe "-v does not say whether the kernel accepts cpu v4: '$v4_said'"
-	kernel_v4=0
-	;;
-esac
-
 # run FORM NAME OBJ TARGET WHAT...: load -v OBJ on TARGET in FORM (v4:
 # what the kernel takes, old: BPFPROBE_CPU_V4=0), values against the truth;
 # the listing is kept in $tmp/FORM-NAME
@@ -112,6 +101,17 @@ for form in v4 old; do
 			dw_pieces dw_mixed dw_consts dw_consts2 dw_consts3 dw_global dw_float dw_shr dw_shr2
 	done
 done
+
+# what load -v says the kernel answered
+v4_said=$(grep -o 'cpu v4 instructions ([^)]*): [a-z ]*' "$tmp/v4-args_gcc-O2" | head -1)
+case $v4_said in
+*"accepted by this kernel"*) kernel_v4=1 ;;
+*"refused by this kernel"*) kernel_v4=0 ;;
+*)
+	fail prologue_forms_probe "-v does not say whether the kernel accepts cpu v4: '$v4_said'"
+	kernel_v4=0
+	;;
+esac
 
 # each listing is of its form
 old_v4=$(cat "$tmp"/old-* | prologues | v4_insns)
