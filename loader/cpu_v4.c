@@ -41,7 +41,7 @@ static int try_load(void)
 	return 0;
 }
 
-/* 0: decide; 1: the environment says they are not used (-v says so);
+/* 0: ask; 1: the environment says they are not used (-v says so);
  * -EINVAL: it says something else (after a message) */
 static int env_says(void)
 {
@@ -50,26 +50,32 @@ static int env_says(void)
 	if (!env || !*env)
 		return 0;
 	if (strcmp(env, "0")) {
-		bp_err("%s=%s: only 0 (do not use %s) is understood\n", BP_CPU_V4_ENV, env, WHAT);
+		bp_err("%s=%s: the one value understood is 0 (prologues without BPF cpu v4's sign-extending instructions)\n",
+		       BP_CPU_V4_ENV, env);
 		return -EINVAL;
 	}
 	bp_info("%s: not used (%s=0): prologues extend values with shifts\n", WHAT, BP_CPU_V4_ENV);
 	return 1;
 }
 
-int bp_cpu_v4__usable(void)
+/* The environment's answer, else ask()'s, found once: *known caches it
+ * (0: not yet, else the answer + 1). */
+static int answer(int *known, int (*ask)(void))
 {
-	static int known;	/* 0: not asked yet, else the answer + 1 */
-	int err;
+	int v;
 
-	if (known)
-		return known - 1;
-	err = env_says();
-	if (err) {
-		known = err < 0 ? err + 1 : 1;
-		return known - 1;
+	if (!*known) {
+		v = env_says();
+		*known = (v < 0 ? v : v ? 0 : ask()) + 1;
 	}
-	err = try_load();
+	return *known - 1;
+}
+
+/* The kernel's own answer: a program with them loads. */
+static int ask_kernel(void)
+{
+	int err = try_load();
+
 	if (!err)
 		bp_info("%s: accepted by this kernel: prologues use them\n", WHAT);
 	else if (err == -EINVAL)
@@ -77,28 +83,34 @@ int bp_cpu_v4__usable(void)
 	else
 		bp_info("%s: cannot be checked (%s): prologues extend values with shifts\n", WHAT,
 			strerror(-err));
-	known = err ? 1 : 2;
-	return known - 1;
+	return !err;
+}
+
+/* What its release says: Linux 6.6 brought them. */
+static int ask_release(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0, yes;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		major = 0;
+	yes = major > 6 || (major == 6 && minor >= 6);
+	bp_info("%s: %s of Linux %s (load asks the kernel, resolve goes by its release): prologues %s\n",
+		WHAT, yes ? "expected" : "not expected", major ? u.release : "(unknown)",
+		yes ? "use them" : "extend values with shifts");
+	return yes;
+}
+
+int bp_cpu_v4__usable(void)
+{
+	static int known;
+
+	return answer(&known, ask_kernel);
 }
 
 int bp_cpu_v4__expected(void)
 {
-	static int known;	/* 0: not decided yet, else the answer + 1 */
-	struct utsname u;
-	int err, major = 0, minor = 0;
+	static int known;
 
-	if (known)
-		return known - 1;
-	err = env_says();
-	if (err) {
-		known = err < 0 ? err + 1 : 1;
-		return known - 1;
-	}
-	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
-		major = 0;
-	known = major > 6 || (major == 6 && minor >= 6) ? 2 : 1;
-	bp_info("%s: %s of Linux %s (what load asks the kernel, resolve guesses from its release): prologues %s\n",
-		WHAT, known > 1 ? "expected" : "not expected", major ? u.release : "(unknown)",
-		known > 1 ? "use them" : "extend values with shifts");
-	return known - 1;
+	return answer(&known, ask_release);
 }

@@ -797,6 +797,26 @@ int vm_first_unreachable(const struct bpf_insn *insns, int n)
 	return -1;
 }
 
+bool vm_same_insns(const struct bpf_insn *got, int n, const struct bpf_insn *want,
+		   int nwant, char *why, size_t len)
+{
+	char gs[96], ws[96];
+
+	for (int i = 0; i < n && i < nwant; i++) {
+		const struct bpf_insn *a = &got[i], *b = &want[i];
+
+		if (a->code == b->code && a->dst_reg == b->dst_reg && a->src_reg == b->src_reg &&
+		    a->off == b->off && a->imm == b->imm)
+			continue;
+		bp_insn__format(a, i + 1 < n ? a + 1 : NULL, gs, sizeof(gs));
+		bp_insn__format(b, i + 1 < nwant ? b + 1 : NULL, ws, sizeof(ws));
+		snprintf(why, len, "insn %d: got '%s', want '%s'", i, gs, ws);
+		return false;
+	}
+	snprintf(why, len, "%d insns, want %d", n, nwant);
+	return n == nwant;
+}
+
 bool vm_verbose(void)
 {
 	const char *v = getenv("BP_TEST_VERBOSE");

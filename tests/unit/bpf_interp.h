@@ -174,6 +174,11 @@ int vm_fail(struct vm *vm, int pc, const char *fmt, ...);
  */
 int vm_run(struct vm *vm, const struct bpf_insn *insns, int n);
 
+/* Whether got[0..n) is want[0..nwant); if not, the first difference in
+ * why ("insn 2: got '...', want '...'", or the lengths). */
+bool vm_same_insns(const struct bpf_insn *got, int n, const struct bpf_insn *want,
+		   int nwant, char *why, size_t len);
+
 /* BP_TEST_VERBOSE=1 (or anything but 0): the tests print listings. */
 bool vm_verbose(void);
 /* insns[0..n) as BPF assembly, "#  N: insn" lines. */

@@ -23,6 +23,9 @@
 #define CALL(FN)		I(BPF_JMP | BPF_CALL, 0, 0, 0, FN)
 #define JA(OFF)			I(BPF_JMP | BPF_JA, 0, 0, OFF, 0)
 #define EXIT_INSN		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+/* How a prologue that reads memory ends for a body that reads only err and
+ * r3: r2 = 0, past the error block, which sets r2 = 1 and r3 = 0. */
+#define OK_THEN_ERR_R3		MOV_IMM(2, 0), JA(2), MOV_IMM(2, 1), MOV_IMM(3, 0)
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -40,13 +40,7 @@ static bool verbose(void)
 /* The form under test: with cpu v4's sign-extending instructions or not. */
 static bool cpu_v4;
 
-#define RUN_BOTH(fn) do {						\
-	cpu_v4 = false;							\
-	RUN_AS(fn, #fn);						\
-	cpu_v4 = true;							\
-	RUN_AS(fn, #fn "_cpu_v4");					\
-	cpu_v4 = false;							\
-} while (0)
+#define RUN_BOTH(fn)	RUN_TWICE(fn, cpu_v4, "_cpu_v4")
 
 static void dump_prog(const struct bpf_insn *insns, int n)
 {
@@ -360,17 +354,11 @@ static void check_seq_form(bool v4, const struct bp_plan *plan,
 {
 	struct bp_prologue_opts opts = { .entry_map_fd = ENTRY_FD, .cpu_v4 = v4 };
 	struct bpf_insn got[BP_PROLOGUE_MAX_INSNS];
-	char gs[96], ws[96];
+	char why[256];
 	int n = bp_prologue__gen_opts(plan, 0x32, &opts, got, ARRAY_SIZE(got));
 
-	CHECK_INT(n, nwant);
-	for (int i = 0; i < n && i < nwant; i++) {
-		if (!memcmp(&got[i], &want[i], sizeof(got[i])))
-			continue;
-		bp_insn__format(&got[i], NULL, gs, sizeof(gs));
-		bp_insn__format(&want[i], NULL, ws, sizeof(ws));
-		CHECK(0, "%s: insn %d: got '%s', want '%s'", v4 ? "cpu v4" : "older", i, gs, ws);
-	}
+	CHECK(vm_same_insns(got, n, want, nwant, why, sizeof(why)), "%s: %s",
+	      v4 ? "cpu v4" : "older", why);
 	if (test_cur_failed || verbose())
 		dump_prog(got, n > 0 ? n : 0);
 }
@@ -410,10 +398,7 @@ static void test_seq_narrow(void)
 		LDXSX(BPF_W, 0, 10, -24),
 		STX(BPF_DW, 10, 0, -24),
 		LDXSX(BPF_W, 3, 10, -24),
-		MOV_IMM(2, 0),
-		JA(2),
-		MOV_IMM(2, 1),
-		MOV_IMM(3, 0),
+		OK_THEN_ERR_R3,
 	};
 	const struct bpf_insn old[] = {
 		READ(8),
@@ -424,10 +409,7 @@ static void test_seq_narrow(void)
 		LDX(BPF_DW, 3, 10, -24),
 		ALU(BPF_LSH, 3, 32),
 		ALU(BPF_ARSH, 3, 32),
-		MOV_IMM(2, 0),
-		JA(2),
-		MOV_IMM(2, 1),
-		MOV_IMM(3, 0),
+		OK_THEN_ERR_R3,
 	};
 	/* *(u16 *)rdi cut to u16, a u64 fetch: the read's zero-extension is
 	 * the cut; cut to u8, a load of the slot's low byte, no zero fill */
@@ -443,20 +425,14 @@ static void test_seq_narrow(void)
 		CALL(BPF_FUNC_probe_read_user),
 		JNE(0, 0, 0),
 		LDX(BPF_DW, 3, 10, -24),
-		MOV_IMM(2, 0),
-		JA(2),
-		MOV_IMM(2, 1),
-		MOV_IMM(3, 0),
+		OK_THEN_ERR_R3,
 	};
 	const struct bpf_insn u8[] = {
 		READ(2),
 		LDX(BPF_B, 0, 10, -24),
 		STX(BPF_DW, 10, 0, -24),
 		LDX(BPF_DW, 3, 10, -24),
-		MOV_IMM(2, 0),
-		JA(2),
-		MOV_IMM(2, 1),
-		MOV_IMM(3, 0),
+		OK_THEN_ERR_R3,
 	};
 	/* %rdi + 1 cut to s16 (no read): one move with cpu v4 */
 	const struct bpf_insn sum_v4[] = {

@@ -46,13 +46,7 @@ static bool verbose(void)
 /* The form under test: with cpu v4's sign-extending instructions or not. */
 static bool cpu_v4;
 
-#define RUN_BOTH(fn) do {						\
-	cpu_v4 = false;							\
-	RUN_AS(fn, #fn);						\
-	cpu_v4 = true;							\
-	RUN_AS(fn, #fn "_cpu_v4");					\
-	cpu_v4 = false;							\
-} while (0)
+#define RUN_BOTH(fn)	RUN_TWICE(fn, cpu_v4, "_cpu_v4")
 
 /* bp_prologue__gen() in the form under test */
 static int gen(const struct bp_plan *plan, uint8_t unread, struct bpf_insn *insns,
@@ -179,30 +173,17 @@ static struct bp_plan plan1(struct bp_fetch a)
 	return (struct bp_plan){ .nargs = 1, .args = { a } };
 }
 
-static bool same_insn(const struct bpf_insn *a, const struct bpf_insn *b)
-{
-	return a->code == b->code && a->dst_reg == b->dst_reg &&
-	       a->src_reg == b->src_reg && a->off == b->off && a->imm == b->imm;
-}
-
 static void check_seq_unread(const struct bp_plan *plan, uint8_t unread,
 			     const struct bpf_insn *want, int nwant)
 {
 	struct bpf_insn got[BP_PROLOGUE_MAX_INSNS];
-	char gs[96], ws[96];
-	int n, i;
+	char why[256];
+	int n;
 
 	n = gen(plan, unread, got, ARRAY_SIZE(got));
-	CHECK_INT(n, nwant);
-	for (i = 0; i < n && i < nwant; i++) {
-		if (same_insn(&got[i], &want[i]))
-			continue;
-		bp_insn__format(&got[i], i + 1 < n ? &got[i + 1] : NULL, gs, sizeof(gs));
-		bp_insn__format(&want[i], i + 1 < nwant ? &want[i + 1] : NULL,
-				ws, sizeof(ws));
-		CHECK(0, "insn %d: got '%s', want '%s'", i, gs, ws);
-	}
-	if (n != nwant || test_cur_failed || verbose())
+	CHECK(vm_same_insns(got, n, want, nwant, why, sizeof(why)), "%s%s", cpu_v4 ? "cpu v4: " : "",
+	      why);
+	if (test_cur_failed || verbose())
 		dump_prog(got, n > 0 ? n : 0);
 }
 
@@ -271,18 +252,22 @@ static void test_preamble(void)
 		MOV_IMM(2, 0), MOV_IMM(3, 0), MOV_IMM(4, 0), MOV_IMM(5, 0),
 	};
 	struct bp_plan none = { .nargs = 0 };
-	int i;
+	char why[256];
 
 	bp_prologue__preamble(insns);
-	for (i = 0; i < BP_PREAMBLE_LEN; i++)
-		CHECK(same_insn(&insns[i], &want[i]), "insn %d", i);
+	CHECK(vm_same_insns(insns, BP_PREAMBLE_LEN, want, ARRAY_SIZE(want), why, sizeof(why)),
+	      "%s", why);
 	/* an argument-less plan compiles to the same thing */
 	check_seq(&none, want, ARRAY_SIZE(want));
 }
 
-/* A signed register: two shifts, or with cpu v4 one sign-extending load
- * of its low bytes (pt_regs is little-endian: they are at its offset). */
-static void test_seq_reg_signed_int(void)
+/*
+ * A register cut to 1, 2 or 4 bytes: an unsigned one is a narrow load of
+ * its low bytes (pt_regs is little-endian: they are at its offset), which
+ * zero-extends, in both forms; a signed one is loaded whole and shifted
+ * twice, or with cpu v4 loaded narrow, sign-extending.
+ */
+static void test_seq_reg_widths(void)
 {
 	struct bp_plan p = plan1(reg_arg(BP_REG_RDI, 4, true));
 	const struct bpf_insn want[] = {
@@ -295,69 +280,57 @@ static void test_seq_reg_signed_int(void)
 		LDXSX(BPF_W, 3, 1, 112),
 		MOV_IMM(2, 0), MOV_IMM(4, 0), MOV_IMM(5, 0),
 	};
-	static const struct { int size, shift, sz; } w[] = {
-		{ 1, 56, BPF_B }, { 2, 48, BPF_H }, { 4, 32, BPF_W },
-	};
-
-	check_seq(&p, want, ARRAY_SIZE(want));
-	check_seq_form(true, &p, 0, want_v4, ARRAY_SIZE(want_v4));
-	/* every width, err and the argument read (r2, r3) */
-	for (unsigned int i = 0; i < ARRAY_SIZE(w); i++) {
-		const struct bpf_insn old[] = {
-			LDX(BPF_DW, 3, 1, 104),
-			ALU_IMM(BPF_LSH, 3, w[i].shift),
-			ALU_IMM(BPF_ARSH, 3, w[i].shift),
-			MOV_IMM(2, 0),
-		};
-		const struct bpf_insn v4[] = {
-			LDXSX(w[i].sz, 3, 1, 104),
-			MOV_IMM(2, 0),
-		};
-
-		p = plan1(reg_arg(BP_REG_RSI, w[i].size, true));
-		check_seq_form(false, &p, 0x32, old, ARRAY_SIZE(old));
-		check_seq_form(true, &p, 0x32, v4, ARRAY_SIZE(v4));
-	}
-}
-
-/* An unsigned one: a narrow load zero-extends, in both forms. */
-static void test_seq_reg_unsigned_int(void)
-{
-	struct bp_plan p = plan1(reg_arg(BP_REG_RSI, 4, false));
-	const struct bpf_insn want[] = {
-		LDX(BPF_W, 3, 1, 104),
-		MOV_IMM(2, 0), MOV_IMM(4, 0), MOV_IMM(5, 0),
-	};
 	static const struct { int size, sz; } w[] = {
 		{ 1, BPF_B }, { 2, BPF_H }, { 4, BPF_W }, { 8, BPF_DW },
 	};
 
-	check_seq_form(false, &p, 0, want, ARRAY_SIZE(want));
-	check_seq_form(true, &p, 0, want, ARRAY_SIZE(want));
+	check_seq(&p, want, ARRAY_SIZE(want));
+	check_seq_form(true, &p, 0, want_v4, ARRAY_SIZE(want_v4));
+	/* every width and sign, for a body that reads err and the argument */
 	for (unsigned int i = 0; i < ARRAY_SIZE(w); i++) {
-		const struct bpf_insn both[] = {
-			LDX(w[i].sz, 3, 1, 104),
+		int shift = 64 - 8 * w[i].size;
+		const struct bpf_insn narrow[] = { LDX(w[i].sz, 3, 1, 104), MOV_IMM(2, 0) };
+		const struct bpf_insn narrow_sx[] = { LDXSX(w[i].sz, 3, 1, 104), MOV_IMM(2, 0) };
+		const struct bpf_insn shifts[] = {
+			LDX(BPF_DW, 3, 1, 104),
+			ALU_IMM(BPF_LSH, 3, shift),
+			ALU_IMM(BPF_ARSH, 3, shift),
 			MOV_IMM(2, 0),
 		};
 
 		p = plan1(reg_arg(BP_REG_RSI, w[i].size, false));
-		check_seq_form(false, &p, 0x32, both, ARRAY_SIZE(both));
-		check_seq_form(true, &p, 0x32, both, ARRAY_SIZE(both));
+		check_seq_form(false, &p, 0x32, narrow, ARRAY_SIZE(narrow));
+		check_seq_form(true, &p, 0x32, narrow, ARRAY_SIZE(narrow));
+		p.args[0].is_signed = true;
+		if (w[i].size == 8) {
+			check_seq_form(false, &p, 0x32, narrow, ARRAY_SIZE(narrow));
+			check_seq_form(true, &p, 0x32, narrow, ARRAY_SIZE(narrow));
+		} else {
+			check_seq_form(false, &p, 0x32, shifts, ARRAY_SIZE(shifts));
+			check_seq_form(true, &p, 0x32, narrow_sx, ARRAY_SIZE(narrow_sx));
+		}
 	}
 }
 
 /*
- * The issue's case: int a, long b, unsigned short c in registers, a body
- * that reads all three and err. perf's prologue is the three 64-bit loads
- * and r2 = 0, without the extensions (and wrong for a negative a).
+ * Three register arguments: a load each. The issue's case, int a, long b,
+ * unsigned short c and a body that reads all three and err: perf's
+ * prologue is the three 64-bit loads and r2 = 0, without the extensions
+ * (and wrong for a negative a); so is the cpu v4 form, with them.
  */
-static void test_seq_issue_three_regs(void)
+static void test_seq_three_regs(void)
 {
 	struct bp_plan p = {
 		.nargs = 3,
-		.args = { reg_arg(BP_REG_RDI, 4, true),
+		.args = { reg_arg(BP_REG_RDI, 8, false),
 			  reg_arg(BP_REG_RSI, 8, true),
-			  reg_arg(BP_REG_RDX, 2, false) },
+			  reg_arg(BP_REG_RDX, 1, false) },
+	};
+	const struct bpf_insn wide[] = {
+		LDX(BPF_DW, 3, 1, 112),
+		LDX(BPF_DW, 4, 1, 104),
+		LDX(BPF_B, 5, 1, 96),
+		MOV_IMM(2, 0),
 	};
 	const struct bpf_insn old[] = {
 		LDX(BPF_DW, 3, 1, 112),
@@ -376,6 +349,10 @@ static void test_seq_issue_three_regs(void)
 	/* the body reads r2..r5, not ctx */
 	uint8_t unread = BP_UNREAD_ALL & ~0x3c;
 
+	check_seq_form(false, &p, 0, wide, ARRAY_SIZE(wide));
+	check_seq_form(true, &p, 0, wide, ARRAY_SIZE(wide));
+	p.args[0] = reg_arg(BP_REG_RDI, 4, true);
+	p.args[2] = reg_arg(BP_REG_RDX, 2, false);
 	check_seq_form(false, &p, unread, old, ARRAY_SIZE(old));
 	check_seq_form(true, &p, unread, v4, ARRAY_SIZE(v4));
 }
@@ -455,24 +432,6 @@ static void test_seq_reg_add_and_bits(void)
 	check_seq_form(true, &p, 0x32, unaligned, ARRAY_SIZE(unaligned));
 }
 
-static void test_seq_reg_u64_three_args(void)
-{
-	struct bp_plan p = {
-		.nargs = 3,
-		.args = { reg_arg(BP_REG_RDI, 8, false),
-			  reg_arg(BP_REG_RSI, 8, true),
-			  reg_arg(BP_REG_RDX, 1, false) },
-	};
-	const struct bpf_insn want[] = {
-		LDX(BPF_DW, 3, 1, 112),
-		LDX(BPF_DW, 4, 1, 104),
-		LDX(BPF_B, 5, 1, 96),
-		MOV_IMM(2, 0),
-	};
-
-	check_seq(&p, want, ARRAY_SIZE(want));
-}
-
 /* *(s32 *)rdi, from user memory */
 static void test_seq_one_deref(void)
 {
@@ -548,19 +507,13 @@ static void test_seq_stack_slot(void)
 		LDX(BPF_H, 3, 10, -8),
 		ALU_IMM(BPF_LSH, 3, 48),
 		ALU_IMM(BPF_ARSH, 3, 48),
-		MOV_IMM(2, 0),
-		JA(2),
-		MOV_IMM(2, 1),
-		MOV_IMM(3, 0),
+		OK_THEN_ERR_R3,
 	};
 	const struct bpf_insn v4[] = {
 		READ_TO_SLOT(152, 8, 2, BPF_FUNC_probe_read_user),
 		JNE_IMM(0, 0, 3),
 		LDXSX(BPF_H, 3, 10, -8),
-		MOV_IMM(2, 0),
-		JA(2),
-		MOV_IMM(2, 1),
-		MOV_IMM(3, 0),
+		OK_THEN_ERR_R3,
 	};
 	const struct bpf_insn bits_old[] = {
 		READ_TO_SLOT(40, 4, 4, BPF_FUNC_probe_read_kernel),
@@ -568,28 +521,19 @@ static void test_seq_stack_slot(void)
 		LDX(BPF_W, 3, 10, -8),
 		ALU_IMM(BPF_LSH, 3, 32),
 		ALU_IMM(BPF_ARSH, 3, 48),
-		MOV_IMM(2, 0),
-		JA(2),
-		MOV_IMM(2, 1),
-		MOV_IMM(3, 0),
+		OK_THEN_ERR_R3,
 	};
 	const struct bpf_insn bits_v4[] = {
 		READ_TO_SLOT(40, 4, 4, BPF_FUNC_probe_read_kernel),
 		JNE_IMM(0, 0, 3),
 		LDXSX(BPF_H, 3, 10, -6),
-		MOV_IMM(2, 0),
-		JA(2),
-		MOV_IMM(2, 1),
-		MOV_IMM(3, 0),
+		OK_THEN_ERR_R3,
 	};
 	const struct bpf_insn bits_unsigned[] = {
 		READ_TO_SLOT(40, 4, 4, BPF_FUNC_probe_read_kernel),
 		JNE_IMM(0, 0, 3),
 		LDX(BPF_H, 3, 10, -6),
-		MOV_IMM(2, 0),
-		JA(2),
-		MOV_IMM(2, 1),
-		MOV_IMM(3, 0),
+		OK_THEN_ERR_R3,
 	};
 #undef READ_TO_SLOT
 
@@ -753,10 +697,7 @@ static void test_seq_slow_body_liveness(void)
 		CALL(BPF_FUNC_probe_read_user),
 		JNE_IMM(0, 0, 3),
 		LDX(BPF_DW, 3, 10, -8),
-		MOV_IMM(2, 0),
-		JA(2),
-		MOV_IMM(2, 1),
-		MOV_IMM(3, 0),
+		OK_THEN_ERR_R3,
 	};
 	/* if (err) return 0; return a;  -- no ctx, no r4/r5 */
 	const struct bpf_insn body[] = {
@@ -2073,10 +2014,8 @@ int main(void)
 	RUN(test_preamble);
 	RUN(test_seq_ctx_args);
 	RUN_BOTH(test_val_ctx_deref);
-	RUN(test_seq_reg_signed_int);
-	RUN(test_seq_reg_unsigned_int);
-	RUN(test_seq_reg_u64_three_args);
-	RUN(test_seq_issue_three_regs);
+	RUN(test_seq_reg_widths);
+	RUN(test_seq_three_regs);
 	RUN(test_seq_reg_add_and_bits);
 	RUN(test_seq_one_deref);
 	RUN(test_seq_stack_slot);
