@@ -9,8 +9,9 @@
  *                       a signal, so the loaded programs can be inspected;
  *                       with BENCH_GO=FILE it waits for FILE to exist
  *                       before the loop (a tool attaches by pid meanwhile)
- * CASE: reg (register arg), d1 d2 d3 (1, 2, 3 dereferences), stack (the 7th
- * argument, on the stack), empty (no argument).
+ * CASE: reg (register arg), reg3 (three register args of three widths and
+ * signs: int, long, unsigned short), d1 d2 d3 (1, 2, 3 dereferences), stack
+ * (the 7th argument, on the stack), empty (no argument).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -37,6 +38,12 @@ NOINLINE long hot_empty(void)
 NOINLINE long hot_reg(long a)
 {
 	sink += a;
+	return a;
+}
+
+NOINLINE long hot_reg3(int a, long b, unsigned short c)
+{
+	sink += a + b + c;
 	return a;
 }
 
@@ -93,6 +100,8 @@ static int hot(const char *what, long n)
 			hot_empty();
 		else if (!strcmp(what, "reg"))
 			hot_reg(i);
+		else if (!strcmp(what, "reg3"))
+			hot_reg3(-(int)i, i, (unsigned short)i);
 		else if (!strcmp(what, "d1"))
 			hot_d1(&a);
 		else if (!strcmp(what, "d2"))

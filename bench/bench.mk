@@ -10,9 +10,10 @@ BENCH_CUS   := $(foreach a,0 1 2 3 4 5 6 7,$(foreach b,0 1 2 3 4 5 6 7,$(a)$(b))
 # objects for perf too: without -g (perf 6.1 cannot load line info)
 BENCH_BPF_NOG := -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell uname -m)-linux-gnu \
 		 -DAPP='"$(BENCH_APP)"'
-BENCH_HITS  := empty reg d1 d2 d3 stack
+BENCH_HITS  := empty reg reg3 d1 d2 d3 stack
 HIT_SPEC_empty := hot_empty
 HIT_SPEC_reg   := hot_reg a
+HIT_SPEC_reg3  := hot_reg3 a b c
 HIT_SPEC_d1    := hot_d1 p->v@user
 HIT_SPEC_d2    := hot_d2 p->next->v@user
 HIT_SPEC_d3    := hot_d3 p->next->next->v@user
@@ -87,7 +88,7 @@ $(BENCH_DIR)/hit_%.bpf.o: bench/hit.bpf.c
 	@mkdir -p $(dir $@)
 	$(call msg,CLANG,$@)
 	$(Q)$(CLANG) $(BENCH_BPF_NOG) -DNAME=h_$* -DSPEC='"h_$*=$(HIT_SPEC_$*)"' \
-		$(if $(filter empty,$*),-DNO_ARGS) -c $< -o $@
+		$(if $(filter empty,$*),-DNO_ARGS) $(if $(filter reg3,$*),-DTHREE_ARGS) -c $< -o $@
 
 # bpfprobe only (perf cannot consume a ring buffer): with -g, BTF for the maps
 $(BENCH_DIR)/rb.bpf.o: bench/rb.bpf.c

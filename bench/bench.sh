@@ -26,6 +26,9 @@
 #                time per hit from bpf_stats (bpfprobe's with the guard). Goal: never more
 #                instructions than perf. The bodies use err and the argument
 #                (bench/hit.bpf.c): bpfprobe sets only what a body reads.
+#                The note gives the length of bpfprobe's older form too
+#                (BPFPROBE_CPU_V4=0: no cpu v4 sign extension, as on kernels
+#                before 6.6), from `bpfprobe resolve`.
 # 4 throughput   a tight loop on a uprobe submitting 64-byte records to a
 #                ring buffer (bench/rb.bpf.c) or a perf buffer (pb.bpf.c),
 #                consumed by `bpfprobe load -p` (and, for the ring buffer, a
@@ -210,7 +213,9 @@ if section 3; then
 	sysctl -qw kernel.bpf_stats_enabled=1
 	n=${BENCH_HITS:-$(calls_for 0.5)}
 	plain=$(field ns_per_call "$("$APP" hot reg "$n")")
-	for c in empty:"no argument" reg:"register arg" d1:"1 deref" d2:"2 derefs" d3:"3 derefs" stack:"stack arg (7th)"; do
+	goal_met=0 goal_missed=0
+	for c in empty:"no argument" reg:"register arg" reg3:"3 regs int,long,u16" \
+		d1:"1 deref" d2:"2 derefs" d3:"3 derefs" stack:"stack arg (7th)"; do
 		k=${c%%:*}
 		obj=$B/hit_$k.bpf.o
 		body=$("$B/bpf_insns" "$obj" | awk '{ print $2 }')
@@ -237,10 +242,16 @@ if section 3; then
 			row per-hit "guard (follow check)" insns "$guard" 0 "" "xlated, before every prologue"
 		fi
 		[ -n "${guard:-}" ] && [ "$bp_ins" -eq "$bp_ins" ] 2>/dev/null && bp_ins=$((bp_ins - guard))
-		row per-hit "$k: ${c#*:}" prologue "$bp_ins" "$pf_ins" "" "body $body insns"
+		older=$(BPFPROBE_CPU_V4=0 "$BPFPROBE" resolve --json "$obj" 2>/dev/null |
+			jq '[.programs[].instances[].insns] | max')
+		row per-hit "$k: ${c#*:}" prologue "$bp_ins" "$pf_ins" "" "body $body insns; older form ${older:-?}"
+		if [ "$bp_ins" -eq "$bp_ins" ] 2>/dev/null && [ "$pf_ins" -eq "$pf_ins" ] 2>/dev/null; then
+			[ "$bp_ins" -le "$pf_ins" ] && goal_met=$((goal_met + 1)) || goal_missed=$((goal_missed + 1))
+		fi
 		row per-hit "$k: ${c#*:}" prog_ns "$bp_ns" "$pf_ns" "" "bpf_stats run_time/run_cnt, bpfprobe's with the guard"
 		row per-hit "$k: ${c#*:}" call_ns "$bp_call" "$pf_call" "" "whole probed call; unprobed: $plain ns"
 	done
+	echo "  goal prologue <= perf's: met in $goal_met, missed in $goal_missed of the shapes perf could load" | tee -a "$table"
 	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
 fi
 

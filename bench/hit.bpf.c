@@ -5,8 +5,9 @@
  * difference between two loaders' programs is their prologue.
  *   -DNAME=h_reg -DSPEC='"hot_reg a"' ...   (see bench/bench.mk)
  * The body uses what it is given, err and the argument (none with
- * -DNO_ARGS): bpfprobe's prologue sets only the registers a body reads, so
- * a body that read nothing would make both prologues' work incomparable.
+ * -DNO_ARGS, three with -DTHREE_ARGS): bpfprobe's prologue sets only the
+ * registers a body reads, so a body that read nothing would make both
+ * prologues' work incomparable.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -16,6 +17,11 @@ SEC("exec=" APP ";" SPEC)
 int NAME(void *ctx)
 {
 	return 0;
+}
+#elif defined(THREE_ARGS)
+int NAME(void *ctx, int err, long a, long b, long c)
+{
+	return err + a + b + c;
 }
 #else
 int NAME(void *ctx, int err, long a)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader/cpu_v4.h"
 #include "loader/entry_values.h"
 #include "loader/inspect.h"
 #include "loader/object.h"
@@ -175,16 +176,22 @@ int bp_inspect__prologue(const struct bpfprobe_object *obj, size_t i,
 	struct bpf_insn insns[BP_GUARDS_MAX_INSNS + BP_PROLOGUE_MAX_INSNS];
 	const struct bp_instance *inst;
 	char line[128];
-	int g, n;
+	int g, n, v4;
 
 	if (i >= (size_t)obj->ninsts)
 		return -ENOENT;
 	inst = &obj->insts[i];
+	/* the prologue as load makes it, with cpu v4 on kernels that have
+	 * it, as their release tells: resolve calls no bpf() */
+	v4 = bp_cpu_v4__expected();
+	if (v4 < 0)
+		return v4;
 	/* the guards (a map-tracing instance's map id), then the prologue;
 	 * before loading there is no entry-value map: shown as map fd 0 */
 	g = bp_guards__gen(&inst->guards, insns, BP_GUARDS_MAX_INSNS);
 	n = g < 0 ? g : bp_prologue__gen_opts(&inst->plan, inst->unread, &(struct bp_prologue_opts){
-						.entry_map_fd = obj->entry ? bp_entry_values__map_fd(obj) : 0 },
+						.entry_map_fd = obj->entry ? bp_entry_values__map_fd(obj) : 0,
+						.cpu_v4 = v4 },
 					      insns + g, BP_PROLOGUE_MAX_INSNS);
 	if (n >= 0)
 		n += g;

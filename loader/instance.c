@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "loader/attach.h"
+#include "loader/cpu_v4.h"
 #include "loader/entry_values.h"
 #include "loader/object.h"
 #include "loader/verifier_log.h"
@@ -268,15 +269,16 @@ int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
 	size_t proto_cnt = bpf_program__insn_cnt(inst->owner->prog);
 	struct bpf_insn *insns;
 	size_t body = proto_cnt - BP_PREAMBLE_LEN;
-	int glen, plen, fd;
+	int glen, plen, fd, v4 = bp_cpu_v4__usable();
 
 	insns = malloc((BP_GUARDS_MAX_INSNS + BP_PROLOGUE_MAX_INSNS + body) * sizeof(*insns));
 	if (!insns)
 		return -ENOMEM;
-	glen = gen_guard(obj, inst, insns);
+	glen = v4 < 0 ? v4 : gen_guard(obj, inst, insns);
 	plen = glen < 0 ? glen :
 	       bp_prologue__gen_opts(&inst->plan, inst->unread, &(struct bp_prologue_opts){
-					     .entry_map_fd = bp_entry_values__map_fd(obj) },
+					     .entry_map_fd = bp_entry_values__map_fd(obj),
+					     .cpu_v4 = v4 },
 				     insns + glen, BP_PROLOGUE_MAX_INSNS);
 	if (plen < 0) {
 		if (glen >= 0)

@@ -44,6 +44,16 @@ void bp_emit__add(struct bp_emit *e, int dst, uint64_t v, int scratch)
 	bp_emit(e, ALU64_REG(BPF_ADD, dst, scratch));
 }
 
+int bp_emit__size(int bytes)
+{
+	switch (bytes) {
+	case 1: return BPF_B;
+	case 2: return BPF_H;
+	case 4: return BPF_W;
+	default: return BPF_DW;
+	}
+}
+
 void bp_emit__err_jump(struct bp_emit *e, struct bpf_insn jump)
 {
 	if (e->nerr_jumps < BP_EMIT_MAX_ERR_JUMPS)

@@ -35,6 +35,8 @@ void bp_emit__ld_imm64(struct bp_emit *e, int dst, uint64_t v);
 void bp_emit__mov_imm(struct bp_emit *e, int dst, uint64_t v);
 /* dst += v (mod 2^64); scratch holds a 64-bit v when needed */
 void bp_emit__add(struct bp_emit *e, int dst, uint64_t v, int scratch);
+/* BPF_B, BPF_H, BPF_W or BPF_DW: the size field of a bytes-wide access */
+int bp_emit__size(int bytes);
 /* a conditional jump to the error block */
 void bp_emit__err_jump(struct bp_emit *e, struct bpf_insn jump);
 /* points the jump at index at to index to, if it was written */

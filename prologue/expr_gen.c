@@ -12,6 +12,12 @@
  *
  * Branches (SKIP, BRA) go forward only: the code is as long as the
  * expression, whatever the values.
+ *
+ * A read followed by a cut to fewer bytes (DEREF, then EXT, as the
+ * resolver writes a narrow value read from memory) loads the kept low
+ * bytes of the slot the read filled (little-endian), zero-extending, or
+ * sign-extending with cpu v4; a cut to as many bytes or more, which a
+ * zero-extended read needs not, costs nothing.
  */
 #include <errno.h>
 #include <string.h>
@@ -100,7 +106,9 @@ static int gen_entry_reg(struct xgen *x, int sp, const struct bp_expr_op *o)
 	return 0;
 }
 
-static void gen_deref(struct xgen *x, int sp, const struct bp_expr_op *o)
+/* The read of o; zero_fill: the slot must hold the whole zero-extended
+ * value after a narrower read, not only the bytes read. */
+static void gen_deref(struct xgen *x, int sp, const struct bp_expr_op *o, bool zero_fill)
 {
 	struct bp_emit *e = x->e;
 	int fn = o->flags & BP_XF_USER ? BPF_FUNC_probe_read_user : BPF_FUNC_probe_read_kernel;
@@ -108,7 +116,7 @@ static void gen_deref(struct xgen *x, int sp, const struct bp_expr_op *o)
 	ld(x, BPF_REG_3, sp - 1);
 	bp_emit__add(e, BPF_REG_3, (uint64_t)o->imm, BPF_REG_1);
 	/* a narrower read fills the low bytes: the rest must be 0 */
-	if (o->size < 8)
+	if (o->size < 8 && zero_fill)
 		bp_emit(e, ST_MEM(BPF_DW, BPF_REG_10, slot(x, sp - 1), 0));
 	bp_emit(e, MOV64_REG(BPF_REG_1, BPF_REG_10));
 	bp_emit(e, ALU64_IMM(BPF_ADD, BPF_REG_1, slot(x, sp - 1)));
@@ -220,12 +228,49 @@ static int gen_binary(struct xgen *x, int sp, const struct bp_expr_op *o)
 	return 0;
 }
 
-/* r0 = its low bits, extended */
-static void gen_ext(struct bp_emit *e, int bytes, bool is_signed)
+/* What an EXT right after a read of size bytes takes. */
+enum ext_after_read {
+	EXT_CODE,	/* its own code */
+	EXT_NONE,	/* nothing: the read zero-extended what it keeps */
+	EXT_RELOAD,	/* a narrow load of the slot the read filled */
+};
+
+static enum ext_after_read ext_after_read(const struct xgen *x, int size,
+					  const struct bp_expr_op *ext)
 {
+	bool is_signed = ext->flags & BP_XF_SIGNED;
+	int bytes = ext->size;
+
+	/* a wider cut changes nothing (the kept top bit is 0), nor an
+	 * unsigned one as wide */
+	if (bytes > size || (bytes == size && !is_signed))
+		return EXT_NONE;
+	if ((bytes == 1 || bytes == 2 || bytes == 4) && (!is_signed || x->env->cpu_v4))
+		return EXT_RELOAD;
+	return EXT_CODE;
+}
+
+/* slot sp - 1 = its low bytes, extended, after a read filled them */
+static void gen_reload(struct xgen *x, int sp, const struct bp_expr_op *ext)
+{
+	int size = bp_emit__size(ext->size), off = slot(x, sp - 1);
+
+	if (ext->flags & BP_XF_SIGNED)
+		bp_emit(x->e, LDX_MEMSX(size, BPF_REG_0, BPF_REG_10, off));
+	else
+		bp_emit(x->e, LDX_MEM(size, BPF_REG_0, BPF_REG_10, off));
+	st(x, sp - 1, BPF_REG_0);
+}
+
+/* r0 = its low bits, extended */
+static void gen_ext(struct xgen *x, int bytes, bool is_signed)
+{
+	struct bp_emit *e = x->e;
 	int sh = 64 - bytes * 8;
 
-	if (is_signed) {
+	if (is_signed && x->env->cpu_v4 && (bytes == 1 || bytes == 2 || bytes == 4)) {
+		bp_emit(e, MOVSX64_REG(BPF_REG_0, BPF_REG_0, bytes * 8));
+	} else if (is_signed) {
 		bp_emit(e, ALU64_IMM(BPF_LSH, BPF_REG_0, sh));
 		bp_emit(e, ALU64_IMM(BPF_ARSH, BPF_REG_0, sh));
 	} else if (bytes < 4) {
@@ -258,7 +303,7 @@ static int gen_unary(struct xgen *x, int sp, const struct bp_expr_op *o)
 		bp_emit(e, ALU64_IMM(BPF_NEG, BPF_REG_0, 0));
 		break;
 	case BP_XOP_EXT:
-		gen_ext(e, o->size, o->flags & BP_XF_SIGNED);
+		gen_ext(x, o->size, o->flags & BP_XF_SIGNED);
 		break;
 	default:
 		return -EINVAL;
@@ -337,7 +382,7 @@ static int gen_op(struct xgen *x, int i, int sp)
 	case BP_XOP_ENTRY_REG:
 		return gen_entry_reg(x, sp, o);
 	case BP_XOP_DEREF:
-		gen_deref(x, sp, o);
+		gen_deref(x, sp, o, true);
 		return 0;
 	case BP_XOP_SKIP:
 		add_jump(x, i + 1 + (int)o->imm, JMP_JA(0));
@@ -358,20 +403,61 @@ static int gen_op(struct xgen *x, int i, int sp)
 	}
 }
 
+/* Marks the ops a SKIP or BRA reaches, in target[0..nops]. */
+static void jump_targets(const struct bp_expr *expr, const int *depth, bool *target)
+{
+	memset(target, 0, (expr->nops + 1) * sizeof(*target));
+	for (int i = 0; i < expr->nops; i++) {
+		const struct bp_expr_op *o = &expr->ops[i];
+
+		if (depth[i] >= 0 && (o->op == BP_XOP_SKIP || o->op == BP_XOP_BRA))
+			target[i + 1 + o->imm] = true;
+	}
+}
+
+/*
+ * Op i, a read, and the EXT after it (no branch lands between) as one:
+ * true when done, having emitted both, false when each needs its code.
+ */
+static bool gen_read_and_cut(struct xgen *x, int i, int sp)
+{
+	const struct bp_expr_op *o = &x->env->expr->ops[i];
+
+	switch (ext_after_read(x, o->size, o + 1)) {
+	case EXT_NONE:
+		gen_deref(x, sp, o, true);
+		return true;
+	case EXT_RELOAD:
+		gen_deref(x, sp, o, false);
+		gen_reload(x, sp, o + 1);
+		return true;
+	default:
+		return false;
+	}
+}
+
 int bp_expr__gen(struct bp_emit *e, const struct bp_expr_env *env, int dst)
 {
 	struct xgen x = { .e = e, .env = env };
 	int depth[BP_EXPR_MAX_OPS + 1];
 	size_t start[BP_EXPR_MAX_OPS + 1];
+	bool target[BP_EXPR_MAX_OPS + 1];
+	const struct bp_expr_op *ops = env->expr->ops;
 	int i, err, n = env->expr->nops;
 
 	err = bp_expr__depths(env->expr, depth);
 	if (err)
 		return err;
+	jump_targets(env->expr, depth, target);
 	for (i = 0; i < n; i++) {
 		start[i] = e->n;
 		if (depth[i] < 0)
 			continue;	/* every path skips it */
+		if (ops[i].op == BP_XOP_DEREF && i + 1 < n && ops[i + 1].op == BP_XOP_EXT &&
+		    !target[i + 1] && gen_read_and_cut(&x, i, depth[i])) {
+			start[++i] = e->n;
+			continue;
+		}
 		err = gen_op(&x, i, depth[i]);
 		if (err)
 			return err;
@@ -379,6 +465,7 @@ int bp_expr__gen(struct bp_emit *e, const struct bp_expr_env *env, int dst)
 	start[n] = e->n;
 	for (i = 0; i < x.njumps; i++)
 		bp_emit__patch(e, x.jump_at[i], start[x.jump_to[i]]);
-	bp_emit(e, LDX_MEM(BPF_DW, dst, BPF_REG_10, slot(&x, 0)));
+	if (dst >= 0)
+		bp_emit(e, LDX_MEM(BPF_DW, dst, BPF_REG_10, slot(&x, 0)));
 	return 0;
 }

@@ -3,6 +3,7 @@
 #ifndef BPFPROBE_EXPR_GEN_H
 #define BPFPROBE_EXPR_GEN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "prologue/emit.h"
@@ -18,6 +19,7 @@ struct bp_expr_env {
 	/* slot 0 of the expression's stack, below r10; BP_EXPR_MAX_DEPTH + 1
 	 * slots from there down are used */
 	int stack_off;
+	bool cpu_v4;		/* sign-extending loads and moves (prologue.h) */
 };
 
 /* Bytes of BPF stack an expression may use below env->stack_off. */
@@ -25,8 +27,9 @@ struct bp_expr_env {
 
 /*
  * Emits expr's code, the result in dst (written last; r0..r5 are
- * clobbered). -EINVAL for an expression it cannot compile (an entry value
- * without a map, or at a return probe).
+ * clobbered), or with dst < 0 left in its stack slot, the 8 bytes at
+ * r10 + env->stack_off. -EINVAL for an expression it cannot compile (an
+ * entry value without a map, or at a return probe).
  */
 int bp_expr__gen(struct bp_emit *e, const struct bp_expr_env *env, int dst);
 

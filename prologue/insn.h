@@ -5,6 +5,11 @@
 
 #include <linux/bpf.h>
 
+/* cpu v4 (Linux 6.6+), which Debian's 6.1 uapi headers lack */
+#ifndef BPF_MEMSX
+#define BPF_MEMSX	0x80
+#endif
+
 #define INSN(CODE, DST, SRC, OFF, IMM)					\
 	((struct bpf_insn){ .code = (CODE), .dst_reg = (DST),		\
 			    .src_reg = (SRC), .off = (OFF), .imm = (IMM) })
@@ -16,6 +21,12 @@
 #define MOV64_REG(DST, SRC)	ALU64_REG(BPF_MOV, DST, SRC)
 #define LDX_MEM(SZ, DST, SRC, OFF) \
 	INSN(BPF_LDX | (SZ) | BPF_MEM, DST, SRC, OFF, 0)
+/* dst = *(sSZ *)(src + off), sign-extended (cpu v4; not BPF_DW) */
+#define LDX_MEMSX(SZ, DST, SRC, OFF) \
+	INSN(BPF_LDX | (SZ) | BPF_MEMSX, DST, SRC, OFF, 0)
+/* dst = (sBITS)src: its low BITS (8, 16, 32) sign-extended (cpu v4) */
+#define MOVSX64_REG(DST, SRC, BITS) \
+	INSN(BPF_ALU64 | BPF_MOV | BPF_X, DST, SRC, BITS, 0)
 #define STX_MEM(SZ, DST, SRC, OFF) \
 	INSN(BPF_STX | (SZ) | BPF_MEM, DST, SRC, OFF, 0)
 #define ST_MEM(SZ, DST, OFF, IMM) \

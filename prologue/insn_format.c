@@ -8,12 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "prologue/insn.h"
 #include "prologue/prologue.h"
-
-/* Newer opcodes that older uapi headers may lack. */
-#ifndef BPF_MEMSX
-#define BPF_MEMSX	0x80
-#endif
 
 /* Helper names from the uapi mapper (it supplies the commas itself). */
 #define BP_HELPER_NAME(x, ...) [BPF_FUNC_ ## x] = "bpf_" #x

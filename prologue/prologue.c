@@ -21,6 +21,14 @@
  * At fentry/fexit the arguments are the u64 array ctx points to, not
  * pt_regs: a BP_BASE_CTX fetch loads its slot (ctx + 8 * index).
  *
+ * A value narrower than 64 bits is loaded narrow where it sits whole and
+ * aligned (pt_regs, and the stack slot a read filled, are little-endian:
+ * the low bytes of a register are at its offset): the load zero-extends,
+ * and with cpu v4 (bp_prologue_opts.cpu_v4) a BPF_MEMSX load sign-extends.
+ * Else it is loaded whole and cut to size: a sign-extending move with cpu
+ * v4, two shifts without. So `int a, long b, unsigned short c` in registers
+ * costs one load each.
+ *
  * A global's address is its link-time address plus the load bias of the
  * probed object, which is the run-time address of the probe point minus
  * its link-time address (the plan's anchor): pt_regs ip at a uprobe, which
@@ -70,6 +78,7 @@ struct gen {
 	/* registers of r1..r5 the program never reads (bp_prologue__gen) */
 	uint8_t unread;
 	int entry_map_fd;	/* entry values' map, or -1 */
+	bool cpu_v4;		/* sign-extending loads and moves (prologue.h) */
 	int err;		/* an expression that cannot be compiled */
 	/* r9 = r10 - 8 once, when there are enough reads to pay for it:
 	 * each read then points r1 at the slot in one move, not two. r9 is
@@ -107,7 +116,9 @@ static void emit_extend(struct gen *g, int dst, int width, bool is_signed,
 {
 	if (width >= 64)
 		return;
-	if (is_signed) {
+	if (is_signed && g->cpu_v4 && (width == 8 || width == 16 || width == 32)) {
+		emit(g, MOVSX64_REG(dst, dst, width));
+	} else if (is_signed) {
 		emit(g, ALU64_IMM(BPF_LSH, dst, 64 - width));
 		emit(g, ALU64_IMM(BPF_ARSH, dst, 64 - width));
 	} else if (known <= width) {
@@ -132,7 +143,9 @@ static void emit_finish(struct gen *g, int dst, const struct bp_fetch *f,
 		emit_extend(g, dst, f->size * 8, f->is_signed, known);
 		return;
 	}
-	if (f->is_signed) {
+	if (f->is_signed && !f->bit_off) {
+		emit_extend(g, dst, f->bit_size, true, known);
+	} else if (f->is_signed) {
 		/* move the field's top bit to bit 63, then shift it back down */
 		if (top < 64)
 			emit(g, ALU64_IMM(BPF_LSH, dst, 64 - top));
@@ -170,6 +183,33 @@ static uint64_t finish_const(const struct bp_fetch *f, uint64_t v)
 	return v;
 }
 
+/*
+ * dst = f's final value in one load from src + off, which holds avail
+ * bytes of the value it is cut from (8 in pt_regs, the read's size in the
+ * stack slot), little-endian: when what f keeps is 1, 2, 4 or 8 whole
+ * bytes of them, aligned to their size. An unsigned one is zero-extended
+ * by any load; a signed one needs cpu v4's sign-extending load. False,
+ * and nothing emitted, otherwise.
+ */
+static bool emit_one_load(struct gen *g, int dst, int src, int off, int avail,
+			  const struct bp_fetch *f)
+{
+	int lo = f->bit_size ? f->bit_off : 0;
+	int width = f->bit_size ? f->bit_size : f->size * 8;
+	int bytes = width / 8;
+
+	if (lo % 8 || width % 8 || (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8) ||
+	    (lo / 8) % bytes || lo + width > avail * 8)
+		return false;
+	if (!f->is_signed || bytes == 8)
+		emit(g, LDX_MEM(bp_emit__size(bytes), dst, src, off + lo / 8));
+	else if (g->cpu_v4)
+		emit(g, LDX_MEMSX(bp_emit__size(bytes), dst, src, off + lo / 8));
+	else
+		return false;
+	return true;
+}
+
 static bool uses_func_ip(const struct bp_fetch *f)
 {
 	return f->base == BP_BASE_ADDR && f->anchor_kind == BP_ANCHOR_FUNC_IP;
@@ -198,6 +238,7 @@ static void emit_expr(struct gen *g, int dst, const struct bp_fetch *f)
 		.anchor_kind = f->anchor_kind,
 		.entry_map_fd = g->entry_map_fd,
 		.stack_off = EXPR_STACK_OFF,
+		.cpu_v4 = g->cpu_v4,
 	};
 	int err = bp_expr__gen(&g->e, &env, dst);
 
@@ -255,18 +296,12 @@ static void emit_direct_arg(struct gen *g, int dst, int ctx,
 		emit_mov_imm(g, dst, finish_const(f, f->add));
 		return;
 	}
+	/* what is kept of a register, straight from pt_regs */
+	if (f->base == BP_BASE_REG && !f->add &&
+	    emit_one_load(g, dst, ctx, bp_arch__pt_regs_off(f->reg), 8, f))
+		return;
 	emit_base(g, dst, ctx, f, 0);
 	emit_finish(g, dst, f, 64);
-}
-
-static int ldx_size(int bytes)
-{
-	switch (bytes) {
-	case 1: return BPF_B;
-	case 2: return BPF_H;
-	case 4: return BPF_W;
-	default: return BPF_DW;
-	}
 }
 
 /*
@@ -297,11 +332,11 @@ static void emit_deref_arg(struct gen *g, int dst, const struct bp_fetch *f)
 		if (k < last) {
 			emit(g, LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_10, SLOT_OFF));
 			emit_add(g, BPF_REG_3, (int64_t)f->deref_off[k + 1]);
-		} else {
-			emit(g, LDX_MEM(ldx_size(size), dst, BPF_REG_10, SLOT_OFF));
+		} else if (!emit_one_load(g, dst, BPF_REG_10, SLOT_OFF, size, f)) {
+			emit(g, LDX_MEM(bp_emit__size(size), dst, BPF_REG_10, SLOT_OFF));
+			emit_finish(g, dst, f, size * 8);
 		}
 	}
-	emit_finish(g, dst, f, f->size * 8);
 }
 
 /* An argument of the call section: one that reads memory, or one whose
@@ -310,6 +345,15 @@ static void emit_call_arg(struct gen *g, int dst, const struct bp_fetch *f)
 {
 	if (f->nderef) {
 		emit_deref_arg(g, dst, f);
+		return;
+	}
+	/* an expression's value waits in its stack slot 0: loaded as kept */
+	if (f->base == BP_BASE_EXPR && !f->add) {
+		emit_expr(g, -1, f);
+		if (!emit_one_load(g, dst, BPF_REG_10, EXPR_STACK_OFF, 8, f)) {
+			emit(g, LDX_MEM(BPF_DW, dst, BPF_REG_10, EXPR_STACK_OFF));
+			emit_finish(g, dst, f, 64);
+		}
 		return;
 	}
 	emit_base(g, dst, CTX_SAVE_REG, f, 0);
@@ -464,6 +508,7 @@ int bp_prologue__gen_opts(const struct bp_plan *plan, uint8_t unread,
 		.e = { .insns = insns, .max = max },
 		.unread = unread,
 		.entry_map_fd = opts ? opts->entry_map_fd : -1,
+		.cpu_v4 = opts && opts->cpu_v4,
 	};
 	bool has_call = false;
 	int i, err;

@@ -51,6 +51,14 @@ struct bp_prologue_opts {
 	/* the entry-value map (prologue/entry_save.h) the plan's
 	 * BP_XOP_ENTRY_REG read; < 0: none, and such a plan is -EINVAL */
 	int entry_map_fd;
+	/*
+	 * The kernel accepts cpu v4's sign-extending instructions (Linux
+	 * 6.6+): loads (BPF_LDX | BPF_MEMSX) from pt_regs and the stack, and
+	 * moves (BPF_ALU64 | BPF_MOV with off 8, 16, 32). Then a signed 8-,
+	 * 16- or 32-bit value costs one instruction, else two shifts more.
+	 * The caller knows (the loader asks the kernel); false: never used.
+	 */
+	bool cpu_v4;
 };
 
 /* bp_prologue__gen() with opts (NULL: none). */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "prologue/prologue.h"
 #include "tests/unit/bpf_interp.h"
+#include "tests/unit/insn.h"
 
 /* ------------------------------------------------------------------ */
 /* Fake pt_regs                                                        */
@@ -142,6 +143,28 @@ static uint64_t alu(int op, uint64_t a, uint64_t b, bool is64, bool *ok)
 	return 0;
 }
 
+/* v's low bits bits, sign-extended to 64 */
+static uint64_t sext(uint64_t v, int bits)
+{
+	return bits >= 64 ? v : (uint64_t)((int64_t)(v << (64 - bits)) >> (64 - bits));
+}
+
+/* cpu v4's sign-extending move: dst = (sOFF)src, off 8, 16 or 32 (64-bit)
+ * or 8, 16 (32-bit, the upper half zeroed); a pointer cannot be cut */
+static int vm_movsx(struct vm *vm, int pc, const struct bpf_insn *in, bool is64)
+{
+	uint64_t b;
+
+	if (!vm->cpu_v4)
+		return vm_fail(vm, pc, "sign-extending move (cpu v4) on a kernel without it");
+	if (in->off != 8 && in->off != 16 && (in->off != 32 || !is64))
+		return vm_fail(vm, pc, "mov with off %d", in->off);
+	if (vm->r[in->src_reg].kind != V_SCALAR)
+		return vm_fail(vm, pc, "sign-extending move of r%d, not a scalar", in->src_reg);
+	b = sext(vm->r[in->src_reg].v, in->off);
+	return vm_write(vm, pc, in->dst_reg, (struct vreg){ V_SCALAR, is64 ? b : (uint32_t)b });
+}
+
 static int vm_alu(struct vm *vm, int pc, const struct bpf_insn *in)
 {
 	bool is64 = BPF_CLASS(in->code) == BPF_ALU64, ok;
@@ -151,6 +174,11 @@ static int vm_alu(struct vm *vm, int pc, const struct bpf_insn *in)
 
 	if (in->dst_reg > 10 || in->src_reg > 10)
 		return vm_fail(vm, pc, "bad register");
+	/* off is reserved but for cpu v4's signed division and moves */
+	if (in->off && op == BPF_MOV && BPF_SRC(in->code) == BPF_X)
+		return vm_movsx(vm, pc, in, is64);
+	if (in->off)
+		return vm_fail(vm, pc, "alu op 0x%x with off %d", op, in->off);
 	if (BPF_SRC(in->code) == BPF_X) {
 		/* copying a pointer keeps it a pointer */
 		if (op == BPF_MOV && is64 && vm->r[in->src_reg].kind != V_UNINIT)
@@ -266,11 +294,16 @@ static uint8_t *vm_mem(struct vm *vm, int pc, int reg, int16_t off, int size,
 static int vm_ldx(struct vm *vm, int pc, const struct bpf_insn *in)
 {
 	int size = size_bytes(in->code), i;
+	bool sx = BPF_MODE(in->code) == BPF_MEMSX;
 	uint64_t v = 0;
 	uint8_t *p;
 
-	if (BPF_MODE(in->code) != BPF_MEM)
+	if (BPF_MODE(in->code) != BPF_MEM && !sx)
 		return vm_fail(vm, pc, "ldx mode");
+	if (sx && !vm->cpu_v4)
+		return vm_fail(vm, pc, "sign-extending load (cpu v4) on a kernel without it");
+	if (sx && size == 8)
+		return vm_fail(vm, pc, "sign-extending load of 8 bytes");
 	p = vm_mem(vm, pc, in->src_reg, in->off, size, false);
 	if (!p)
 		return -1;
@@ -281,6 +314,8 @@ static int vm_ldx(struct vm *vm, int pc, const struct bpf_insn *in)
 		}
 	}
 	memcpy(&v, p, size);
+	if (sx)
+		v = sext(v, size * 8);
 	return vm_write(vm, pc, in->dst_reg, (struct vreg){ V_SCALAR, v });
 }
 
@@ -760,6 +795,26 @@ int vm_first_unreachable(const struct bpf_insn *insns, int n)
 		if (!seen[pc])
 			return pc;
 	return -1;
+}
+
+bool vm_same_insns(const struct bpf_insn *got, int n, const struct bpf_insn *want,
+		   int nwant, char *why, size_t len)
+{
+	char gs[96], ws[96];
+
+	for (int i = 0; i < n && i < nwant; i++) {
+		const struct bpf_insn *a = &got[i], *b = &want[i];
+
+		if (a->code == b->code && a->dst_reg == b->dst_reg && a->src_reg == b->src_reg &&
+		    a->off == b->off && a->imm == b->imm)
+			continue;
+		bp_insn__format(a, i + 1 < n ? a + 1 : NULL, gs, sizeof(gs));
+		bp_insn__format(b, i + 1 < nwant ? b + 1 : NULL, ws, sizeof(ws));
+		snprintf(why, len, "insn %d: got '%s', want '%s'", i, gs, ws);
+		return false;
+	}
+	snprintf(why, len, "%d insns, want %d", n, nwant);
+	return n == nwant;
 }
 
 bool vm_verbose(void)

@@ -8,7 +8,7 @@
  * registers are initialized and which hold ctx/stack pointers, clobbers
  * r1..r5 on helper calls, refuses reads of stack bytes nothing wrote and
  * refuses an EXIT anywhere but at the last instruction (unless
- * vm.allow_exit). The helpers it knows are bpf_probe_read_user,
+ * vm.allow_exit) and cpu v4's instructions unless vm.cpu_v4. The helpers it knows are bpf_probe_read_user,
  * bpf_probe_read_kernel, bpf_get_func_ip (which returns fake_func_ip),
  * bpf_get_current_pid_tgid (vm.pid_tgid), bpf_get_current_task
  * (fake_task) and bpf_map_lookup_elem on fake maps: a set (vm.set_fd, its
@@ -127,6 +127,10 @@ struct vm {
 	uint8_t stack[STACK_SIZE];
 	bool stack_init[STACK_SIZE];
 	bool stack_used;
+	/* cpu v4 (Linux 6.6+): sign-extending loads (BPF_MEMSX) and moves
+	 * (BPF_MOV with off 8/16/32); without it they are refused, like the
+	 * verifier of an older kernel does */
+	bool cpu_v4;
 	uint32_t written;	/* registers written, bit per register */
 	int user_calls, kernel_calls, func_ip_calls;
 	int steps;
@@ -169,6 +173,11 @@ int vm_fail(struct vm *vm, int pc, const char *fmt, ...);
  * Returns 0, or -1 with vm->err saying why.
  */
 int vm_run(struct vm *vm, const struct bpf_insn *insns, int n);
+
+/* Whether got[0..n) is want[0..nwant); if not, the first difference in
+ * why ("insn 2: got '...', want '...'", or the lengths). */
+bool vm_same_insns(const struct bpf_insn *got, int n, const struct bpf_insn *want,
+		   int nwant, char *why, size_t len);
 
 /* BP_TEST_VERBOSE=1 (or anything but 0): the tests print listings. */
 bool vm_verbose(void);

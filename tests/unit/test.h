@@ -51,6 +51,16 @@ static const char *test_cur_name;
 
 #define RUN(fn) RUN_AS(fn, #fn)
 
+/* Runs fn with the bool flag false, then true as the test named fn and
+ * suffix (a string literal), and leaves flag false. */
+#define RUN_TWICE(fn, flag, suffix) do {					\
+	flag = false;								\
+	RUN_AS(fn, #fn);							\
+	flag = true;								\
+	RUN_AS(fn, #fn suffix);							\
+	flag = false;								\
+} while (0)
+
 #define SKIP(fn, why) printf("SKIP %s: %s\n", #fn, why)
 
 #define TEST_EXIT() (test_total_failed ? 1 : 0)

@@ -7,7 +7,9 @@
  * entry-value map, and compared with a plain C evaluation of the same
  * expression (fetch_model.h). The checks of malformed expressions, the
  * companion program that saves entry values, and the shapes the resolver
- * emits (thread-locals, entry values) are tested one by one.
+ * emits (thread-locals, entry values) are tested one by one. The random
+ * expressions run with cpu v4's sign-extending instructions and without
+ * (RUN_BOTH), where the interpreter refuses them.
  *
  * BP_TEST_VERBOSE=1 prints the listings.
  */
@@ -34,6 +36,11 @@ static bool verbose(void)
 {
 	return vm_verbose();
 }
+
+/* The form under test: with cpu v4's sign-extending instructions or not. */
+static bool cpu_v4;
+
+#define RUN_BOTH(fn)	RUN_TWICE(fn, cpu_v4, "_cpu_v4")
 
 static void dump_prog(const struct bpf_insn *insns, int n)
 {
@@ -63,8 +70,9 @@ struct run {
 static bool run_plan(const struct bp_plan *plan, const struct pt_regs_fake *regs,
 		     struct run *out)
 {
-	struct bp_prologue_opts opts = { .entry_map_fd = ENTRY_FD };
-	struct vm vm = { .ctx = regs, .pid_tgid = PID_TGID, .set_fd = -1, .count_fd = -1 };
+	struct bp_prologue_opts opts = { .entry_map_fd = ENTRY_FD, .cpu_v4 = cpu_v4 };
+	struct vm vm = { .ctx = regs, .pid_tgid = PID_TGID, .set_fd = -1, .count_fd = -1,
+			 .cpu_v4 = cpu_v4 };
 	int i;
 
 	memset(out, 0, sizeof(*out));
@@ -336,6 +344,141 @@ static void test_tls_shape(void)
 
 		CHECK(ref_fetch(f, &env, &v) && v == (uint64_t)-7, "model: 0x%" PRIx64, v);
 	}
+}
+
+/* --- narrow values ----------------------------------------------------------- */
+
+/* The prologue of plan in the form v4, which must be want. */
+static void check_seq_form(bool v4, const struct bp_plan *plan,
+			   const struct bpf_insn *want, int nwant)
+{
+	struct bp_prologue_opts opts = { .entry_map_fd = ENTRY_FD, .cpu_v4 = v4 };
+	struct bpf_insn got[BP_PROLOGUE_MAX_INSNS];
+	char why[256];
+	int n = bp_prologue__gen_opts(plan, 0x32, &opts, got, ARRAY_SIZE(got));
+
+	CHECK(vm_same_insns(got, n, want, nwant, why, sizeof(why)), "%s: %s",
+	      v4 ? "cpu v4" : "older", why);
+	if (test_cur_failed || verbose())
+		dump_prog(got, n > 0 ? n : 0);
+}
+
+#define LDX(SZ, D, S, OFF)	I(BPF_LDX | (SZ) | BPF_MEM, D, S, OFF, 0)
+#define STX(SZ, D, S, OFF)	I(BPF_STX | (SZ) | BPF_MEM, D, S, OFF, 0)
+#define ST(SZ, D, OFF, IMM)	I(BPF_ST | (SZ) | BPF_MEM, D, 0, OFF, IMM)
+#define ALU(OP, D, IMM)		I(BPF_ALU64 | (OP) | BPF_K, D, 0, 0, IMM)
+#define JNE(D, IMM, OFF)	I(BPF_JMP | BPF_JNE | BPF_K, D, 0, OFF, IMM)
+
+/*
+ * A narrow value read from memory and cut (DEREF, EXT: what the resolver
+ * writes for it): the kept low bytes of the slot the read filled, loaded
+ * zero- or sign-extending; a cut no narrower than an unsigned read costs
+ * nothing; a sign-extending cut alone is one move with cpu v4; and the
+ * expression's value is loaded from its slot as the fetch keeps it.
+ * Expression slots start at r10-24.
+ */
+static void test_seq_narrow(void)
+{
+	struct bp_plan p = { .nargs = 1, .args = { expr_fetch(4, true) } };
+	struct bp_fetch *f = &p.args[0];
+#define READ(SIZE)								\
+		MOV_REG(6, 1),							\
+		LDX(BPF_DW, 0, 6, 112),		/* rdi */			\
+		STX(BPF_DW, 10, 0, -24),					\
+		LDX(BPF_DW, 3, 10, -24),					\
+		MOV_REG(1, 10),							\
+		ALU(BPF_ADD, 1, -24),						\
+		MOV_IMM(2, SIZE),						\
+		CALL(BPF_FUNC_probe_read_user),					\
+		JNE(0, 0, 0)
+	/* *(u64 *)rdi cut to s32: a sign-extending load of the slot; the
+	 * fetch's own s32 then loads the slot as it is */
+	const struct bpf_insn v4[] = {
+		READ(8),
+		LDXSX(BPF_W, 0, 10, -24),
+		STX(BPF_DW, 10, 0, -24),
+		LDXSX(BPF_W, 3, 10, -24),
+		OK_THEN_ERR_R3,
+	};
+	const struct bpf_insn old[] = {
+		READ(8),
+		LDX(BPF_DW, 0, 10, -24),
+		ALU(BPF_LSH, 0, 32),
+		ALU(BPF_ARSH, 0, 32),
+		STX(BPF_DW, 10, 0, -24),
+		LDX(BPF_DW, 3, 10, -24),
+		ALU(BPF_LSH, 3, 32),
+		ALU(BPF_ARSH, 3, 32),
+		OK_THEN_ERR_R3,
+	};
+	/* *(u16 *)rdi cut to u16, a u64 fetch: the read's zero-extension is
+	 * the cut; cut to u8, a load of the slot's low byte, no zero fill */
+	const struct bpf_insn u16[] = {
+		MOV_REG(6, 1),
+		LDX(BPF_DW, 0, 6, 112),
+		STX(BPF_DW, 10, 0, -24),
+		LDX(BPF_DW, 3, 10, -24),
+		ST(BPF_DW, 10, -24, 0),
+		MOV_REG(1, 10),
+		ALU(BPF_ADD, 1, -24),
+		MOV_IMM(2, 2),
+		CALL(BPF_FUNC_probe_read_user),
+		JNE(0, 0, 0),
+		LDX(BPF_DW, 3, 10, -24),
+		OK_THEN_ERR_R3,
+	};
+	const struct bpf_insn u8[] = {
+		READ(2),
+		LDX(BPF_B, 0, 10, -24),
+		STX(BPF_DW, 10, 0, -24),
+		LDX(BPF_DW, 3, 10, -24),
+		OK_THEN_ERR_R3,
+	};
+	/* %rdi + 1 cut to s16 (no read): one move with cpu v4 */
+	const struct bpf_insn sum_v4[] = {
+		MOV_REG(6, 1),
+		LDX(BPF_DW, 0, 6, 112),
+		ALU(BPF_ADD, 0, 1),
+		STX(BPF_DW, 10, 0, -24),
+		LDX(BPF_DW, 0, 10, -24),
+		MOVSX(0, 0, 16),
+		STX(BPF_DW, 10, 0, -24),
+		LDX(BPF_DW, 3, 10, -24),
+		MOV_IMM(2, 0),
+	};
+	struct bpf_insn fixed[ARRAY_SIZE(old)];
+#undef READ
+
+	op(f, BP_XOP_REG, BP_REG_RDI, 0, 0, 0);
+	op(f, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0);
+	op(f, BP_XOP_EXT, 0, 4, BP_XF_SIGNED, 0);
+	/* the jumps to the error block: past what follows them */
+	memcpy(fixed, v4, sizeof(v4));
+	fixed[8].off = 5;
+	check_seq_form(true, &p, fixed, ARRAY_SIZE(v4));
+	memcpy(fixed, old, sizeof(old));
+	fixed[8].off = 9;
+	check_seq_form(false, &p, fixed, ARRAY_SIZE(old));
+
+	*f = expr_fetch(8, false);
+	op(f, BP_XOP_REG, BP_REG_RDI, 0, 0, 0);
+	op(f, BP_XOP_DEREF, 0, 2, BP_XF_USER, 0);
+	op(f, BP_XOP_EXT, 0, 2, 0, 0);
+	memcpy(fixed, u16, sizeof(u16));
+	fixed[9].off = 3;
+	check_seq_form(true, &p, fixed, ARRAY_SIZE(u16));
+	check_seq_form(false, &p, fixed, ARRAY_SIZE(u16));
+	f->expr.ops[2].size = 4;	/* a wider cut: nothing either */
+	check_seq_form(false, &p, fixed, ARRAY_SIZE(u16));
+	f->expr.ops[2].size = 1;
+	memcpy(fixed, u8, sizeof(u8));
+	fixed[8].off = 5;
+	check_seq_form(false, &p, fixed, ARRAY_SIZE(u8));
+
+	*f = expr_fetch(8, false);
+	op(f, BP_XOP_REG, BP_REG_RDI, 0, 0, 1);
+	op(f, BP_XOP_EXT, 0, 2, BP_XF_SIGNED, 0);
+	check_seq_form(true, &p, sum_v4, ARRAY_SIZE(sum_v4));
 }
 
 /* --- entry values --------------------------------------------------------- */
@@ -633,7 +776,8 @@ static void test_random_exprs(void)
 	struct pt_regs_fake regs;
 	int iter, ok = 0, failed = 0, longest = 0, ok_entry = 0, ok_deref = 0, ok_div = 0;
 	struct bpf_insn tmp[BP_PROLOGUE_MAX_INSNS];
-	struct bp_prologue_opts opts = { .entry_map_fd = ENTRY_FD };
+	struct bp_prologue_opts opts = { .entry_map_fd = ENTRY_FD, .cpu_v4 = cpu_v4 };
+	struct bp_prologue_opts old = { .entry_map_fd = ENTRY_FD };
 
 	reset_entries();
 	for (iter = 0; iter < 8000 && !test_cur_failed; iter++) {
@@ -683,6 +827,10 @@ static void test_random_exprs(void)
 		/* the exact length is enough room, one less is not */
 		CHECK_INT(bp_prologue__gen_opts(&p, 0, &opts, tmp, n), n);
 		CHECK_INT(bp_prologue__gen_opts(&p, 0, &opts, tmp, n - 1), -E2BIG);
+		/* cpu v4 never makes a prologue longer */
+		CHECK(n <= bp_prologue__gen_opts(&p, 0, &old, tmp, ARRAY_SIZE(tmp)),
+		      "%d insns with cpu v4, %d without", n,
+		      bp_prologue__gen_opts(&p, 0, &old, tmp, ARRAY_SIZE(tmp)));
 	}
 	/* both outcomes, and the ops that can fail, must have been exercised */
 	CHECK(ok > 400 && failed > 400, "ok %d failed %d", ok, failed);
@@ -736,7 +884,8 @@ int main(void)
 	RUN(test_tls_shape);
 	RUN(test_entry_values);
 	RUN(test_entry_bad);
-	RUN(test_random_exprs);
+	RUN(test_seq_narrow);
+	RUN_BOTH(test_random_exprs);
 	RUN(test_worst_case_fits);
 	return TEST_EXIT();
 }

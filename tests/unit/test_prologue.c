@@ -9,6 +9,11 @@
  * (prologue/plan.h). The generated code is followed by one EXIT, so an EXIT
  * inside the prologue is refused.
  *
+ * Both forms are tested: with cpu v4's sign-extending loads and moves
+ * (Linux 6.6+) and without, where the interpreter refuses them as an
+ * older kernel's verifier does. The value-level tests run in both
+ * (RUN_BOTH: the second run's name ends in _cpu_v4).
+ *
  * BP_TEST_VERBOSE=1 prints the listings the tests generate.
  */
 #include <errno.h>
@@ -38,6 +43,20 @@ static bool verbose(void)
 	return vm_verbose();
 }
 
+/* The form under test: with cpu v4's sign-extending instructions or not. */
+static bool cpu_v4;
+
+#define RUN_BOTH(fn)	RUN_TWICE(fn, cpu_v4, "_cpu_v4")
+
+/* bp_prologue__gen() in the form under test */
+static int gen(const struct bp_plan *plan, uint8_t unread, struct bpf_insn *insns,
+	       size_t max)
+{
+	struct bp_prologue_opts opts = { .entry_map_fd = -1, .cpu_v4 = cpu_v4 };
+
+	return bp_prologue__gen_opts(plan, unread, &opts, insns, max);
+}
+
 static void dump_prog(const struct bpf_insn *insns, int n)
 {
 	vm_dump(insns, n);
@@ -64,11 +83,11 @@ static bool reads_reg(uint8_t unread, int reg)
 static bool run_plan_unread(const struct bp_plan *plan, uint8_t unread,
 			    const struct pt_regs_fake *regs, struct run *out)
 {
-	struct vm vm = { .ctx = regs };
+	struct vm vm = { .ctx = regs, .cpu_v4 = cpu_v4 };
 	int i;
 
 	memset(out, 0, sizeof(*out));
-	out->n = bp_prologue__gen(plan, unread, out->insns, BP_PROLOGUE_MAX_INSNS);
+	out->n = gen(plan, unread, out->insns, BP_PROLOGUE_MAX_INSNS);
 	/* only a program that reads none of r2..r5 may get no prologue */
 	CHECK(out->n > 0 || (out->n == 0 && (unread & 0x3c) == 0x3c),
 	      "gen failed: %d", out->n);
@@ -154,36 +173,34 @@ static struct bp_plan plan1(struct bp_fetch a)
 	return (struct bp_plan){ .nargs = 1, .args = { a } };
 }
 
-static bool same_insn(const struct bpf_insn *a, const struct bpf_insn *b)
-{
-	return a->code == b->code && a->dst_reg == b->dst_reg &&
-	       a->src_reg == b->src_reg && a->off == b->off && a->imm == b->imm;
-}
-
 static void check_seq_unread(const struct bp_plan *plan, uint8_t unread,
 			     const struct bpf_insn *want, int nwant)
 {
 	struct bpf_insn got[BP_PROLOGUE_MAX_INSNS];
-	char gs[96], ws[96];
-	int n, i;
+	char why[256];
+	int n;
 
-	n = bp_prologue__gen(plan, unread, got, ARRAY_SIZE(got));
-	CHECK_INT(n, nwant);
-	for (i = 0; i < n && i < nwant; i++) {
-		if (same_insn(&got[i], &want[i]))
-			continue;
-		bp_insn__format(&got[i], i + 1 < n ? &got[i + 1] : NULL, gs, sizeof(gs));
-		bp_insn__format(&want[i], i + 1 < nwant ? &want[i + 1] : NULL,
-				ws, sizeof(ws));
-		CHECK(0, "insn %d: got '%s', want '%s'", i, gs, ws);
-	}
-	if (n != nwant || test_cur_failed || verbose())
+	n = gen(plan, unread, got, ARRAY_SIZE(got));
+	CHECK(vm_same_insns(got, n, want, nwant, why, sizeof(why)), "%s%s", cpu_v4 ? "cpu v4: " : "",
+	      why);
+	if (test_cur_failed || verbose())
 		dump_prog(got, n > 0 ? n : 0);
 }
 
 static void check_seq(const struct bp_plan *plan, const struct bpf_insn *want, int nwant)
 {
 	check_seq_unread(plan, 0, want, nwant);
+}
+
+/* check_seq_unread() in the form with cpu v4 (v4) or without */
+static void check_seq_form(bool v4, const struct bp_plan *plan, uint8_t unread,
+			   const struct bpf_insn *want, int nwant)
+{
+	bool was = cpu_v4;
+
+	cpu_v4 = v4;
+	check_seq_unread(plan, unread, want, nwant);
+	cpu_v4 = was;
 }
 
 /* ------------------------------------------------------------------ */
@@ -209,14 +226,23 @@ static void test_seq_ctx_args(void)
 		ALU_IMM(BPF_ARSH, 4, 32),
 		MOV_IMM(2, 0), MOV_IMM(5, 0),
 	};
+	/* an fentry slot is loaded whole (narrow loads of it are left to
+	 * other tools), then cut: with cpu v4 by a sign-extending move */
+	const struct bpf_insn want_v4[] = {
+		LDX(BPF_DW, 3, 1, 24),
+		LDX(BPF_DW, 4, 1, 0),
+		MOVSX(4, 4, 32),
+		MOV_IMM(2, 0), MOV_IMM(5, 0),
+	};
 	char buf[64];
 
 	check_seq(&p, want, ARRAY_SIZE(want));
+	check_seq_form(true, &p, 0, want_v4, ARRAY_SIZE(want_v4));
 	p.args[0].add = 8;
 	bp_fetch__format(&p.args[0], buf, sizeof(buf));
 	CHECK_STR(buf, "u64 ctx[3] + 8");
 	p.args[0] = ctx_arg(BP_CTX_MAX_ARGS, 8, false);
-	CHECK_INT(bp_prologue__gen(&p, 0, NULL, 0), -EINVAL);
+	CHECK_INT(gen(&p, 0, NULL, 0), -EINVAL);
 }
 
 static void test_preamble(void)
@@ -226,16 +252,22 @@ static void test_preamble(void)
 		MOV_IMM(2, 0), MOV_IMM(3, 0), MOV_IMM(4, 0), MOV_IMM(5, 0),
 	};
 	struct bp_plan none = { .nargs = 0 };
-	int i;
+	char why[256];
 
 	bp_prologue__preamble(insns);
-	for (i = 0; i < BP_PREAMBLE_LEN; i++)
-		CHECK(same_insn(&insns[i], &want[i]), "insn %d", i);
+	CHECK(vm_same_insns(insns, BP_PREAMBLE_LEN, want, ARRAY_SIZE(want), why, sizeof(why)),
+	      "%s", why);
 	/* an argument-less plan compiles to the same thing */
 	check_seq(&none, want, ARRAY_SIZE(want));
 }
 
-static void test_seq_reg_signed_int(void)
+/*
+ * A register cut to 1, 2 or 4 bytes: an unsigned one is a narrow load of
+ * its low bytes (pt_regs is little-endian: they are at its offset), which
+ * zero-extends, in both forms; a signed one is loaded whole and shifted
+ * twice, or with cpu v4 loaded narrow, sign-extending.
+ */
+static void test_seq_reg_widths(void)
 {
 	struct bp_plan p = plan1(reg_arg(BP_REG_RDI, 4, true));
 	const struct bpf_insn want[] = {
@@ -244,23 +276,49 @@ static void test_seq_reg_signed_int(void)
 		ALU_IMM(BPF_ARSH, 3, 32),
 		MOV_IMM(2, 0), MOV_IMM(4, 0), MOV_IMM(5, 0),
 	};
-
-	check_seq(&p, want, ARRAY_SIZE(want));
-}
-
-static void test_seq_reg_unsigned_int(void)
-{
-	struct bp_plan p = plan1(reg_arg(BP_REG_RSI, 4, false));
-	const struct bpf_insn want[] = {
-		LDX(BPF_DW, 3, 1, 104),
-		MOV32_REG(3, 3),
+	const struct bpf_insn want_v4[] = {
+		LDXSX(BPF_W, 3, 1, 112),
 		MOV_IMM(2, 0), MOV_IMM(4, 0), MOV_IMM(5, 0),
+	};
+	static const struct { int size, sz; } w[] = {
+		{ 1, BPF_B }, { 2, BPF_H }, { 4, BPF_W }, { 8, BPF_DW },
 	};
 
 	check_seq(&p, want, ARRAY_SIZE(want));
+	check_seq_form(true, &p, 0, want_v4, ARRAY_SIZE(want_v4));
+	/* every width and sign, for a body that reads err and the argument */
+	for (unsigned int i = 0; i < ARRAY_SIZE(w); i++) {
+		int shift = 64 - 8 * w[i].size;
+		const struct bpf_insn narrow[] = { LDX(w[i].sz, 3, 1, 104), MOV_IMM(2, 0) };
+		const struct bpf_insn narrow_sx[] = { LDXSX(w[i].sz, 3, 1, 104), MOV_IMM(2, 0) };
+		const struct bpf_insn shifts[] = {
+			LDX(BPF_DW, 3, 1, 104),
+			ALU_IMM(BPF_LSH, 3, shift),
+			ALU_IMM(BPF_ARSH, 3, shift),
+			MOV_IMM(2, 0),
+		};
+
+		p = plan1(reg_arg(BP_REG_RSI, w[i].size, false));
+		check_seq_form(false, &p, 0x32, narrow, ARRAY_SIZE(narrow));
+		check_seq_form(true, &p, 0x32, narrow, ARRAY_SIZE(narrow));
+		p.args[0].is_signed = true;
+		if (w[i].size == 8) {
+			check_seq_form(false, &p, 0x32, narrow, ARRAY_SIZE(narrow));
+			check_seq_form(true, &p, 0x32, narrow, ARRAY_SIZE(narrow));
+		} else {
+			check_seq_form(false, &p, 0x32, shifts, ARRAY_SIZE(shifts));
+			check_seq_form(true, &p, 0x32, narrow_sx, ARRAY_SIZE(narrow_sx));
+		}
+	}
 }
 
-static void test_seq_reg_u64_three_args(void)
+/*
+ * Three register arguments: a load each. The issue's case, int a, long b,
+ * unsigned short c and a body that reads all three and err: perf's
+ * prologue is the three 64-bit loads and r2 = 0, without the extensions
+ * (and wrong for a negative a); so is the cpu v4 form, with them.
+ */
+static void test_seq_three_regs(void)
 {
 	struct bp_plan p = {
 		.nargs = 3,
@@ -268,15 +326,110 @@ static void test_seq_reg_u64_three_args(void)
 			  reg_arg(BP_REG_RSI, 8, true),
 			  reg_arg(BP_REG_RDX, 1, false) },
 	};
-	const struct bpf_insn want[] = {
+	const struct bpf_insn wide[] = {
 		LDX(BPF_DW, 3, 1, 112),
 		LDX(BPF_DW, 4, 1, 104),
-		LDX(BPF_DW, 5, 1, 96),
-		ALU_IMM(BPF_AND, 5, 0xff),
+		LDX(BPF_B, 5, 1, 96),
+		MOV_IMM(2, 0),
+	};
+	const struct bpf_insn old[] = {
+		LDX(BPF_DW, 3, 1, 112),
+		ALU_IMM(BPF_LSH, 3, 32),
+		ALU_IMM(BPF_ARSH, 3, 32),
+		LDX(BPF_DW, 4, 1, 104),
+		LDX(BPF_H, 5, 1, 96),
+		MOV_IMM(2, 0),
+	};
+	const struct bpf_insn v4[] = {
+		LDXSX(BPF_W, 3, 1, 112),
+		LDX(BPF_DW, 4, 1, 104),
+		LDX(BPF_H, 5, 1, 96),
+		MOV_IMM(2, 0),
+	};
+	/* the body reads r2..r5, not ctx */
+	uint8_t unread = BP_UNREAD_ALL & ~0x3c;
+
+	check_seq_form(false, &p, 0, wide, ARRAY_SIZE(wide));
+	check_seq_form(true, &p, 0, wide, ARRAY_SIZE(wide));
+	p.args[0] = reg_arg(BP_REG_RDI, 4, true);
+	p.args[2] = reg_arg(BP_REG_RDX, 2, false);
+	check_seq_form(false, &p, unread, old, ARRAY_SIZE(old));
+	check_seq_form(true, &p, unread, v4, ARRAY_SIZE(v4));
+}
+
+/*
+ * A register plus a constant is cut after the addition: a sign-extending
+ * move with cpu v4. Members of a struct held in a register whose bytes are
+ * whole and aligned are loaded alone (bits 32..63: the 4 bytes at +4).
+ */
+static void test_seq_reg_add_and_bits(void)
+{
+	struct bp_plan p = plan1(reg_arg(BP_REG_RDI, 2, true));
+	const struct bpf_insn add_old[] = {
+		LDX(BPF_DW, 3, 1, 112),
+		ALU_IMM(BPF_ADD, 3, 5),
+		ALU_IMM(BPF_LSH, 3, 48),
+		ALU_IMM(BPF_ARSH, 3, 48),
+		MOV_IMM(2, 0),
+	};
+	const struct bpf_insn add_v4[] = {
+		LDX(BPF_DW, 3, 1, 112),
+		ALU_IMM(BPF_ADD, 3, 5),
+		MOVSX(3, 3, 16),
+		MOV_IMM(2, 0),
+	};
+	const struct bpf_insn hi_old[] = {
+		LDX(BPF_DW, 3, 1, 112),
+		ALU_IMM(BPF_ARSH, 3, 32),
+		MOV_IMM(2, 0),
+	};
+	const struct bpf_insn hi_v4[] = {
+		LDXSX(BPF_W, 3, 1, 116),
+		MOV_IMM(2, 0),
+	};
+	const struct bpf_insn byte1[] = {
+		LDX(BPF_B, 3, 1, 113),
+		MOV_IMM(2, 0),
+	};
+	/* bits 4..11: not whole bytes; bits 8..23: not aligned to 2 */
+	const struct bpf_insn odd[] = {
+		LDX(BPF_DW, 3, 1, 112),
+		ALU_IMM(BPF_RSH, 3, 4),
+		ALU_IMM(BPF_AND, 3, 0xff),
+		MOV_IMM(2, 0),
+	};
+	/* two shifts either way */
+	const struct bpf_insn unaligned[] = {
+		LDX(BPF_DW, 3, 1, 112),
+		ALU_IMM(BPF_LSH, 3, 40),
+		ALU_IMM(BPF_ARSH, 3, 48),
 		MOV_IMM(2, 0),
 	};
 
-	check_seq(&p, want, ARRAY_SIZE(want));
+	p.args[0].add = 5;
+	check_seq_form(false, &p, 0x32, add_old, ARRAY_SIZE(add_old));
+	check_seq_form(true, &p, 0x32, add_v4, ARRAY_SIZE(add_v4));
+
+	p = plan1(reg_arg(BP_REG_RDI, 8, true));
+	p.args[0].bit_off = 32;
+	p.args[0].bit_size = 32;
+	check_seq_form(false, &p, 0x32, hi_old, ARRAY_SIZE(hi_old));
+	check_seq_form(true, &p, 0x32, hi_v4, ARRAY_SIZE(hi_v4));
+
+	p.args[0].is_signed = false;
+	p.args[0].bit_off = 8;
+	p.args[0].bit_size = 8;
+	check_seq_form(false, &p, 0x32, byte1, ARRAY_SIZE(byte1));
+	check_seq_form(true, &p, 0x32, byte1, ARRAY_SIZE(byte1));
+
+	p.args[0].bit_off = 4;
+	check_seq_form(true, &p, 0x32, odd, ARRAY_SIZE(odd));
+
+	p.args[0].is_signed = true;
+	p.args[0].bit_off = 8;
+	p.args[0].bit_size = 16;
+	check_seq_form(false, &p, 0x32, unaligned, ARRAY_SIZE(unaligned));
+	check_seq_form(true, &p, 0x32, unaligned, ARRAY_SIZE(unaligned));
 }
 
 /* *(s32 *)rdi, from user memory */
@@ -304,10 +457,104 @@ static void test_seq_one_deref(void)
 		MOV_REG(1, 6),
 	};
 
+	/* the slot the read filled, loaded sign-extending */
+	const struct bpf_insn want_v4[] = {
+		MOV_REG(6, 1),
+		LDX(BPF_DW, 3, 6, 112),
+		MOV_REG(1, 10),
+		ALU_IMM(BPF_ADD, 1, -8),
+		MOV_IMM(2, 4),
+		CALL(BPF_FUNC_probe_read_user),
+		JNE_IMM(0, 0, 3),
+		LDXSX(BPF_W, 3, 10, -8),
+		MOV_IMM(2, 0),
+		JA(2),
+		MOV_IMM(2, 1),
+		MOV_IMM(3, 0),
+		MOV_IMM(4, 0),
+		MOV_IMM(5, 0),
+		MOV_REG(1, 6),
+	};
+
 	f.nderef = 1;
 	f.user_mask = 1;
 	p = plan1(f);
 	check_seq(&p, want, ARRAY_SIZE(want));
+	check_seq_form(true, &p, 0, want_v4, ARRAY_SIZE(want_v4));
+}
+
+/*
+ * A stack-passed argument (a short at rsp + 8) and a bitfield in memory
+ * (bits 16..31 of a u32 word at +4 of a kernel pointer): the read fills
+ * the slot with the storage's bytes, and the kept ones are loaded from it
+ * when they are whole and aligned. The body reads err and the argument.
+ */
+static void test_seq_stack_slot(void)
+{
+	struct bp_fetch f = reg_arg(BP_REG_RSP, 2, true);
+	struct bp_plan p;
+#define READ_TO_SLOT(REG, OFF, SIZE, FN)				\
+		MOV_REG(6, 1),						\
+		LDX(BPF_DW, 3, 6, REG),					\
+		ALU_IMM(BPF_ADD, 3, OFF),				\
+		MOV_REG(1, 10),						\
+		ALU_IMM(BPF_ADD, 1, -8),				\
+		MOV_IMM(2, SIZE),					\
+		CALL(FN)
+	const struct bpf_insn old[] = {
+		READ_TO_SLOT(152, 8, 2, BPF_FUNC_probe_read_user),
+		JNE_IMM(0, 0, 5),
+		LDX(BPF_H, 3, 10, -8),
+		ALU_IMM(BPF_LSH, 3, 48),
+		ALU_IMM(BPF_ARSH, 3, 48),
+		OK_THEN_ERR_R3,
+	};
+	const struct bpf_insn v4[] = {
+		READ_TO_SLOT(152, 8, 2, BPF_FUNC_probe_read_user),
+		JNE_IMM(0, 0, 3),
+		LDXSX(BPF_H, 3, 10, -8),
+		OK_THEN_ERR_R3,
+	};
+	const struct bpf_insn bits_old[] = {
+		READ_TO_SLOT(40, 4, 4, BPF_FUNC_probe_read_kernel),
+		JNE_IMM(0, 0, 5),
+		LDX(BPF_W, 3, 10, -8),
+		ALU_IMM(BPF_LSH, 3, 32),
+		ALU_IMM(BPF_ARSH, 3, 48),
+		OK_THEN_ERR_R3,
+	};
+	const struct bpf_insn bits_v4[] = {
+		READ_TO_SLOT(40, 4, 4, BPF_FUNC_probe_read_kernel),
+		JNE_IMM(0, 0, 3),
+		LDXSX(BPF_H, 3, 10, -6),
+		OK_THEN_ERR_R3,
+	};
+	const struct bpf_insn bits_unsigned[] = {
+		READ_TO_SLOT(40, 4, 4, BPF_FUNC_probe_read_kernel),
+		JNE_IMM(0, 0, 3),
+		LDX(BPF_H, 3, 10, -6),
+		OK_THEN_ERR_R3,
+	};
+#undef READ_TO_SLOT
+
+	f.add = 8;
+	f.nderef = 1;
+	f.user_mask = 1;
+	p = plan1(f);
+	check_seq_form(false, &p, 0x32, old, ARRAY_SIZE(old));
+	check_seq_form(true, &p, 0x32, v4, ARRAY_SIZE(v4));
+
+	f = reg_arg(BP_REG_RBX, 4, true);
+	f.add = 4;
+	f.nderef = 1;
+	f.bit_off = 16;
+	f.bit_size = 16;
+	p = plan1(f);
+	check_seq_form(false, &p, 0x32, bits_old, ARRAY_SIZE(bits_old));
+	check_seq_form(true, &p, 0x32, bits_v4, ARRAY_SIZE(bits_v4));
+	p.args[0].is_signed = false;
+	check_seq_form(false, &p, 0x32, bits_unsigned, ARRAY_SIZE(bits_unsigned));
+	check_seq_form(true, &p, 0x32, bits_unsigned, ARRAY_SIZE(bits_unsigned));
 }
 
 /*
@@ -351,14 +598,14 @@ static void test_seq_only_what_the_program_reads(void)
 	f.user_mask = 1;
 	p = plan1(f);
 	check_seq_unread(&p, BP_UNREAD_PARAMS(3), want_deref, ARRAY_SIZE(want_deref));
-	CHECK_INT(bp_prologue__gen(&none, BP_UNREAD_PARAMS(1), buf, ARRAY_SIZE(buf)), 0);
+	CHECK_INT(gen(&none, BP_UNREAD_PARAMS(1), buf, ARRAY_SIZE(buf)), 0);
 }
 
 static int gen_count_unread(const struct bp_plan *p, uint8_t unread)
 {
 	struct bpf_insn insns[BP_PROLOGUE_MAX_INSNS];
 
-	return bp_prologue__gen(p, unread, insns, ARRAY_SIZE(insns));
+	return gen(p, unread, insns, ARRAY_SIZE(insns));
 }
 
 static int gen_count(const struct bp_plan *p)
@@ -402,8 +649,7 @@ static void test_seq_body_liveness(void)
 		MOV_IMM(2, 0),
 	};
 	const struct bpf_insn want_u16[] = {
-		LDX(BPF_DW, 3, 1, 104),
-		ALU_IMM(BPF_AND, 3, 0xffff),
+		LDX(BPF_H, 3, 1, 104),
 		MOV_IMM(2, 0),
 	};
 	struct bp_plan p = plan1(reg_arg(BP_REG_RSI, 8, false));
@@ -422,9 +668,9 @@ static void test_seq_body_liveness(void)
 	check_seq_unread(&p, unread, want_u16, ARRAY_SIZE(want_u16));
 
 	unread = body_unread(reads_nothing, ARRAY_SIZE(reads_nothing));
-	CHECK_INT(bp_prologue__gen(&none, unread, buf, ARRAY_SIZE(buf)), 0);
+	CHECK_INT(gen(&none, unread, buf, ARRAY_SIZE(buf)), 0);
 	/* with an argument it does not read either: still nothing to do */
-	CHECK_INT(bp_prologue__gen(&p, unread, buf, ARRAY_SIZE(buf)), 0);
+	CHECK_INT(gen(&p, unread, buf, ARRAY_SIZE(buf)), 0);
 	/* a body that reads only r4 (its second argument, not fetched) */
 	{
 		const struct bpf_insn want_r4[] = { MOV_IMM(4, 0) };
@@ -451,10 +697,7 @@ static void test_seq_slow_body_liveness(void)
 		CALL(BPF_FUNC_probe_read_user),
 		JNE_IMM(0, 0, 3),
 		LDX(BPF_DW, 3, 10, -8),
-		MOV_IMM(2, 0),
-		JA(2),
-		MOV_IMM(2, 1),
-		MOV_IMM(3, 0),
+		OK_THEN_ERR_R3,
 	};
 	/* if (err) return 0; return a;  -- no ctx, no r4/r5 */
 	const struct bpf_insn body[] = {
@@ -488,9 +731,14 @@ static void test_insn_counts(void)
 	p = plan1(reg_arg(BP_REG_RDI, 4, true));
 	n_reg = gen_count(&p);
 	CHECK_INT(n_reg, 3 + 3);
-
+	/* with cpu v4 the extension is the load's */
+	cpu_v4 = true;
+	CHECK_INT(gen_count(&p), 1 + 3);
 	f.nderef = 1;
 	p = plan1(f);
+	CHECK_INT(gen_count(&p), 15);
+	cpu_v4 = false;
+
 	n_1 = gen_count(&p);
 	CHECK_INT(n_1, 17);
 
@@ -539,7 +787,7 @@ static void test_worst_case_fits(void)
 		f->bit_off = 3;
 		f->bit_size = 40;
 	}
-	n = bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns));
+	n = gen(&p, 0, insns, ARRAY_SIZE(insns));
 	CHECK(n > 0 && n <= BP_PROLOGUE_MAX_INSNS, "n = %d", n);
 
 	/* globals at a return probe: a bpf_get_func_ip() call per argument */
@@ -548,7 +796,7 @@ static void test_worst_case_fits(void)
 		p.args[i].anchor_kind = BP_ANCHOR_FUNC_IP;
 		p.args[i].anchor = 0x1000;
 	}
-	n = bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns));
+	n = gen(&p, 0, insns, ARRAY_SIZE(insns));
 	CHECK(n > 0 && n <= BP_PROLOGUE_MAX_INSNS, "n = %d (func_ip)", n);
 }
 
@@ -560,54 +808,54 @@ static void test_bad_plans(void)
 
 	p = plan1(reg_arg(BP_REG_RDI, 4, true));
 	p.nargs = 4;
-	CHECK_INT(bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
+	CHECK_INT(gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
 	p.nargs = -1;
-	CHECK_INT(bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
+	CHECK_INT(gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
 
 	p = plan1(reg_arg(BP_REG_RDI, 3, true));
-	CHECK_INT(bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
+	CHECK_INT(gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
 	p = plan1(reg_arg(BP_REG_RDI, 16, true));
-	CHECK_INT(bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
+	CHECK_INT(gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
 	p = plan1(reg_arg(BP_REG_MAX, 8, true));
-	CHECK_INT(bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
+	CHECK_INT(gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
 
 	p = plan1(reg_arg(BP_REG_RDI, 8, false));
 	p.args[0].nderef = BP_MAX_DEREFS + 1;
-	CHECK_INT(bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
+	CHECK_INT(gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
 
 	p = plan1(reg_arg(BP_REG_RDI, 8, false));
 	p.args[0].bit_off = 60;
 	p.args[0].bit_size = 8;
-	CHECK_INT(bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
+	CHECK_INT(gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
 	p.args[0].bit_size = 0;
-	CHECK_INT(bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
+	CHECK_INT(gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
 
 	/* a hole in the used arguments */
 	p = (struct bp_plan){ .nargs = 2, .args = { reg_arg(BP_REG_RDI, 8, 0) } };
-	CHECK_INT(bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
+	CHECK_INT(gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
 
 	/* a global's address: fine with a known anchor kind */
 	p = plan1(reg_arg(BP_REG_RDI, 8, false));
 	p.args[0].base = BP_BASE_ADDR;
-	CHECK(bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns)) > 0, "address base");
+	CHECK(gen(&p, 0, insns, ARRAY_SIZE(insns)) > 0, "address base");
 	p.args[0].anchor_kind = 7;
-	CHECK_INT(bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
+	CHECK_INT(gen(&p, 0, insns, ARRAY_SIZE(insns)), -EINVAL);
 
 	/* garbage past nargs is ignored */
 	p = plan1(reg_arg(BP_REG_RDI, 8, false));
 	p.args[2].size = 3;
 	p.args[2].nderef = 200;
-	CHECK(bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns)) > 0, "nargs ignored");
+	CHECK(gen(&p, 0, insns, ARRAY_SIZE(insns)) > 0, "nargs ignored");
 
 	/* too little room: -E2BIG for every max below the real length */
 	p = plan1(reg_arg(BP_REG_RDI, 4, true));
 	p.args[0].nderef = 2;
 	n = gen_count(&p);
 	for (max = 0; max < n; max++)
-		CHECK_INT(bp_prologue__gen(&p, 0, insns, max), -E2BIG);
-	CHECK_INT(bp_prologue__gen(&p, 0, insns, n), n);
+		CHECK_INT(gen(&p, 0, insns, max), -E2BIG);
+	CHECK_INT(gen(&p, 0, insns, n), n);
 	p = (struct bp_plan){ .nargs = 0 };
-	CHECK_INT(bp_prologue__gen(&p, 0, insns, 3), -E2BIG);
+	CHECK_INT(gen(&p, 0, insns, 3), -E2BIG);
 }
 
 /* With a tight buffer nothing is written past max. */
@@ -620,7 +868,7 @@ static void test_no_overrun(void)
 	p.args[0].nderef = 2;
 	n = gen_count(&p);
 	memset(insns, 0xab, sizeof(insns));
-	CHECK_INT(bp_prologue__gen(&p, 0, insns, 5), -E2BIG);
+	CHECK_INT(gen(&p, 0, insns, 5), -E2BIG);
 	for (i = 5; i < 32; i++)
 		CHECK(insns[i].code == 0xab, "insn %d written (n %d)", i, n);
 }
@@ -704,7 +952,7 @@ static void test_generated_code_formats(void)
 	p.args[0].bit_size = 5;
 	p.args[2].nderef = 1;
 	p.args[2].user_mask = 1;
-	n = bp_prologue__gen(&p, 0, insns, ARRAY_SIZE(insns));
+	n = gen(&p, 0, insns, ARRAY_SIZE(insns));
 	CHECK(n > 0, "n = %d", n);
 	for (i = 0; i < n; i++) {
 		bp_insn__format(&insns[i], i + 1 < n ? &insns[i + 1] : NULL,
@@ -1313,11 +1561,22 @@ static struct bp_fetch rnd_fetch(void)
 	return f;
 }
 
+/* How many of insns[0..n) are cpu v4's sign-extending loads and moves. */
+static int count_v4(const struct bpf_insn *insns, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += insns[i].code == (BPF_ALU64 | BPF_MOV | BPF_X) ? insns[i].off != 0 :
+		     BPF_CLASS(insns[i].code) == BPF_LDX && BPF_MODE(insns[i].code) == BPF_MEMSX;
+	return k;
+}
+
 static void test_random_plans(void)
 {
 	struct pt_regs_fake regs;
 	struct run run;
-	int iter, r, ok = 0, failed = 0, max_n = 0;
+	int iter, r, ok = 0, failed = 0, max_n = 0, v4 = 0;
 
 	for (iter = 0; iter < 3000 && !test_cur_failed; iter++) {
 		struct bp_plan p = { .nargs = rndn(4) };
@@ -1349,14 +1608,24 @@ static void test_random_plans(void)
 		if (run.n > max_n)
 			max_n = run.n;
 		/* the exact length is enough room, one less is not */
-		CHECK_INT(bp_prologue__gen(&p, 0, tmp, run.n), run.n);
-		CHECK_INT(bp_prologue__gen(&p, 0, tmp, run.n - 1), -E2BIG);
+		CHECK_INT(gen(&p, 0, tmp, run.n), run.n);
+		CHECK_INT(gen(&p, 0, tmp, run.n - 1), -E2BIG);
+		/* cpu v4 never makes a prologue longer */
+		v4 += count_v4(run.insns, run.n) > 0;
+		if (cpu_v4) {
+			cpu_v4 = false;
+			CHECK(run.n <= gen(&p, 0, tmp, ARRAY_SIZE(tmp)), "%d insns with cpu v4, %d without",
+			      run.n, gen(&p, 0, tmp, ARRAY_SIZE(tmp)));
+			cpu_v4 = true;
+		}
 	}
 	/* both outcomes must have been exercised */
 	CHECK(ok > 300 && failed > 300, "ok %d failed %d", ok, failed);
+	/* and the sign-extending instructions, where they are allowed */
+	CHECK(cpu_v4 ? v4 > 600 : !v4, "%d prologues with cpu v4 instructions", v4);
 	if (verbose())
-		printf("# random: %d ok, %d failed reads, longest %d insns\n",
-		       ok, failed, max_n);
+		printf("# random: %d ok, %d failed reads, longest %d insns, %d with cpu v4 instructions\n",
+		       ok, failed, max_n, v4);
 }
 
 /*
@@ -1581,15 +1850,175 @@ static void test_global_plan_helpers(void)
 	CHECK_STR(ffmt(&a), "s32 *(u32 *)(@0x4010) [load bias: func_ip - 0x1139] [user]");
 }
 
+/* ------------------------------------------------------------------ */
+/* The interpreter's cpu v4 instructions                               */
+
+/* Runs insns (EXIT appended) on regs; r3 at the end, or fails. */
+static bool run_insns(const struct bpf_insn *insns, int n, bool v4,
+		      const struct pt_regs_fake *regs, uint64_t *r3, char *err, size_t len)
+{
+	struct bpf_insn prog[16];
+	struct vm vm = { .ctx = regs, .cpu_v4 = v4 };
+
+	memcpy(prog, insns, n * sizeof(*insns));
+	prog[n] = EXIT_INSN;
+	vm.r[1] = (struct vreg){ V_CTX, 0 };
+	vm.r[10] = (struct vreg){ V_STACK, 0 };
+	if (vm_run(&vm, prog, n + 1)) {
+		snprintf(err, len, "%s", vm.err);
+		return false;
+	}
+	*r3 = vm.r[3].v;
+	return true;
+}
+
+/*
+ * Sign-extending loads (from ctx and the stack) and moves give the low 8,
+ * 16 or 32 bits sign-extended, nothing else; an older kernel's verifier
+ * refuses them, and so does the interpreter without cpu v4, as it refuses
+ * what no kernel accepts (an 8-byte one, a 32-bit move's off 32, a pointer
+ * cut, another ALU op's off).
+ */
+static void test_interp_sign_extension(void)
+{
+	static const uint64_t vals[] = {
+		0, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x7fffffff, 0x80000000,
+		0xffffffff, 0x123456789abcdef0ULL, 0xfedcba9876543210ULL, ~0ULL,
+	};
+	static const struct { int bits, sz; } w[] = { { 8, BPF_B }, { 16, BPF_H }, { 32, BPF_W } };
+	struct pt_regs_fake regs = { 0 };
+	char err[200];
+	uint64_t r3;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(vals); i++) {
+		set_reg(&regs, BP_REG_RSI, vals[i]);
+		for (unsigned int k = 0; k < ARRAY_SIZE(w); k++) {
+			uint64_t want = ref_extend(vals[i], w[k].bits, true);
+			const struct bpf_insn ctx_load[] = { LDXSX(w[k].sz, 3, 1, 104) };
+			const struct bpf_insn stack_load[] = {
+				LDX(BPF_DW, 2, 1, 104),
+				I(BPF_STX | BPF_DW | BPF_MEM, 10, 2, -8, 0),
+				LDXSX(w[k].sz, 3, 10, -8),
+			};
+			const struct bpf_insn move[] = {
+				LDX(BPF_DW, 2, 1, 104),
+				MOVSX(3, 2, w[k].bits),
+			};
+			const struct bpf_insn move32[] = {
+				LDX(BPF_DW, 3, 1, 104),
+				I(BPF_ALU | BPF_MOV | BPF_X, 3, 3, w[k].bits, 0),
+			};
+
+			CHECK(run_insns(ctx_load, 1, true, &regs, &r3, err, sizeof(err)) &&
+			      r3 == want, "ctx s%d of 0x%" PRIx64 ": 0x%" PRIx64 " %s",
+			      w[k].bits, vals[i], r3, err);
+			CHECK(run_insns(stack_load, 3, true, &regs, &r3, err, sizeof(err)) &&
+			      r3 == want, "stack s%d of 0x%" PRIx64 ": 0x%" PRIx64 " %s",
+			      w[k].bits, vals[i], r3, err);
+			CHECK(run_insns(move, 2, true, &regs, &r3, err, sizeof(err)) && r3 == want,
+			      "mov s%d of 0x%" PRIx64 ": 0x%" PRIx64 " %s", w[k].bits, vals[i],
+			      r3, err);
+			if (w[k].bits < 32)
+				CHECK(run_insns(move32, 2, true, &regs, &r3, err, sizeof(err)) &&
+				      r3 == (uint32_t)want, "w = (s%d)w of 0x%" PRIx64 ": 0x%" PRIx64 " %s",
+				      w[k].bits, vals[i], r3, err);
+			else
+				CHECK(!run_insns(move32, 2, true, &regs, &r3, err, sizeof(err)),
+				      "w = (s32)w ran");
+			/* refused without cpu v4 */
+			CHECK(!run_insns(ctx_load, 1, false, &regs, &r3, err, sizeof(err)) &&
+			      strstr(err, "cpu v4"), "ctx load without cpu v4: %s", err);
+			CHECK(!run_insns(stack_load, 3, false, &regs, &r3, err, sizeof(err)) &&
+			      strstr(err, "cpu v4"), "stack load without cpu v4: %s", err);
+			CHECK(!run_insns(move, 2, false, &regs, &r3, err, sizeof(err)) &&
+			      strstr(err, "cpu v4"), "move without cpu v4: %s", err);
+		}
+	}
+	{
+		const struct bpf_insn dw[] = { LDXSX(BPF_DW, 3, 1, 104) };
+		const struct bpf_insn ptr[] = { MOVSX(3, 1, 32) };
+		const struct bpf_insn off24[] = { LDX(BPF_DW, 2, 1, 104), MOVSX(3, 2, 24) };
+		const struct bpf_insn add_off[] = {
+			LDX(BPF_DW, 3, 1, 104), I(BPF_ALU64 | BPF_ADD | BPF_X, 3, 3, 8, 0),
+		};
+		const struct bpf_insn imm_off[] = { I(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 8, 1) };
+
+		CHECK(!run_insns(dw, 1, true, &regs, &r3, err, sizeof(err)), "8-byte ldsx ran");
+		CHECK(!run_insns(ptr, 1, true, &regs, &r3, err, sizeof(err)), "ctx cut ran");
+		CHECK(!run_insns(off24, 2, true, &regs, &r3, err, sizeof(err)), "movsx 24 ran");
+		CHECK(!run_insns(add_off, 2, true, &regs, &r3, err, sizeof(err)), "add with off ran");
+		CHECK(!run_insns(imm_off, 1, true, &regs, &r3, err, sizeof(err)), "mov imm with off ran");
+	}
+}
+
+/*
+ * Negative values of every width, from registers, the stack and memory,
+ * with and without cpu v4: the same values, the v4 form no longer and, in
+ * the register shapes, perf's length or less (a load each and r2 = 0).
+ */
+static void test_val_every_width(void)
+{
+	static uint8_t word[16];
+	static const struct { int size; uint64_t v; int64_t s; } w[] = {
+		{ 1, 0x1122334455667780ULL, -128 }, { 2, 0xffffffffffff8001ULL, -32767 },
+		{ 4, 0x00000000fffffffeULL, -2 }, { 8, 0x8000000000000000ULL, INT64_MIN },
+	};
+	struct pt_regs_fake regs = { 0 };
+	struct run run;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(w); i++) {
+		struct bp_plan p = {
+			.nargs = 3,
+			.args = { reg_arg(BP_REG_RDI, w[i].size, true),
+				  reg_arg(BP_REG_RSP, w[i].size, true),
+				  reg_arg(BP_REG_RSI, w[i].size, false) },
+		};
+		int n[2];
+
+		put_u64(word, 8, w[i].v);
+		mem_reset();
+		mem_add(true, USER_BASE, word, sizeof(word));
+		set_reg(&regs, BP_REG_RDI, w[i].v);
+		set_reg(&regs, BP_REG_RSP, USER_BASE);
+		set_reg(&regs, BP_REG_RSI, KERN_BASE);
+		/* the stack's argument at rsp + 8 */
+		p.args[1].add = 8;
+		p.args[1].nderef = 1;
+		p.args[1].user_mask = 1;
+		/* *(unsigned *)(rsi + 8) in kernel memory */
+		p.args[2].add = 8;
+		p.args[2].nderef = 1;
+		mem_add(false, KERN_BASE, word, sizeof(word));
+		for (int v4 = 0; v4 < 2; v4++) {
+			cpu_v4 = v4;
+			check_against_ref(&p, &regs, &run);
+			CHECK_INT((int64_t)run.r[3], w[i].s);
+			CHECK_INT((int64_t)run.r[4], w[i].s);
+			CHECK_INT(run.r[5], ref_extend(w[i].v, w[i].size * 8, false));
+			n[v4] = run.n;
+		}
+		cpu_v4 = false;
+		CHECK(n[1] <= n[0], "size %d: %d insns with cpu v4, %d without", w[i].size, n[1], n[0]);
+		/* a register alone: its load and r2 = 0 with cpu v4 */
+		p.nargs = 1;
+		cpu_v4 = true;
+		CHECK_INT(gen_count_unread(&p, 0x32), 2);
+		cpu_v4 = false;
+		CHECK_INT(gen_count_unread(&p, 0x32), w[i].size == 8 ? 2 : 4);
+	}
+}
+
 int main(void)
 {
+	RUN(test_interp_sign_extension);
 	RUN(test_preamble);
 	RUN(test_seq_ctx_args);
-	RUN(test_val_ctx_deref);
-	RUN(test_seq_reg_signed_int);
-	RUN(test_seq_reg_unsigned_int);
-	RUN(test_seq_reg_u64_three_args);
+	RUN_BOTH(test_val_ctx_deref);
+	RUN(test_seq_reg_widths);
+	RUN(test_seq_three_regs);
+	RUN(test_seq_reg_add_and_bits);
 	RUN(test_seq_one_deref);
+	RUN(test_seq_stack_slot);
 	RUN(test_seq_only_what_the_program_reads);
 	RUN(test_seq_body_liveness);
 	RUN(test_seq_slow_body_liveness);
@@ -1602,22 +2031,23 @@ int main(void)
 	RUN(test_pt_regs_off);
 	RUN(test_fetch_format);
 	RUN(test_plan_equal);
-	RUN(test_val_negative_int);
-	RUN(test_val_unsigned_zero_extended);
-	RUN(test_val_unused_args_zero);
-	RUN(test_val_deref_chain);
-	RUN(test_val_mixed_args);
-	RUN(test_val_stack_arg);
-	RUN(test_val_failed_read);
-	RUN(test_val_user_kernel);
-	RUN(test_val_bitfields);
-	RUN(test_val_constants);
-	RUN(test_val_global_ip);
-	RUN(test_val_global_func_ip);
+	RUN_BOTH(test_val_negative_int);
+	RUN_BOTH(test_val_unsigned_zero_extended);
+	RUN_BOTH(test_val_unused_args_zero);
+	RUN(test_val_every_width);
+	RUN_BOTH(test_val_deref_chain);
+	RUN_BOTH(test_val_mixed_args);
+	RUN_BOTH(test_val_stack_arg);
+	RUN_BOTH(test_val_failed_read);
+	RUN_BOTH(test_val_user_kernel);
+	RUN_BOTH(test_val_bitfields);
+	RUN_BOTH(test_val_constants);
+	RUN_BOTH(test_val_global_ip);
+	RUN_BOTH(test_val_global_func_ip);
 	RUN(test_seq_global_ip);
-	RUN(test_val_register_bits);
+	RUN_BOTH(test_val_register_bits);
 	RUN(test_global_plan_helpers);
-	RUN(test_random_plans);
-	RUN(test_random_plans_unread);
+	RUN_BOTH(test_random_plans);
+	RUN_BOTH(test_random_plans_unread);
 	return TEST_EXIT();
 }

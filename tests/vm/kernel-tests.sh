@@ -170,7 +170,20 @@ kprobe_gone() {
 if load kernel_sched "$K/sched.bpf.o" "$K/kt_sched"; then
 	compare kernel_seed_setscheduler seed
 	compare kernel_args_sign_extended args
+	compare kernel_args_narrow_unsigned uargs
 	compare kernel_kretprobe_retval ret
+	# Linux 6.1 predates cpu v4: the check says so, and the prologues
+	# extend the signed int arguments with shifts (kernel_args_sign_extended
+	# says they are right), never with the newer instructions
+	IFS=. read -r kmaj kmin _ <<<"$(uname -r)"
+	if [ "$kmaj" -gt 6 ] || { [ "$kmaj" -eq 6 ] && [ "${kmin%%[!0-9]*}" -ge 6 ]; }; then
+		skip kernel_cpu_v4_fallback "this kernel ($(uname -r)) has cpu v4"
+	elif has "$err" "cpu v4 instructions (sign-extending loads and moves, Linux 6.6+): refused by this kernel" &&
+		has "$err" "s>>= 32" && ! has "$err" " = *(s32 *)(" && ! has "$err" " = (s32)r"; then
+		pass kernel_cpu_v4_fallback
+	else
+		fail kernel_cpu_v4_fallback "load -v does not show the older form: ${err:0:1500}"
+	fi
 	# BTF-only resolution: no debug info in the VM
 	if line_has "$err" 'probe point kernel do_sched_setscheduler+0x0 ' \
 		'(arguments from BTF /sys/kernel/btf/vmlinux)'; then
@@ -499,7 +512,7 @@ fi
 # Every program of every run above is gone (one bpftool run: execs are slow).
 progs=$(bpftool prog show 2>&1)
 left=
-for p in prog sched_args sched_ret null_lseek_prog mod_stats mod_auto addr_show badprog \
+for p in prog sched_args sched_uargs sched_ret null_lseek_prog mod_stats mod_auto addr_show badprog \
 	hash_update hash_update2 hash_delete arr_update arr_delete pcpu_update pcpu_delete \
 	bpfprobe_mon some; do
 	[[ $progs == *"name $p "* ]] && left+=" $p"

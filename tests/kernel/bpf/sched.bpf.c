@@ -2,7 +2,8 @@
 /*
  * The issue's seed example and more of do_sched_setscheduler(pid_t pid,
  * int policy, struct sched_param __user *param): a user pointer read with
- * @user, sign-extended register arguments, a failing fetch (err), and the
+ * @user, sign-extended register arguments (and narrow unsigned reads of
+ * them), a failing fetch (err), and the
  * return value of a kretprobe. tests/kernel/progs/kt_sched.c prints the
  * truth in the same form.
  */
@@ -22,6 +23,16 @@ int sched_args(void *ctx, int err, long pid, long policy, long prio)
 	if (from_test_helper())
 		bpf_printk("GOT args err=%d pid=%ld policy=%ld prio=%ld", err != 0, pid,
 			   policy, prio);
+	return 0;
+}
+
+/* the same registers read narrow and unsigned (type overrides): a load of
+ * their low bytes, which kernels without cpu v4 take too */
+SEC("func=do_sched_setscheduler pid:u32 policy:u16 policy:u8")
+int sched_uargs(void *ctx, int err, __u64 pid, __u64 p16, __u64 p8)
+{
+	if (from_test_helper())
+		bpf_printk("GOT uargs err=%d pid=%llu p16=%llu p8=%llu", err != 0, pid, p16, p8);
 	return 0;
 }
 

@@ -38,6 +38,8 @@ static void call(long nr, long pid, long policy, struct sched_param *param, int 
 	/* sched_setparam() passes policy -1 (SETPARAM_POLICY) */
 	if (nr == SYS_sched_setparam)
 		policy = -1;
+	fprintf(truth, "TRUTH uargs err=0 pid=%u p16=%u p8=%u\n", (unsigned int)pid,
+		(unsigned short)policy, (unsigned char)policy);
 	if (bad) {
 		fprintf(truth, "TRUTH seed err=1 prio=0\n");
 		fprintf(truth, "TRUTH args err=1 pid=0 policy=0 prio=0\n");
