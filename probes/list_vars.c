@@ -24,6 +24,7 @@
 #include <dwarf.h>
 
 #include "probes/dwarf/dwarf.h"
+#include "probes/dwarf/loclist.h"
 #include "probes/dwarf/types.h"
 #include "probes/resolve.h"
 #include "probes/listing.h"
@@ -305,6 +306,7 @@ static int collect_cands(struct vars_ctx *v, struct cands *cs)
 /* Where var has a location (as the resolver's messages count it). */
 static int var_ranges(const struct vars_ctx *v, Dwarf_Die *var, struct bp_var_entry *e)
 {
+	struct bp_loclist_ops buf;
 	Dwarf_Addr base, start, end;
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
@@ -317,7 +319,7 @@ static int var_ranges(const struct vars_ctx *v, Dwarf_Die *var, struct bp_var_en
 			e->navail = -1;
 		return 0;
 	}
-	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &ops, &nops)) > 0) {
+	while ((off = bp_loclist__next(&attr, off, &base, &start, &end, &ops, &nops, &buf)) > 0) {
 		struct bp_addr_range *r;
 
 		/* a single expression: valid throughout the scope */
@@ -474,6 +476,9 @@ static enum bp_var_class not_fetchable(struct bp_arg_ctx *c, struct cand *cd,
 		/* why its target cannot be read is the reason */
 		if (bp_loc__implicit_target(&q, &val)) {
 			*d = scratch;
+			/* its target is in an xmm register: present */
+			if (scratch.fp_register)
+				return BP_VAR_FP_REG;
 			return scratch.unavailable ? BP_VAR_ABSENT : BP_VAR_REFUSED;
 		}
 		free(*desc);

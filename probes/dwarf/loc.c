@@ -19,6 +19,7 @@
 #include <dwarf.h>
 
 #include "probes/dwarf/dwarf.h"
+#include "probes/dwarf/loclist.h"
 #include "probes/dwarf/types.h"
 #include "prologue/arch.h"
 #include "util/log.h"
@@ -1556,7 +1557,8 @@ bad:
  * address, so at addr the machine holds what that entry says: used when
  * no entry covers addr. Returns 1 with ops, 0 when there is none.
  */
-static int view_location(Dwarf_Attribute *attr, uint64_t addr, Dwarf_Op **ops, size_t *nops)
+static int view_location(Dwarf_Attribute *attr, uint64_t addr, Dwarf_Op **ops, size_t *nops,
+			 struct bp_loclist_ops *buf)
 {
 	Dwarf_Addr base, start, end;
 	ptrdiff_t off = 0;
@@ -1564,43 +1566,59 @@ static int view_location(Dwarf_Attribute *attr, uint64_t addr, Dwarf_Op **ops, s
 	if (attr->form == DW_FORM_exprloc || attr->form == DW_FORM_block1 ||
 	    attr->form == DW_FORM_block)
 		return 0;
-	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, ops, nops)) > 0) {
+	while ((off = bp_loclist__next(attr, off, &base, &start, &end, ops, nops, buf)) > 0) {
 		if (start == addr && end == addr && *nops)
 			return 1;
 	}
 	return 0;
 }
 
+/* s + text, as room allows */
+static void append(char *s, size_t len, const char *text)
+{
+	size_t l = strlen(s);
+
+	if (l < len)
+		snprintf(s + l, len - l, "%s", text);
+}
+
 int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 		char *desc, size_t desclen)
 {
+	struct bp_loclist_ops buf;
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
 	size_t nops;
 	int n, err, view = 0;
+	bool first;
 
 	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
 		if (dwarf_attr_integrate(var, DW_AT_const_value, &attr))
 			return const_value(c, &attr, val, desc, desclen);
 		return bp_arg__unavailable(c, -ENOENT, "optimized out", "it has no location");
 	}
-	n = dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1);
+	/* the ops read where libdw cannot (DW_OP_GNU_uninit) live in buf */
+	n = bp_loclist__at(&attr, c->addr, &ops, &nops, &buf);
 	if (n < 0) {
-		bp_arg_fail(c, "libdw cannot read its location (%s; an op it does not know, such as DW_OP_GNU_uninit, in its location list)",
-			    dwarf_errmsg(-1));
+		bp_arg_fail(c, "its location cannot be read (%s)", buf.err);
 		return -EINVAL;
 	}
 	if (n == 0 || nops == 0)
-		n = view = view_location(&attr, c->addr, &ops, &nops);
+		n = view = view_location(&attr, c->addr, &ops, &nops, &buf);
 	if (n == 0 || nops == 0)
 		return bp_arg__unavailable(c, -ENOENT, "optimized out", NULL);
 	describe(c, &attr, ops, nops, desc, desclen);
-	if (view) {
-		size_t l = strlen(desc);
-
-		snprintf(desc + l, desclen - l, " (location view)");
-	}
+	if (view)
+		append(desc, desclen, " (location view)");
+	/* gcc's mark of a value not yet initialized: the location still
+	 * holds what the variable has, as gdb shows it */
+	if (buf.uninit)
+		append(desc, desclen, " (uninitialized: DW_OP_GNU_uninit)");
+	first = c->diag && !c->diag->failed;
 	err = eval(c, &attr, 0, ops, nops, val);
+	if (err && first && buf.uninit)
+		append(c->diag->msg, sizeof(c->diag->msg),
+		       "; DWARF marks its value uninitialized there (DW_OP_GNU_uninit)");
 	if (err)
 		return err;
 	bp_debug("%s: argument '%s' at 0x%" PRIx64 ": %s\n", c->where, c->arg,
@@ -1638,12 +1656,13 @@ int bp_loc__implicit_target(const struct bp_arg_ctx *c, struct bp_val *v)
 
 bool bp_loc__frame_based(const struct bp_arg_ctx *c, Dwarf_Die *var)
 {
+	struct bp_loclist_ops buf;
 	Dwarf_Attribute attr, fb_attr;
 	Dwarf_Op *ops, *fb_ops;
 	size_t nops, fb_nops, i;
 
 	if (!dwarf_attr_integrate(var, DW_AT_location, &attr) ||
-	    dwarf_getlocation_addr(&attr, c->addr, &ops, &nops, 1) <= 0)
+	    bp_loclist__at(&attr, c->addr, &ops, &nops, &buf) <= 0)
 		return false;
 	for (i = 0; i < nops; i++) {
 		if (ops[i].atom != DW_OP_fbreg)
@@ -1667,6 +1686,7 @@ bool bp_loc__frame_based(const struct bp_arg_ctx *c, Dwarf_Die *var)
 int bp_loc__ranges(Dwarf_Die *var, void (*cb)(uint64_t start, uint64_t end, bool entry_value,
 					       void *ctx), void *ctx)
 {
+	struct bp_loclist_ops buf;
 	Dwarf_Addr base, start, end;
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
@@ -1678,7 +1698,7 @@ int bp_loc__ranges(Dwarf_Die *var, void (*cb)(uint64_t start, uint64_t end, bool
 	    attr.form == DW_FORM_exprloc || attr.form == DW_FORM_block1 ||
 	    attr.form == DW_FORM_block)
 		return 0;
-	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &ops, &nops)) > 0) {
+	while ((off = bp_loclist__next(&attr, off, &base, &start, &end, &ops, &nops, &buf)) > 0) {
 		if (!nops || start >= end)
 			continue;
 		cb(start, end, is_entry_value(ops, nops), ctx);

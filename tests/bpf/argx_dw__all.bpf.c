@@ -3,7 +3,7 @@
  * The hand-written DWARF of tests/targets/argx/dw/dw.s: entry values at
  * the entry, breg + deref + offset, bit pieces and memory pieces,
  * constants of every form, DW_OP_addr, shifts, masks and conversions, a
- * double spilled from xmm0.
+ * double spilled from xmm0, location lists with DW_OP_GNU_uninit.
  */
 #include "argx_report.h"
 
@@ -82,6 +82,50 @@ SEC("exec=" TARGET ";shr2=dw_shr ds")
 int shr2(void *ctx, int err, long ds)
 {
 	REPORT(err, "dw_shr2", "ds=%ld", ds);
+	return 0;
+}
+
+/* values gcc marks DW_OP_GNU_uninit, which libdw 0.188 cannot parse:
+ * DWARF 4 (dw.s) and DWARF 5 (dw5.s), at the entry and 7 bytes in */
+SEC("exec=" TARGET ";un4=dw_uninit4 y")
+int un4(void *ctx, int err, long y)
+{
+	REPORT(err, "dw_uninit4", "y=%ld", y);
+	return 0;
+}
+
+SEC("exec=" TARGET ";un4b=dw_uninit4+7 y")
+int un4b(void *ctx, int err, long y)
+{
+	REPORT(err, "dw_uninit4b", "y=%ld", y);
+	return 0;
+}
+
+SEC("exec=" TARGET ";un=dw_uninit x pr.x pr.y")
+int un(void *ctx, int err, long x, long px, long py)
+{
+	REPORT(err, "dw_uninit", "x=%ld px=%ld py=%ld", x, px, py);
+	return 0;
+}
+
+SEC("exec=" TARGET ";un_k=dw_uninit k w")
+int un_k(void *ctx, int err, long k, long w)
+{
+	REPORT(err, "dw_uninit_k", "k=%ld w=%ld", k, w);
+	return 0;
+}
+
+SEC("exec=" TARGET ";un2=dw_uninit+7 x pr.x pr.y")
+int un2(void *ctx, int err, long x, long px, long py)
+{
+	REPORT(err, "dw_uninit2", "x=%ld px=%ld py=%ld", x, px, py);
+	return 0;
+}
+
+SEC("exec=" TARGET ";un2_k=dw_uninit+7 k w")
+int un2_k(void *ctx, int err, long k, long w)
+{
+	REPORT(err, "dw_uninit2_k", "k=%ld w=%ld", k, w);
 	return 0;
 }
 

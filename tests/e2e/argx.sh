@@ -117,7 +117,8 @@ for v in $dw_variants; do
 done
 for v in $dw_variants; do
 	finish "argx_dw_$v" dw_entry dw_chain dw_pieces dw_mixed dw_consts dw_consts2 \
-		dw_consts3 dw_global dw_float dw_shr dw_shr2
+		dw_consts3 dw_global dw_float dw_shr dw_shr2 dw_uninit4 dw_uninit4b \
+		dw_uninit dw_uninit_k dw_uninit2 dw_uninit2_k
 done
 
 # --- where a build describes a value only later ------------------------------
@@ -230,6 +231,18 @@ expect_err argx_err_no_location "$D;dw_entry gone" "argument 'gone'" "optimized 
 expect_err argx_err_missing_piece "$D;dw_pieces s.c" "argument 's.c'" "optimized out at" "bytes 8..15" "DW_OP_piece"
 expect_err argx_err_xmm_spilled "$D;dw_float d2" "argument 'd2'" "floating-point register xmm0" "available at" "(dw_float+0x6..+0xb)"
 expect_err argx_err_tls "$D;dw_global tls" "argument 'tls'" "thread-local"
+
+# vars: values DWARF marks uninitialized (DW_OP_GNU_uninit) are fetchable,
+# and their location says so (y of dw_uninit4; x, k and w of dw_uninit)
+out=$("$BPFPROBE" vars --json "$D" 'dw_uninit*' 2>&1)
+got=$(jq -r '[.points[].vars[] | select(.class == "fetchable")
+	| select(.location | contains("(uninitialized: DW_OP_GNU_uninit)")) | .name]
+	| sort | join(" ")' <<<"$out" 2>&1)
+if [ "$got" = "k w x y" ]; then
+	pass argx_vars_uninit
+else
+	fail argx_vars_uninit "got '$got': $(cut -c1-400 <<<"$out")"
+fi
 
 # a $params past the limit is refused at load too: non-zero, nothing left loaded
 mkobj "$tmp/four.o" <<EOF

@@ -492,6 +492,29 @@ static void test_dw(void)
 		      f->size == 2 && !f->is_signed && !f->bit_size, "ds: u16 *(rsi)");
 	}
 	bp_points__free(p, 1);
+
+	/* gcc's DW_OP_GNU_uninit, which libdw 0.188 refuses: the location is
+	 * read all the same (dw5.s in DWARF 5, dw.s's y in DWARF 4) */
+	p = one(dw, "func=dw_uninit x pr.x pr.y");
+	if (p) {
+		check_reg_fetch(&p->plan.args[0], "x", BP_REG_RDI, 0, 8, true, 0, 0);
+		check_reg_fetch(&p->plan.args[1], "pr.x", BP_REG_RDI, 0, 8, true, 0, 0);
+		check_reg_fetch(&p->plan.args[2], "pr.y", BP_REG_RSI, 0, 8, true, 0, 0);
+	}
+	bp_points__free(p, 1);
+	p = one(dw, "func=dw_uninit+7 x k w");
+	if (p) {
+		/* DW_OP_breg0 0; DW_OP_plus_uconst 240 (an 0xf0 operand byte) */
+		check_reg_fetch(&p->plan.args[0], "x", BP_REG_RAX, 240, 8, true, 0, 0);
+		check_const(&p->plan.args[1], "k", 240, 8, true);
+		/* the default location */
+		check_reg_fetch(&p->plan.args[2], "w", BP_REG_RSI, 0, 8, true, 0, 0);
+	}
+	bp_points__free(p, 1);
+	p = one(dw, "func=dw_uninit4 y");
+	if (p)
+		check_reg_fetch(&p->plan.args[0], "y", BP_REG_RDI, 240, 8, true, 0, 0);
+	bp_points__free(p, 1);
 }
 
 int main(void)

@@ -4,7 +4,8 @@
 # offset), pieces and bit pieces (registers and memory), constants
 # (DW_AT_const_value sdata/data1/block, DW_OP_implicit_value, stack
 # values), globals (DW_OP_addr), shifts, masks and conversions, a double
-# in xmm0 that is spilled later, a thread-local variable.
+# in xmm0 that is spilled later, a thread-local variable, a location list
+# with DW_OP_GNU_uninit (and dw5.s: the same in DWARF 5).
 # main.c calls each function and prints the truth (see tests/e2e/argx.sh).
 # Assembled without -g: this file is its own compilation unit (DWARF 4).
 
@@ -86,6 +87,16 @@ dw_shr:
 	ret
 .Ldw_shr_end:
 	.size	dw_shr, .-dw_shr
+
+# long dw_uninit4(long a): y = a + 240 is marked DW_OP_GNU_uninit
+	.globl	dw_uninit4
+	.type	dw_uninit4, @function
+dw_uninit4:
+	leaq	240(%rdi), %rax
+.Ldw_uninit4_1:
+	ret
+.Ldw_uninit4_end:
+	.size	dw_uninit4, .-dw_uninit4
 .Ltext_end:
 
 	.data
@@ -560,6 +571,18 @@ dw_static_get:
 	loc_end 17
 	.byte	0
 
+	# long dw_uninit4(long a)
+	.uleb128 3
+	.string	"dw_uninit4"
+	.quad	dw_uninit4
+	.quad	.Ldw_uninit4_end - dw_uninit4
+	.long	.Lt_long - .Lcu
+	.uleb128 15
+	.string	"y"
+	.long	.Lt_long - .Lcu
+	.long	.Lloc_y
+	.byte	0
+
 	# file-scope variables
 	.uleb128 12
 	.string	"dw_gvar"
@@ -589,6 +612,18 @@ dw_static_get:
 	.quad	.Ldw_float_end - .Ltext0
 	.value	2
 	.byte	0x77, 0x78		# DW_OP_breg7 -8
+	.quad	0, 0
+# y: gcc's DW_OP_GNU_uninit at the end of each entry, after a base
+# address selection entry; 0xf0 is also a byte of plus_uconst's operand
+.Lloc_y:
+	.quad	-1, dw_uninit4
+	.quad	0, .Ldw_uninit4_1 - dw_uninit4
+	.value	7
+	.byte	0x75, 0, 0x23, 0xf0, 0x01, 0x9f	# DW_OP_breg5 0 DW_OP_plus_uconst 240 DW_OP_stack_value
+	.byte	0xf0				# DW_OP_GNU_uninit
+	.quad	.Ldw_uninit4_1 - dw_uninit4, .Ldw_uninit4_end - dw_uninit4
+	.value	2
+	.byte	0x50, 0xf0			# DW_OP_reg0 DW_OP_GNU_uninit
 	.quad	0, 0
 
 	.section	.note.GNU-stack,"",@progbits

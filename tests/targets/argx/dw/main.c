@@ -20,6 +20,8 @@ long dw_global(void);
 long dw_float(double d);
 long dw_shr(long x, unsigned short *p);
 long dw_static_get(void);
+long dw_uninit4(long a);
+long dw_uninit(long a, long b);
 extern long dw_gvar[2];
 
 int main(int argc, char **argv)
@@ -60,6 +62,15 @@ int main(int argc, char **argv)
 		       x & 0xff, (long)(int)x);
 		printf("TRUTH dw_shr2 ds=%u\n", half);
 		dw_static_get();
+		/* values DWARF marks uninitialized (DW_OP_GNU_uninit) */
+		dw_uninit4(-1000 - i);
+		printf("TRUTH dw_uninit4 y=%d\n", -1000 - i + 240);
+		printf("TRUTH dw_uninit4b y=%d\n", -1000 - i + 240);
+		dw_uninit(1000 + i, -7 - i);
+		printf("TRUTH dw_uninit x=%d px=%d py=%d\n", 1000 + i, 1000 + i, -7 - i);
+		printf("TRUTH dw_uninit_k k=240 w=%d\n", 1000 + i);
+		printf("TRUTH dw_uninit2 x=%d px=%d py=%d\n", 1000 + i, 1000 + i, -7 - i);
+		printf("TRUTH dw_uninit2_k k=240 w=%d\n", -7 - i);
 	}
 	return 0;
 }
