@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The function index of a binary (index.h): got once per opened binary,
- * from the user's cache when a valid one is stored for exactly this file,
- * else built by a scan and stored; and its look-ups by name.
+ * from the user's cache when a valid one is stored for exactly this file
+ * (index_file.c), else built by a scan (index_scan.c) and stored; and its
+ * look-ups by name.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,125 +17,6 @@
 #include "probes/dwarf/index.h"
 #include "util/grow.h"
 #include "util/log.h"
-
-uint32_t bp_index__hash(const char *name)
-{
-	uint32_t h = 2166136261u;
-
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		h = (h ^ *p) * 16777619u;
-	return h;
-}
-
-uint64_t bp_index__checksum(const void *payload, size_t size)
-{
-	const unsigned char *p = payload;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ size, w;
-	size_t i;
-
-	for (i = 0; i + 8 <= size; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	for (; i < size; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	h ^= h >> 29;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 32);
-}
-
-/* --- reading one, as untrusted input --------------------------------------- */
-
-/* [off, off + n * elem) in a blob of size bytes, 8-byte aligned. */
-static bool part(size_t size, size_t *off, uint64_t n, size_t elem, size_t *start)
-{
-	*start = (*off + 7) & ~(size_t)7;
-	if (*start > size || n > (size - *start) / elem)
-		return false;
-	*off = *start + n * elem;
-	return true;
-}
-
-int bp_index__validate(struct bp_dwarf_index *idx, char *why, size_t len)
-{
-	const struct bp_index_header *h = idx->mem;
-	size_t off = sizeof(*h), o_names, o_slots, o_funcs, o_inls, o_units, o_strings;
-	const struct bp_index_name *names;
-	const uint64_t *units;
-	const uint32_t *slots;
-	uint32_t i;
-
-	if (idx->size < sizeof(*h) || memcmp(h->magic, BP_INDEX_MAGIC, sizeof(h->magic))) {
-		snprintf(why, len, "not an index of this version (truncated?)");
-		return -EINVAL;
-	}
-	if (h->version != BP_INDEX_VERSION || h->byte_order != 0x01020304) {
-		snprintf(why, len, "index version %u, byte order 0x%08x", h->version, h->byte_order);
-		return -EINVAL;
-	}
-	if (h->payload_size != idx->size - sizeof(*h)) {
-		snprintf(why, len, "%zu bytes instead of %" PRIu64 " (truncated?)", idx->size,
-			 h->payload_size + sizeof(*h));
-		return -EINVAL;
-	}
-	if (h->checksum != bp_index__checksum((const char *)idx->mem + sizeof(*h),
-					      h->payload_size)) {
-		snprintf(why, len, "its checksum does not match its contents (corrupt)");
-		return -EINVAL;
-	}
-	if (h->build_id_len > BP_INDEX_BUILD_ID_MAX || !h->nslots ||
-	    (h->nslots & (h->nslots - 1)) || h->nslots <= h->nnames) {
-		snprintf(why, len, "a malformed header");
-		return -EINVAL;
-	}
-	if (!part(idx->size, &off, h->nnames, sizeof(*names), &o_names) ||
-	    !part(idx->size, &off, h->nslots, sizeof(*slots), &o_slots) ||
-	    !part(idx->size, &off, h->nfuncs, sizeof(uint64_t), &o_funcs) ||
-	    !part(idx->size, &off, h->ninlines, sizeof(struct bp_index_inline), &o_inls) ||
-	    !part(idx->size, &off, h->nunits, sizeof(uint64_t), &o_units) ||
-	    !part(idx->size, &off, h->strings_size, 1, &o_strings) || off != idx->size) {
-		snprintf(why, len, "its parts do not fit its size");
-		return -EINVAL;
-	}
-	names = (const void *)((const char *)idx->mem + o_names);
-	slots = (const void *)((const char *)idx->mem + o_slots);
-	idx->strings = (const char *)idx->mem + o_strings;
-	if (h->strings_size && idx->strings[h->strings_size - 1]) {
-		snprintf(why, len, "a name without its end");
-		return -EINVAL;
-	}
-	for (i = 0; i < h->nnames; i++) {
-		const struct bp_index_name *n = &names[i];
-
-		if (n->str >= h->strings_size || n->func_first > h->nfuncs ||
-		    n->nfuncs > h->nfuncs - n->func_first || n->inline_first > h->ninlines ||
-		    n->ninlines > h->ninlines - n->inline_first) {
-			snprintf(why, len, "name %u points out of the index", i);
-			return -EINVAL;
-		}
-	}
-	for (i = 0; i < h->nslots; i++) {
-		if (slots[i] > h->nnames) {
-			snprintf(why, len, "slot %u points out of the index", i);
-			return -EINVAL;
-		}
-	}
-	units = (const void *)((const char *)idx->mem + o_units);
-	for (i = 1; i < h->nunits; i++) {
-		if (units[i - 1] >= units[i]) {
-			snprintf(why, len, "its units are not sorted");
-			return -EINVAL;
-		}
-	}
-	idx->hdr = h;
-	idx->names = names;
-	idx->slots = slots;
-	idx->funcs = (const void *)((const char *)idx->mem + o_funcs);
-	idx->inlines = (const void *)((const char *)idx->mem + o_inls);
-	idx->units = units;
-	return 0;
-}
 
 void bp_dwarf_index__free(struct bp_dwarf_index *idx)
 {
@@ -178,7 +60,7 @@ static struct bp_dwarf_index *build(const struct bp_debuginfo *di,
 	h->has_debug_file = want->has_debug_file;
 	h->binary = want->binary;
 	h->debug = want->debug;
-	h->checksum = bp_index__checksum((char *)idx->mem + sizeof(*h), h->payload_size);
+	h->checksum = bp_index__checksum(idx->mem, idx->size);
 	if (bp_index__validate(idx, why, sizeof(why))) {
 		/* the scan's own output: a bug, said and not used */
 		bp_err("%s: the DWARF index built is invalid (%s): walking its DWARF\n", di->path,

@@ -48,7 +48,7 @@ struct bp_index_header {
 	char magic[8];
 	uint32_t version;
 	uint32_t byte_order;	/* 0x01020304 as written by this machine */
-	uint64_t checksum;	/* of everything after the header */
+	uint64_t checksum;	/* of all the rest (bp_index__checksum) */
 	uint64_t payload_size;
 	uint32_t build_id_len;	/* 0: the binary has none */
 	uint8_t build_id[BP_INDEX_BUILD_ID_MAX];
@@ -180,8 +180,9 @@ int bp_index_scan(const struct bp_debuginfo *di, struct bp_dwarf_index *out,
 int bp_index_file__identify(const struct bp_debuginfo *di, struct bp_index_header *hdr,
 			    char *name, size_t name_len, char *why, size_t len);
 
-/* The checksum of the payload that a header heads (in memory). */
-uint64_t bp_index__checksum(const void *payload, size_t size);
+/* The checksum of an index of size bytes at mem: all of it but the
+ * checksum field. */
+uint64_t bp_index__checksum(const void *mem, size_t size);
 
 /*
  * Points idx's arrays into its memory after checking everything in it as
