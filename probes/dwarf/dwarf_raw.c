@@ -172,7 +172,7 @@ void bp_raw__free(struct bp_raw *r)
 
 /* --- forms ------------------------------------------------------------------ */
 
-static bool is_local_ref(uint32_t form)
+bool bp_raw__local_ref(unsigned int form)
 {
 	switch (form) {
 	case DW_FORM_ref1:
@@ -362,7 +362,8 @@ static int index_codes(struct bp_raw *r)
 		r->by_code = v;
 		r->ncodes = need;
 	}
-	memset(r->by_code, 0, r->ncodes * sizeof(*r->by_code));
+	if (r->ncodes)
+		memset(r->by_code, 0, r->ncodes * sizeof(*r->by_code));
 	/* pointers only now: v may have moved while it grew */
 	for (i = 0; i < r->n; i++) {
 		if (r->v[i].code < r->ncodes)
@@ -403,7 +404,7 @@ static int read_attr_specs(struct bp_raw *r, const struct bp_raw_unit *u, const 
 		if (a->fixed >= 0)
 			a->fixed = at.size < 0 ? -1 : a->fixed + at.size;
 		if (a->tag == DW_TAG_inlined_subroutine && name == DW_AT_abstract_origin &&
-		    !is_local_ref(form))
+		    !bp_raw__local_ref(form))
 			*outside = true;
 		if (bp_grow((void **)&r->attrs, r->nattrs, &r->cap_attrs, sizeof(at), 64))
 			return -ENOMEM;
@@ -599,7 +600,7 @@ bool bp_raw__ref(const struct bp_raw_unit *u, const struct bp_raw_value *v, uint
 
 	if (!v->at || !read_value(u, v->form, v->attr, v->at, &val))
 		return false;
-	if (is_local_ref(v->form)) {
+	if (bp_raw__local_ref(v->form)) {
 		*off = u->off + val;
 		return true;
 	}

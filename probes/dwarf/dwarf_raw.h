@@ -142,6 +142,9 @@ const char *bp_raw__string(const struct bp_raw *r, const struct bp_raw_unit *u,
  * reference the reader cannot follow (another file, a type signature). */
 bool bp_raw__ref(const struct bp_raw_unit *u, const struct bp_raw_value *v, uint64_t *off);
 
+/* A reference form that stays inside its unit (ref1..8, ref_udata). */
+bool bp_raw__local_ref(unsigned int form);
+
 /* LEB128, as DIEs start with their abbreviation code. */
 static inline bool bp_raw__uleb(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 {

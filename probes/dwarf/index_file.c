@@ -8,9 +8,12 @@
  * this very binary: same build ID, and same identity (device, inode, size,
  * modification and change times) of the binary and of its debug file, so
  * a binary rebuilt, touched or replaced by another at the same path is
- * indexed again, never resolved from a stale index.
+ * indexed again, never resolved from a stale index. Storing one removes
+ * the indexes not rewritten for PRUNE_DAYS (builds long gone, mostly) and
+ * the temporary files of runs killed while writing.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <elfutils/libdwelf.h>
 
@@ -28,6 +32,9 @@
 #define INDEX_DIR	"dwarf-index"
 /* no index of a real binary comes near this: a larger file is not ours */
 #define MAX_INDEX_SIZE	(1ull << 31)
+#define PRUNE_DAYS	30
+/* a temporary file this old was left by a run killed while writing it */
+#define STALE_TEMP_SECONDS	3600
 
 static void file_id(const struct stat *st, struct bp_index_file_id *id)
 {
@@ -131,12 +138,14 @@ static const char *stale(const struct bp_index_header *hdr, const struct bp_inde
 	return NULL;
 }
 
-static int read_all(int fd, void *buf, size_t size)
+/* All size bytes read into buf (out false) or written from it. */
+static int transfer(int fd, void *buf, size_t size, bool out)
 {
 	size_t done = 0;
 
 	while (done < size) {
-		ssize_t n = read(fd, (char *)buf + done, size - done);
+		ssize_t n = out ? write(fd, (char *)buf + done, size - done) :
+				  read(fd, (char *)buf + done, size - done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -186,7 +195,7 @@ int bp_index_file__read(const struct bp_index_header *want, const char *name,
 		err = -ENOMEM;
 		goto out;
 	}
-	err = read_all(fd, idx->mem, idx->size);
+	err = transfer(fd, idx->mem, idx->size, false);
 	if (err)
 		snprintf(why, len, "cannot read it: %s", strerror(-err));
 	if (!err)
@@ -208,20 +217,42 @@ out:
 	return err;
 }
 
-static int write_all(int fd, const void *buf, size_t size)
+static bool ends_with(const char *s, const char *end)
 {
-	size_t done = 0;
+	size_t ls = strlen(s), le = strlen(end);
 
-	while (done < size) {
-		ssize_t n = write(fd, (const char *)buf + done, size - done);
+	return ls >= le && !strcmp(s + ls - le, end);
+}
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += n;
+/* Removes the old indexes and dead temporary files of dir. */
+static void prune(const struct bp_cache_dir *dir)
+{
+	time_t now = time(NULL);
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int fd;
+
+	fd = openat(dir->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
 	}
-	return 0;
+	while ((de = readdir(d))) {
+		time_t age;
+
+		if (!ends_with(de->d_name, ".idx") ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		age = now - st.st_mtime;
+		if (!strncmp(de->d_name, "tmp-", 4) ? age > STALE_TEMP_SECONDS :
+		    age > PRUNE_DAYS * 86400)
+			unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
 }
 
 int bp_index_file__write(const struct bp_dwarf_index *idx, const char *name,
@@ -240,10 +271,12 @@ int bp_index_file__write(const struct bp_dwarf_index *idx, const char *name,
 		bp_cache_dir__close(&dir);
 		return fd;
 	}
-	err = write_all(fd, idx->mem, idx->size);
+	err = transfer(fd, idx->mem, idx->size, true);
 	if (err)
 		snprintf(why, len, "cannot write %s/%s: %s", dir.path, tmp, strerror(-err));
 	err = bp_cache_dir__commit(&dir, fd, tmp, name, !err, why, len) ?: err;
+	if (!err)
+		prune(&dir);
 	bp_cache_dir__close(&dir);
 	return err;
 }

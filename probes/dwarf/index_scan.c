@@ -520,7 +520,8 @@ static int build_blob(const struct scan *s, const struct names *names,
 		return -ENOMEM;
 	}
 	memcpy(mem + o.slots, names->slots, (size_t)names->nslots * sizeof(uint32_t));
-	memcpy(mem + o.units, s->units, s->nunits * sizeof(uint64_t));
+	if (s->nunits)
+		memcpy(mem + o.units, s->units, s->nunits * sizeof(uint64_t));
 	hdr = (struct bp_index_header *)mem;
 	memcpy(hdr->magic, BP_INDEX_MAGIC, sizeof(hdr->magic));
 	hdr->version = BP_INDEX_VERSION;

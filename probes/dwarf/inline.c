@@ -13,6 +13,7 @@
 
 #include "probes/dwarf/cxx.h"
 #include "probes/dwarf/dwarf.h"
+#include "probes/dwarf/dwarf_raw.h"
 #include "probes/dwarf/index.h"
 #include "probes/dwarf/types.h"
 #include "util/grow.h"
@@ -135,20 +136,6 @@ static int func_cb(Dwarf_Die *die, void *arg)
 	return w->err ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
-/* Forms of a reference that stays inside its unit. */
-static bool form_is_local_ref(unsigned int form)
-{
-	switch (form) {
-	case DW_FORM_ref1:
-	case DW_FORM_ref2:
-	case DW_FORM_ref4:
-	case DW_FORM_ref8:
-	case DW_FORM_ref_udata:
-		return true;
-	}
-	return false;
-}
-
 /*
  * Can an inlined call in unit name a function described in another unit?
  * LTO (gcc's ltrans units, clang's cross-module inlining) and DWZ do that
@@ -175,7 +162,7 @@ static bool unit_inlines_from_outside(Dwarf_Die *unit)
 		for (i = 0; i < cnt; i++) {
 			if (dwarf_getabbrevattr(abbrev, i, &name, &form, NULL))
 				return true;
-			if (name == DW_AT_abstract_origin && !form_is_local_ref(form))
+			if (name == DW_AT_abstract_origin && !bp_raw__local_ref(form))
 				return true;
 		}
 	}

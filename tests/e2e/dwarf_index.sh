@@ -171,6 +171,26 @@ EOF
 	fi
 fi
 
+# storing an index removes those not rewritten for 30 days and the
+# temporary files of killed runs, nothing else
+echo x >"$IDX/0123456789abcdef0123456789abcdef01234567.idx"
+touch -d '40 days ago' "$IDX/0123456789abcdef0123456789abcdef01234567.idx"
+echo x >"$IDX/tmp-1-deadbeef.idx" && touch -d '2 hours ago' "$IDX/tmp-1-deadbeef.idx"
+echo x >"$IDX/tmp-2-deadbeef.idx"
+echo x >"$IDX/notes.txt" && touch -d '40 days ago' "$IDX/notes.txt"
+recent=$(ls "$IDX" | grep -v -e '^tmp-' -e '^0123' -e notes | head -1)
+touch "$BIN"
+"$BPFPROBE" resolve "$(SEC_OF "$BIN")" >/dev/null 2>&1
+left=$(ls "$IDX" | tr '\n' ' ')
+if [ -e "$IDX/0123456789abcdef0123456789abcdef01234567.idx" ] || [ -e "$IDX/tmp-1-deadbeef.idx" ]; then
+	fail dwarf_index_pruned "old files left: $left"
+elif [ ! -e "$IDX/tmp-2-deadbeef.idx" ] || [ ! -e "$IDX/notes.txt" ] || [ ! -e "$IDX/$recent" ]; then
+	fail dwarf_index_pruned "files that are not old indexes were removed: $left"
+else
+	pass dwarf_index_pruned
+fi
+rm -f "$IDX/tmp-2-deadbeef.idx" "$IDX/notes.txt"
+
 # --- damaged indexes are ignored, and replaced --------------------------------
 
 mk "$BIN" 1
