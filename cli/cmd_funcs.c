@@ -135,7 +135,7 @@ int cmd_funcs(int argc, char **argv)
 		return 2;
 	err = bp_inspect__funcs(&l, a.binary, a.glob);
 	if (err) {
-		bp_func_list__free(&l);
+		bp_inspect__funcs_free(&l);
 		return 1;
 	}
 	if (a.fmt.json) {
@@ -151,6 +151,6 @@ int cmd_funcs(int argc, char **argv)
 			l.binary, l.has_dwarf ? "" : " (it has no debug info: symbol table only)");
 		err = -ENOENT;
 	}
-	bp_func_list__free(&l);
+	bp_inspect__funcs_free(&l);
 	return err ? 1 : 0;
 }

@@ -83,7 +83,7 @@ static void print_var(const struct bp_var_point *vp, const struct bp_var_entry *
 {
 	char fetch[256];
 
-	printf("  %-6s %s: %s", bp_var_kind__name(e->kind), e->name, e->type_name);
+	printf("  %-6s %s: %s", bp_inspect__var_kind(e->kind), e->name, e->type_name);
 	if (!e->fetchable) {
 		printf(": not fetchable: %s\n", e->why ? e->why : "?");
 		return;
@@ -121,11 +121,11 @@ static void json_var(struct bp_json *j, const struct bp_var_entry *e)
 {
 	bp_json__begin_object(j);
 	bp_json__kv_string(j, "name", e->name);
-	bp_json__kv_string(j, "kind", bp_var_kind__name(e->kind));
+	bp_json__kv_string(j, "kind", bp_inspect__var_kind(e->kind));
 	bp_json__kv_string(j, "type", e->type_name);
 	bp_json__kv_int(j, "decl_line", e->decl_line);
 	bp_json__kv_bool(j, "fetchable", e->fetchable);
-	bp_json__kv_string(j, "class", bp_var_class__name(e->cls));
+	bp_json__kv_string(j, "class", bp_inspect__var_class(e->cls));
 	bp_json__kv_uint(j, "addr", e->addr);
 	bp_json__kv_string(j, "location", e->loc_desc);
 	bp_json__key(j, "fetch");
@@ -224,7 +224,7 @@ int cmd_vars(int argc, char **argv)
 	}
 out:
 	for (i = 0; i < n; i++)
-		bp_var_list__free(&lists[i]);
+		bp_inspect__vars_free(&lists[i]);
 	free(lists);
 	return err ? 1 : 0;
 }

@@ -1,25 +1,73 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The cache key is a hash of clang's preprocessed output plus the flags and
- * clang's version, so an edited header invalidates the entry as surely as an
- * edited source; preprocessing costs a fraction of a full compile.
+ * The cache key is a hash of clang's preprocessed output (so an edited
+ * header invalidates an entry as surely as an edited source), the flags,
+ * and the compiler's identity: the path it resolves to, that file's inode
+ * and times, and what `clang --version` prints. Preprocessing costs a
+ * fraction of a full compile; `--version` runs beside it.
+ *
+ * clang writes to descriptors bpfprobe opened (its stdout): the
+ * preprocessed text into a pipe, the object into a file created with
+ * O_EXCL|O_NOFOLLOW in the cache directory and renamed into place, so a
+ * half-written object is never cached and no path is followed.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "cli/cache_dir.h"
 #include "cli/compile_c.h"
 #include "util/log.h"
 
 #ifndef BP_CLANG
 #define BP_CLANG "clang"
 #endif
+
+/* Where the distribution keeps asm/ headers (Debian's multiarch tuple) and
+ * libbpf's __TARGET_ARCH_ name, for the machine bpfprobe is built for. */
+#if defined(__x86_64__) && defined(__ILP32__)
+#define MULTIARCH "x86_64-linux-gnux32"
+#define TARGET_ARCH "x86"
+#elif defined(__x86_64__)
+#define MULTIARCH "x86_64-linux-gnu"
+#define TARGET_ARCH "x86"
+#elif defined(__i386__)
+#define MULTIARCH "i386-linux-gnu"
+#define TARGET_ARCH "x86"
+#elif defined(__aarch64__)
+#define MULTIARCH "aarch64-linux-gnu"
+#define TARGET_ARCH "arm64"
+#elif defined(__arm__) && defined(__ARM_PCS_VFP)
+#define MULTIARCH "arm-linux-gnueabihf"
+#define TARGET_ARCH "arm"
+#elif defined(__arm__)
+#define MULTIARCH "arm-linux-gnueabi"
+#define TARGET_ARCH "arm"
+#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define MULTIARCH "powerpc64le-linux-gnu"
+#define TARGET_ARCH "powerpc"
+#elif defined(__s390x__)
+#define MULTIARCH "s390x-linux-gnu"
+#define TARGET_ARCH "s390"
+#elif defined(__riscv) && __riscv_xlen == 64
+#define MULTIARCH "riscv64-linux-gnu"
+#define TARGET_ARCH "riscv"
+#elif defined(__loongarch64)
+#define MULTIARCH "loongarch64-linux-gnu"
+#define TARGET_ARCH "loongarch"
+#else
+#define MULTIARCH NULL
+#define TARGET_ARCH NULL
+#endif
+
+#define FNV_OFFSET 0xcbf29ce484222325ull
 
 bool bp_is_c_source(const char *path)
 {
@@ -49,109 +97,283 @@ static const char *refused_word(const char *const *extra)
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 			if (!strcmp(*extra, bad[i]))
 				return *extra;
-		if (!strncmp(*extra, "-o", 2) && (*extra)[2] != 'b')
+		/* -oFILE; clang's -objcmt-* options are not ours to refuse */
+		if (!strncmp(*extra, "-o", 2) && strncmp(*extra, "-obj", 4))
 			return *extra;
 	}
 	return NULL;
 }
 
-static size_t count_words(const char *const *extra)
-{
-	size_t n = 0;
+/* The compiler and what tells one build of it from another. */
+struct compiler {
+	char path[PATH_MAX];	/* what is run: BP_CLANG as found in PATH */
+	char real[PATH_MAX];	/* the file it resolves to */
+	struct stat st;
+};
 
-	while (extra && extra[n])
-		n++;
-	return n;
+static int find_compiler(struct compiler *cc)
+{
+	const char *name = BP_CLANG, *path = getenv("PATH");
+
+	if (strchr(name, '/')) {
+		snprintf(cc->path, sizeof(cc->path), "%s", name);
+	} else {
+		const char *p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
+
+		cc->path[0] = '\0';
+		while (*p) {
+			size_t n = strcspn(p, ":");
+			struct stat st;
+
+			snprintf(cc->path, sizeof(cc->path), "%.*s%s%s", (int)n, p, n ? "/" : "",
+				 name);
+			if (!stat(cc->path, &st) && S_ISREG(st.st_mode) && !access(cc->path, X_OK))
+				break;
+			cc->path[0] = '\0';
+			p += n + (p[n] == ':');
+		}
+		if (!cc->path[0]) {
+			bp_err("cannot find %s in PATH (install clang)\n", name);
+			return -ENOENT;
+		}
+	}
+	if (!realpath(cc->path, cc->real) || stat(cc->real, &cc->st)) {
+		bp_err("cannot run %s: %s (install clang)\n", cc->path, strerror(errno));
+		return -errno;
+	}
+	return 0;
 }
 
-/* The flags every compile uses, then extra; argv[] is filled up to the output part. */
-static int base_argv(const char **argv, const char *src, const char *const *extra,
-		     char *incdir, size_t incdir_len, char *archinc, size_t archinc_len)
-{
-	struct utsname u;
-	const char *slash = strrchr(src, '/');
-	int n = 0;
-
-	uname(&u);
-	snprintf(archinc, archinc_len, "-I/usr/include/%s-linux-gnu", u.machine);
-	if (slash)
-		snprintf(incdir, incdir_len, "-I%.*s", (int)(slash - src), src);
-	else
-		snprintf(incdir, incdir_len, "-I.");
-	argv[n++] = BP_CLANG;
-	argv[n++] = "-O2";
-	argv[n++] = "-g";
-	argv[n++] = "-target";
-	argv[n++] = "bpf";
-	argv[n++] = "-D__TARGET_ARCH_x86";
-	argv[n++] = archinc;
-	argv[n++] = incdir;
-	for (; extra && *extra; extra++)
-		argv[n++] = *extra;
-	return n;
-}
-
-static int run(const char *const argv[], const char *stdout_path)
+/* Starts argv with stdout on out_fd, close_fd closed. Returns the pid or -errno. */
+static pid_t spawn(const struct compiler *cc, const char *const argv[], int out_fd,
+		   int close_fd)
 {
 	pid_t pid = fork();
-	int status;
 
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		if (stdout_path && !freopen(stdout_path, "w", stdout))
+		if (close_fd >= 0)
+			close(close_fd);
+		if (out_fd >= 0 && out_fd != STDOUT_FILENO &&
+		    dup2(out_fd, STDOUT_FILENO) < 0)
 			_exit(126);
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "bpfprobe: cannot run %s: %s (install clang)\n", argv[0],
+		execv(cc->path, (char *const *)argv);
+		fprintf(stderr, "bpfprobe: cannot run %s: %s (install clang)\n", cc->path,
 			strerror(errno));
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
+	return pid;
+}
+
+/* 0 when pid exited with 0, else non-zero. */
+static int reap(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-static int cache_dir(char *buf, size_t len)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+/* A child whose stdout we read. */
+struct piped {
+	pid_t pid;
+	int fd;
+};
 
-	if (xdg && *xdg)
-		snprintf(buf, len, "%s/bpfprobe", xdg);
-	else if (home && *home)
-		snprintf(buf, len, "%s/.cache/bpfprobe", home);
-	else
-		snprintf(buf, len, "/var/cache/bpfprobe");
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(buf, 0755);
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
+static int start_piped(const struct compiler *cc, const char *const argv[], struct piped *c)
+{
+	int fds[2];
+
+	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
+	c->pid = spawn(cc, argv, fds[1], fds[0]);
+	close(fds[1]);
+	c->fd = fds[0];
+	if (c->pid < 0) {
+		close(c->fd);
+		return c->pid;
+	}
 	return 0;
 }
 
-static int hash_file(const char *path, uint64_t *h)
+/* Hashes the child's stdout into *h and reaps it. Returns what reap() does. */
+static int finish_hashed(struct piped *c, uint64_t *h)
 {
 	char buf[65536];
-	FILE *f = fopen(path, "re");
-	size_t n;
+	ssize_t n;
+	int rc;
 
-	if (!f)
-		return -errno;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+	while ((n = read(c->fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
 		*h = fnv1a(*h, buf, n);
-	fclose(f);
+	}
+	close(c->fd);
+	rc = reap(c->pid);
+	return n < 0 ? -EIO : rc;
+}
+
+/* The whole command line but the part that says what to output:
+ * argv[0], the defaults, extra. Returns the count, argv NULL-terminated. */
+static int base_argv(const char **argv, const struct compiler *cc, const char *src,
+		     const char *const *extra, char *srcdir, size_t srcdir_len,
+		     char *archinc, size_t archinc_len)
+{
+	const char *slash = strrchr(src, '/');
+	struct stat st;
+	int n = 0;
+
+	if (slash)
+		snprintf(srcdir, srcdir_len, "%.*s", (int)(slash - src) + (slash == src), src);
+	else
+		snprintf(srcdir, srcdir_len, ".");
+	argv[n++] = cc->path;
+	argv[n++] = "-O2";
+	argv[n++] = "-g";
+	argv[n++] = "-target";
+	argv[n++] = "bpf";
+	if (TARGET_ARCH)
+		argv[n++] = "-D__TARGET_ARCH_" TARGET_ARCH;
+	/* -target bpf leaves out the host's multiarch directory, where
+	 * <linux/types.h> finds <asm/types.h>: after the system's */
+	if (MULTIARCH) {
+		snprintf(archinc, archinc_len, "/usr/include/%s", MULTIARCH);
+		if (!stat(archinc, &st) && S_ISDIR(st.st_mode)) {
+			argv[n++] = "-idirafter";
+			argv[n++] = archinc;
+		}
+	}
+	/* #include "..." from the source's directory, never <...> */
+	argv[n++] = "-iquote";
+	argv[n++] = srcdir;
+	for (; extra && *extra; extra++)
+		argv[n++] = *extra;
+	argv[n] = NULL;
+	return n;
+}
+
+/* The key: compiler identity and version, flags, preprocessed text. */
+static int cache_key(const struct compiler *cc, const char **argv, int n, const char *src,
+		     uint64_t *key)
+{
+	const char *version[] = { cc->path, "--version", NULL };
+	uint64_t h = FNV_OFFSET, hv = FNV_OFFSET;
+	uint64_t id[] = { cc->st.st_dev, cc->st.st_ino, cc->st.st_size, cc->st.st_mtim.tv_sec,
+			  cc->st.st_mtim.tv_nsec, cc->st.st_ctim.tv_sec, cc->st.st_ctim.tv_nsec };
+	struct piped ver, pre;
+	int rc, rc_ver = 0;
+
+	h = fnv1a(h, "bpfprobe-compile 2", 19);
+	h = fnv1a(h, cc->real, strlen(cc->real) + 1);
+	h = fnv1a(h, id, sizeof(id));
+	for (int i = 1; i < n; i++)
+		h = fnv1a(h, argv[i], strlen(argv[i]) + 1);
+	h = fnv1a(h, src, strlen(src) + 1);
+	argv[n] = "-E";
+	argv[n + 1] = src;
+	argv[n + 2] = NULL;
+	/* --version prints a few hundred bytes: it never fills the pipe, so
+	 * it may run beside the preprocessor and be read after it */
+	rc = start_piped(cc, version, &ver);
+	if (!rc) {
+		rc = start_piped(cc, argv, &pre);
+		rc = rc ? rc : finish_hashed(&pre, &h);
+		rc_ver = finish_hashed(&ver, &hv);
+	}
+	argv[n] = NULL;
+	if (rc) {
+		bp_err("compiling '%s' failed (clang's messages above)\n", src);
+		return -EINVAL;
+	}
+	if (rc_ver) {
+		bp_err("'%s --version' failed\n", cc->path);
+		return -EINVAL;
+	}
+	*key = fnv1a(h, &hv, sizeof(hv));
+	return 0;
+}
+
+/* A cached object is used only when it is a regular file the effective
+ * user owns and nobody else may write. */
+static bool usable_cached(int dirfd, const char *name)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return false;
+	if (S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022) && st.st_size)
+		return true;
+	bp_info("ignoring cache entry %s: not a regular file only uid %u may write\n", name,
+		(unsigned)geteuid());
+	return false;
+}
+
+/* Compiles argv (base + extra) into dir/name through a temporary file. */
+static int compile_into(const struct compiler *cc, const char **argv, int n, const char *src,
+			const struct bp_cache_dir *dir, const char *name)
+{
+	char tmp[96], why[PATH_MAX + 128];
+	int fd, rc;
+	pid_t pid;
+
+	fd = bp_cache_dir__create_temp(dir, ".o", tmp, sizeof(tmp), why, sizeof(why));
+	if (fd < 0) {
+		bp_err("%s\n", why);
+		return fd;
+	}
+	argv[n++] = "-c";
+	argv[n++] = src;
+	argv[n++] = "-o";
+	argv[n++] = "-";
+	argv[n] = NULL;
+	bp_info("compiling %s\n", src);
+	pid = spawn(cc, argv, fd, -1);
+	rc = pid < 0 ? pid : reap(pid);
+	/* the object, written whole, renamed into place; else removed */
+	if (bp_cache_dir__commit(dir, fd, tmp, name, !rc, why, sizeof(why))) {
+		bp_err("%s\n", why);
+		return -EINVAL;
+	}
+	if (rc) {
+		bp_err("compiling '%s' failed (clang's messages above)\n", src);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_source(const char *src)
+{
+	struct stat st;
+	int fd = open(src, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st)) {
+		bp_err("cannot read '%s': %s\n", src, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	close(fd);
+	if (!S_ISREG(st.st_mode)) {
+		bp_err("'%s' is not a regular file\n", src);
+		return -EINVAL;
+	}
 	return 0;
 }
 
 int bp_compile_c(const char *src, const char *const *extra, char *out, size_t len)
 {
-	char incdir[PATH_MAX + 3], archinc[128], dir[PATH_MAX], pre[PATH_MAX + 32];
+	char srcdir[PATH_MAX], archinc[64], name[32];
 	const char **argv, *bad = refused_word(extra);
-	uint64_t h = 0xcbf29ce484222325ull;
+	struct bp_cache_dir dir = { .fd = -1 };
+	struct compiler cc;
+	uint64_t key;
+	size_t nextra = 0;
 	int n, rc;
 
 	if (bad) {
@@ -159,54 +381,34 @@ int bp_compile_c(const char *src, const char *const *extra, char *out, size_t le
 		       src, bad);
 		return -EINVAL;
 	}
-	if (access(src, R_OK)) {
-		bp_err("cannot read '%s': %s\n", src, strerror(errno));
-		return -errno;
-	}
-	if (cache_dir(dir, sizeof(dir))) {
-		bp_err("cannot create the compile cache %s: %s\n", dir, strerror(errno));
-		return -errno;
-	}
-	argv = calloc(count_words(extra) + 16, sizeof(*argv));
+	rc = check_source(src);
+	if (!rc)
+		rc = find_compiler(&cc);
+	if (rc)
+		return rc;
+	while (extra && extra[nextra])
+		nextra++;
+	argv = calloc(nextra + 24, sizeof(*argv));
 	if (!argv)
 		return -ENOMEM;
-	n = base_argv(argv, src, extra, incdir, sizeof(incdir), archinc, sizeof(archinc));
-	snprintf(pre, sizeof(pre), "%s/pre.%d.i", dir, getpid());
-	argv[n++] = "-E";
-	argv[n++] = src;
-	argv[n] = NULL;
-	rc = run(argv, pre);
-	if (rc) {
-		unlink(pre);
-		bp_err("compiling '%s' failed (clang's messages above)\n", src);
-		rc = -EINVAL;
-		goto out;
-	}
-	for (int i = 0; i < n - 2; i++)
-		h = fnv1a(h, argv[i], strlen(argv[i]) + 1);
-	rc = hash_file(pre, &h);
-	unlink(pre);
+	n = base_argv(argv, &cc, src, extra, srcdir, sizeof(srcdir), archinc, sizeof(archinc));
+	rc = cache_key(&cc, argv, n, src, &key);
+	if (!rc)
+		rc = bp_cache_dir__open(&dir);
 	if (rc)
 		goto out;
-	snprintf(out, len, "%s/%016llx.o", dir, (unsigned long long)h);
-	if (!access(out, R_OK)) {
+	snprintf(name, sizeof(name), "%016llx.o", (unsigned long long)key);
+	if (snprintf(out, len, "%s/%s", dir.path, name) >= (int)len) {
+		rc = -ENAMETOOLONG;
+		goto out;
+	}
+	if (usable_cached(dir.fd, name)) {
 		bp_info("using cached object %s for %s\n", out, src);
 		goto out;
 	}
-	n -= 2;
-	argv[n++] = "-c";
-	argv[n++] = src;
-	argv[n++] = "-o";
-	argv[n++] = pre;	/* then renamed: a half-written object is never cached */
-	argv[n] = NULL;
-	bp_info("compiling %s\n", src);
-	rc = run(argv, NULL);
-	if (rc || rename(pre, out)) {
-		unlink(pre);
-		bp_err("compiling '%s' failed (clang's messages above)\n", src);
-		rc = -EINVAL;
-	}
+	rc = compile_into(&cc, argv, n, src, &dir, name);
 out:
+	bp_cache_dir__close(&dir);
 	free(argv);
 	return rc;
 }

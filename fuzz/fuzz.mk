@@ -3,10 +3,12 @@
 #   make fuzz                 runs every target for FUZZ_SECONDS (default 60) each
 #   make fuzz FUZZ_SECONDS=10 shorter
 #   make fuzz-build           only builds them: $(BUILD)/fuzz/fuzz_NAME
-#   make fuzz-seeds           rebuilds the resolver's seed ELFs from fuzz/seeds/mini.c
+#   make fuzz-seeds           rebuilds the seeds: the resolver's ELFs from fuzz/seeds/mini.c,
+#                             the object fuzzer's from fuzz/seeds/annotated.bpf.c
 #
 # Every fuzz/fuzz_NAME.c is a target; its seeds are fuzz/corpus/NAME/ (kept
-# small, committed). New inputs go to $(BUILD)/fuzz/corpus-NAME/, crashes to
+# small, committed), and FUZZ_SEEDS_NAME directories when they exist (the
+# object fuzzer also starts from the test suite's objects in build/bpf/). New inputs go to $(BUILD)/fuzz/corpus-NAME/, crashes to
 # $(BUILD)/fuzz/artifacts/. The library is rebuilt with clang and the
 # sanitizers; the targets link it like the unit tests do.
 
@@ -21,6 +23,7 @@ FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
 # libFuzzer ships in clang's runtime package, a Recommends that
 # --no-install-recommends skips
 FUZZ_RT_PKG  := libclang-rt-$(firstword $(subst ., ,$(shell $(CLANG) -dumpversion 2>/dev/null)))-dev
+FUZZ_SEEDS_object := $(BUILD)/bpf
 
 .PHONY: fuzz fuzz-build fuzz-deps fuzz-seeds
 
@@ -54,6 +57,8 @@ fuzz: fuzz-build
 			-rss_limit_mb=2048 -print_final_stats=1 \
 			-artifact_prefix=$(FUZZ_DIR)/artifacts/$$n- \
 			$(FUZZ_DIR)/corpus-$$n fuzz/corpus/$$n \
+			$$(for d in $(foreach n,$(FUZZ_NAMES),$(if $(FUZZ_SEEDS_$(n)),$(n):$(FUZZ_SEEDS_$(n)))); do \
+				[ "$${d%%:*}" = $$n ] && [ -d "$${d#*:}" ] && echo "$${d#*:}"; done) \
 			>$(FUZZ_DIR)/$$n.log 2>&1 || { tail -40 $(FUZZ_DIR)/$$n.log; \
 			echo "fuzz: $$n FAILED (input in $(FUZZ_DIR)/artifacts/)"; exit 1; }; \
 		grep -E '^stat::number_of_executed_units|^Done' $(FUZZ_DIR)/$$n.log | tr '\n' ' '; \
@@ -68,6 +73,11 @@ fuzz-seeds:
 	$(Q)$(CC) -O0 -g -nostdlib -static -o fuzz/corpus/resolve/mini-gcc-O0.elf fuzz/seeds/mini.c
 	$(call msg,CC,fuzz/corpus/resolve/mini-clang-O2.elf)
 	$(Q)$(CLANG) -O2 -g -nostdlib -static -o fuzz/corpus/resolve/mini-clang-O2.elf fuzz/seeds/mini.c
+	@mkdir -p fuzz/corpus/object
+	$(call msg,CLANG,fuzz/corpus/object/annotated-g.o)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c fuzz/seeds/annotated.bpf.c -o fuzz/corpus/object/annotated-g.o
+	$(call msg,CLANG,fuzz/corpus/object/annotated.o)
+	$(Q)$(CLANG) $(filter-out -g,$(BPF_CFLAGS)) -c fuzz/seeds/annotated.bpf.c -o fuzz/corpus/object/annotated.o
 
 -include $(shell find $(FUZZ_DIR)/obj -name '*.d' 2>/dev/null)
 

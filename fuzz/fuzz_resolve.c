@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpfprobe/bpfprobe.h>
+#include "fuzz/input_file.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
 
@@ -28,16 +29,15 @@ static const char *const specs[] = {
 	"p=twin+4 x",
 };
 
-static char path[64];
+static const char *path;
 static char cache[64];
 
-static void remove_input(void)
+static void remove_cache(void)
 {
 	char cmd[128];
 
-	unlink(path);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cache);
-	if (cache[0] && system(cmd))
+	if (system(cmd))
 		fprintf(stderr, "cannot remove %s\n", cache);
 }
 
@@ -45,28 +45,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	/* never ask a debuginfod server about a fuzzed build id */
 	unsetenv("DEBUGINFOD_URLS");
-	snprintf(path, sizeof(path), "/tmp/bpfprobe-fuzz-resolve-%d.elf", (int)getpid());
+	path = fuzz_input_init("resolve", "elf");
 	/* the indexes of fuzzed files go to a cache of our own */
 	snprintf(cache, sizeof(cache), "/tmp/bpfprobe-fuzz-cache-XXXXXX");
 	if (!mkdtemp(cache))
 		return 1;
 	setenv("XDG_CACHE_HOME", cache, 1);
-	atexit(remove_input);
+	atexit(remove_cache);
 	/* the resolver's messages on garbage are expected: FUZZ_VERBOSE=1 shows them */
 	if (!getenv("FUZZ_VERBOSE"))
 		bpfprobe_set_print(NULL);
 	return 0;
-}
-
-static int write_input(const uint8_t *data, size_t size)
-{
-	FILE *f = fopen(path, "we");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fwrite(data, 1, size, f) == size;
-	return fclose(f) == 0 && ok ? 0 : -1;
 }
 
 static void resolve_all(bool no_cache)
@@ -96,7 +85,7 @@ static void resolve_all(bool no_cache)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (write_input(data, size))
+	if (fuzz_input_write(data, size))
 		return 0;
 	resolve_all(true);
 	resolve_all(false);

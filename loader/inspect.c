@@ -217,6 +217,26 @@ int bp_inspect__funcs(struct bp_func_list *l, const char *binary, const char *gl
 	return bp_func_list__collect(l, binary, glob);
 }
 
+void bp_inspect__funcs_free(struct bp_func_list *l)
+{
+	bp_func_list__free(l);
+}
+
+void bp_inspect__vars_free(struct bp_var_list *l)
+{
+	bp_var_list__free(l);
+}
+
+const char *bp_inspect__var_kind(enum bp_var_kind kind)
+{
+	return bp_var_kind__name(kind);
+}
+
+const char *bp_inspect__var_class(enum bp_var_class cls)
+{
+	return bp_var_class__name(cls);
+}
+
 int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *point,
 		     bool no_cache)
 {

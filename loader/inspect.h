@@ -99,9 +99,10 @@ void bp_inspect__fetch_json(const struct bp_fetch *f, struct bp_json *j);
 /*
  * Every function of binary (found like exec=) whose name matches glob
  * (NULL: all); see bp_func_list__collect(). l must be freed with
- * bp_func_list__free() either way.
+ * bp_inspect__funcs_free() either way.
  */
 int bp_inspect__funcs(struct bp_func_list *l, const char *binary, const char *glob);
+void bp_inspect__funcs_free(struct bp_func_list *l);
 
 /*
  * The variables at every probe point POINT names in binary (POINT as the
@@ -111,6 +112,11 @@ int bp_inspect__funcs(struct bp_func_list *l, const char *binary, const char *gl
  */
 int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *point,
 		     bool no_cache);
+void bp_inspect__vars_free(struct bp_var_list *l);
+
+/* "param", "local", "retval"; "fetchable", "absent", ... (listing.h) */
+const char *bp_inspect__var_kind(enum bp_var_kind kind);
+const char *bp_inspect__var_class(enum bp_var_class cls);
 
 /*
  * `bpfprobe monitor --map MAP` (loader/map_monitor.c): bpfprobe's own

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include "loader/attach.h"
 #include "loader/entry_values.h"
 #include "loader/object.h"
 #include "loader/verifier_log.h"
@@ -111,6 +112,7 @@ int bp_instances__build(struct bpfprobe_object *obj)
 			ap->instance = idx;
 			ap->perf_fd = -1;
 			ap->link_fd = -1;
+			ap->multi_of = -1;
 		}
 	}
 	return 0;
@@ -216,6 +218,9 @@ static int load_with(struct bpfprobe_object *obj, struct bp_instance *inst,
 		/* fentry: ctx is the function's arguments */
 		opts.expected_attach_type = BPF_TRACE_FENTRY;
 		opts.attach_btf_id = inst->attach_btf_id;
+	} else if (obj->uprobe_multi && inst->owner->spec.exec) {
+		/* attached through uprobe_multi links (attach_uprobe_multi.c) */
+		opts.expected_attach_type = BP_TRACE_UPROBE_MULTI;
 	}
 	fd = bpf_prog_load(inst->attach_btf_id ? BPF_PROG_TYPE_TRACING : BPF_PROG_TYPE_KPROBE,
 			   inst->name, obj->license, insns, cnt, &opts);

@@ -20,6 +20,7 @@
 #include "util/log.h"
 #include "util/opts.h"
 #include "util/pidns.h"
+#include "util/ref.h"
 
 /* The verifier's log of the program libbpf failed to load: libbpf retries
  * a failed load with the log on, into this buffer when given one. */
@@ -105,8 +106,12 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 
 			obj->obj = bpf_object__open_file(path, &lopts);
 			if (!obj->obj) {
+				char msg[128];
+
+				/* its own codes (4001...) are not strerror()'s */
 				err = -errno;
-				bp_err("libbpf cannot open '%s': %s\n", path, strerror(errno));
+				libbpf_strerror(err, msg, sizeof(msg));
+				bp_err("libbpf cannot open '%s': %s\n", path, msg);
 			}
 		}
 		if (!err)
@@ -242,6 +247,27 @@ static void report_load_failure(const struct bpfprobe_object *obj, int err, cons
 	bp_err("  (bpfprobe -v shows %s)\n", *reason ? "the verifier's log" : "libbpf's messages");
 }
 
+static void object_free(void *obj);
+static bool has_uprobes(const struct bpfprobe_object *obj);
+
+/*
+ * uprobe_multi links where the kernel has them (6.6+), unless
+ * BPFPROBE_UPROBE_MULTI=0 asks for one perf event per point (what kernels
+ * before 6.6 get anyway).
+ */
+static bool use_uprobe_multi(const struct bpfprobe_object *obj)
+{
+	const char *env = getenv("BPFPROBE_UPROBE_MULTI");
+
+	if (!has_uprobes(obj))
+		return false;
+	if (env && !strcmp(env, "0")) {
+		bp_info("uprobe_multi links: not used (BPFPROBE_UPROBE_MULTI=0): one perf event per probe point\n");
+		return false;
+	}
+	return bp_uprobe_multi__supported();
+}
+
 static int object_load(struct bpfprobe_object *obj)
 {
 	char held[HELD_LOG_SIZE];
@@ -277,10 +303,15 @@ static int object_load(struct bpfprobe_object *obj)
 		bp_entry_values__close(obj);
 		return err;
 	}
+	/* how uprobes attach decides how their programs load */
+	obj->uprobe_multi = use_uprobe_multi(obj);
 	/* the guards' set, gate and counts, before the instances that use them */
 	err = bp_follow__create_maps(&obj->follow, obj->ninsts);
 	for (int i = 0; i < obj->ninsts && !err; i++)
 		err = bp_instance__load(obj, &obj->insts[i]);
+	/* an output made from it holds it (util/ref.h) */
+	if (!err)
+		err = bp_ref__init(obj, object_free);
 	if (err) {
 		bp_instances__close(obj);
 		bp_follow__close(&obj->follow);
@@ -435,6 +466,8 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 		}
 		else if (ap->point->kernel)
 			err = attach_kernel(obj, ap, pid);
+		else if (obj->uprobe_multi)
+			continue;	/* all at once, below */
 		else
 			err = bp_uprobe__attach(obj->insts[ap->instance].fd, &t, &ap->perf_fd,
 						&ap->link_fd);
@@ -442,6 +475,8 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 			bp_err("program '%s': cannot attach to %s:%s\n", ap->owner->name,
 			       ap->point->binary, ap->point->func);
 	}
+	if (!err && obj->uprobe_multi)
+		err = bp_attach_points__uprobe_multi(obj, perf_pid);
 	if (!err)
 		err = attach_standard(obj);
 	if (err) {
@@ -480,10 +515,11 @@ void bpfprobe_object__detach(struct bpfprobe_object *obj)
 	obj->attached = false;
 }
 
-void bpfprobe_object__destroy(struct bpfprobe_object *obj)
+/* Once nothing holds it: the caller (destroy) and the outputs made from it. */
+static void object_free(void *o)
 {
-	if (!obj)
-		return;
+	struct bpfprobe_object *obj = o;
+
 	bpfprobe_object__detach(obj);
 	bp_instances__close(obj);
 	bp_follow__close(&obj->follow);
@@ -506,3 +542,12 @@ void bpfprobe_object__destroy(struct bpfprobe_object *obj)
 	free(obj);
 }
 
+void bpfprobe_object__destroy(struct bpfprobe_object *obj)
+{
+	if (!obj)
+		return;
+	/* the probes stop now; what an output still reads stays until it goes */
+	bpfprobe_object__detach(obj);
+	if (!bp_ref__put(obj))
+		object_free(obj);
+}

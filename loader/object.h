@@ -66,11 +66,20 @@ struct bp_attach_point {
 	int instance;
 	int perf_fd;
 	int link_fd;
+	/* attached through the uprobe_multi link of point multi_of (which
+	 * holds it, in link_fd), not a link of its own; -1: not */
+	int multi_of;
 };
 
 /* Closes the points' links and events, overlapping the kernel's waits
  * (detach_points.c); leaves their fds at -1. */
 void bp_attach_points__close(struct bp_attach_point *aps, int n);
+
+struct bpfprobe_object;
+/* Attaches every uprobe point of obj through uprobe_multi links, in the
+ * process pid only (from its exec on) or, pid <= 0, in every process
+ * (attach_multi_points.c). Returns 0 or -errno after a message. */
+int bp_attach_points__uprobe_multi(struct bpfprobe_object *obj, pid_t pid);
 
 struct bpfprobe_object {
 	char *path;
@@ -91,6 +100,9 @@ struct bpfprobe_object {
 	struct bp_follow follow;	/* the followed set, the guards' counts */
 	bool loaded;
 	bool attached;		/* until bpfprobe_object__detach() */
+	/* uprobes go through uprobe_multi links (decided at load: their
+	 * programs are loaded for it), else one perf event per point */
+	bool uprobe_multi;
 	/* entry values' map and companion probes (entry_values.h) */
 	struct bp_entry_values *entry;
 };
@@ -115,6 +127,10 @@ void bp_handler__set_loading(struct bpfprobe_object *obj);
 
 /* loader/elf_check.c */
 int bp_elf__check_bpf(const char *path, char **license);
+
+/* loader/btf_check.c: whether an object's .BTF (data, size bytes) is safe
+ * for libbpf to read. 0, or -ENOEXEC after a message naming path. */
+int bp_btf__check_raw(const void *data, size_t size, const char *path);
 
 /* loader/btf_proto.c */
 int bp_btf__check_prototype(const struct bpf_object *obj, struct bp_program *p);

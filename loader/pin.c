@@ -12,6 +12,9 @@
  * A session is pinned into a staging directory and renamed into
  * place, so a NAME is either complete or absent, and --replace swaps the
  * new one in before the old one is removed: no moment without probes.
+ * The staging directory, and the old NAME while it is replaced, are locked
+ * (util/dirlock.h) by the bpfprobe at work: those of a killed one are
+ * found unlocked and reclaimed by the next (pin_dir.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
@@ -28,6 +32,8 @@
 #include <bpf/libbpf.h>
 #include "loader/metadata.h"
 #include "loader/object.h"
+#include "loader/pin_dir.h"
+#include "util/dirlock.h"
 #include "util/log.h"
 #include "util/opts.h"
 
@@ -101,30 +107,6 @@ static int make_dir(const char *path)
 	return -errno;
 }
 
-/* Unlinks every entry of a session directory, then the directory. */
-static int remove_dir(const char *dir)
-{
-	struct dirent *de;
-	int err = 0;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char path[PATH_MAX];
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (unlink(path) && !err)
-			err = -errno;
-	}
-	closedir(d);
-	if (rmdir(dir) && !err)
-		err = -errno;
-	return err;
-}
-
 static int pin_fd(int fd, const char *dir, const char *what, const char *name, int n)
 {
 	char path[PATH_MAX], *p;
@@ -159,6 +141,8 @@ static int pin_points(struct bpfprobe_object *obj, const char *dir)
 	for (int i = 0; i < obj->naps && !err; i++) {
 		struct bp_attach_point *ap = &obj->aps[i];
 
+		if (ap->multi_of >= 0)
+			continue;	/* pinned with the link that holds it */
 		if (ap->link_fd < 0) {
 			bp_err("program '%s': the probe on %s:%s was attached without a bpf_link (kernel before 5.15?): it cannot be pinned\n",
 			       ap->owner->name, ap->point->binary, ap->point->func);
@@ -223,6 +207,7 @@ static void session_path(char *buf, size_t len, const char *name)
 	snprintf(buf, len, "%s/%s", pin_root(), name);
 }
 
+/* A directory (not a symlink to one) of that name. */
 static int pin_exists(const char *name)
 {
 	char path[PATH_MAX];
@@ -231,7 +216,58 @@ static int pin_exists(const char *name)
 	if (!name_ok(name))
 		return -EINVAL;
 	session_path(path, sizeof(path), name);
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
+	return !lstat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * Locks session NAME, which is to be replaced or removed: -EBUSY when
+ * another bpfprobe is at it; -EPERM (after a message) when NAME is not a
+ * bpfprobe session, which is left alone; -ENOENT when it does not exist.
+ */
+static int lock_session(const char *name, const char *what)
+{
+	char path[PATH_MAX];
+	int fd, ours;
+
+	session_path(path, sizeof(path), name);
+	fd = bp_dirlock__try(path);
+	if (fd == -EWOULDBLOCK) {
+		bp_err("pinned session '%s' (%s) is being replaced or removed by another bpfprobe: not %s\n",
+		       name, path, what);
+		return -EBUSY;
+	}
+	if (fd == -ELOOP || fd == -ENOTDIR) {
+		bp_err("%s is a symbolic link or not a directory, not a bpfprobe session: not %s\n", path,
+		       what);
+		return -EPERM;
+	}
+	if (fd < 0)
+		return fd;
+	ours = bp_pin_dir__is_session(pin_root(), name, name);
+	if (ours != 1) {
+		bp_err("%s is not a bpfprobe session (no program pinned in it carries bpfprobe's metadata naming '%s'): not %s\n",
+		       path, name, what);
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+/*
+ * PREFIX NAME-PID, or with a random tail after the first attempt: another
+ * PID namespace may hold the same pid, and a name that exists is someone
+ * else's, never adopted.
+ */
+static void staging_path(char *buf, size_t len, const char *prefix, const char *name, int attempt)
+{
+	unsigned int r = 0;
+
+	if (attempt && getrandom(&r, sizeof(r), 0) != sizeof(r))
+		r = (unsigned int)attempt * 2654435761u;
+	if (attempt)
+		snprintf(buf, len, "%s/%s%s-%dr%08x", pin_root(), prefix, name, (int)getpid(), r);
+	else
+		snprintf(buf, len, "%s/%s%s-%d", pin_root(), prefix, name, (int)getpid());
 }
 
 /* Moves the staging directory to NAME, the old NAME aside first. */
@@ -239,11 +275,26 @@ static int install(const char *staging, const char *name, bool replace)
 {
 	char final[PATH_MAX], old[PATH_MAX];
 	bool moved_old = false;
+	int old_lock = -1;
 
 	session_path(final, sizeof(final), name);
-	snprintf(old, sizeof(old), "%s/_old-%s-%d", pin_root(), name, (int)getpid());
-	if (replace && !rename(final, old))
-		moved_old = true;
+	if (replace) {
+		struct stat st;
+
+		/* rename() would put a directory over an empty one there */
+		for (int tries = 0; tries < 8; tries++) {
+			staging_path(old, sizeof(old), BP_PIN_STAGING_OLD, name, tries);
+			if (lstat(old, &st) && errno == ENOENT)
+				break;
+		}
+		/* held across the renames: the old session, aside, is never
+		 * taken for one whose replace was killed */
+		old_lock = lock_session(name, "replaced");
+		if (old_lock < 0 && old_lock != -ENOENT)
+			return old_lock;
+		if (old_lock >= 0 && !rename(final, old))
+			moved_old = true;
+	}
 	if (rename(staging, final)) {
 		int err = errno == ENOTEMPTY || errno == EEXIST ? -EEXIST : -errno;
 
@@ -253,10 +304,14 @@ static int install(const char *staging, const char *name, bool replace)
 			bp_err("pin name '%s' exists (%s): unload it first or use --replace\n", name, final);
 		else
 			bp_err("cannot rename %s to %s: %s\n", staging, final, strerror(-err));
+		if (old_lock >= 0)
+			close(old_lock);
 		return err;
 	}
-	if (moved_old && remove_dir(old))
+	if (moved_old && bp_pin_dir__remove(pin_root(), strrchr(old, '/') + 1, name, false))
 		bp_err("warning: could not remove the replaced session's pins in %s\n", old);
+	if (old_lock >= 0)
+		close(old_lock);
 	return 0;
 }
 
@@ -265,7 +320,7 @@ static int object_pin(struct bpfprobe_object *obj, const char *name,
 {
 	bool replace = false;
 	char staging[PATH_MAX];
-	int err;
+	int err, lock = -EAGAIN;
 
 	if (!obj || !obj->loaded || !OPTS_VALID(opts, bpfprobe_pin_opts))
 		return -EINVAL;
@@ -274,6 +329,7 @@ static int object_pin(struct bpfprobe_object *obj, const char *name,
 		return err;
 	if (OPTS_HAS(opts, replace))
 		replace = opts->replace;
+	bp_pin_dir__reclaim(pin_root());
 	if (!replace && bpfprobe_pin__exists(name) == 1) {
 		bp_err("pin name '%s' exists (%s/%s): unload it first or use --replace\n",
 		       name, pin_root(), name);
@@ -284,10 +340,15 @@ static int object_pin(struct bpfprobe_object *obj, const char *name,
 		err = make_dir(pin_root());
 	if (err)
 		return err;
-	snprintf(staging, sizeof(staging), "%s/_new-%s-%d", pin_root(), name, (int)getpid());
-	err = make_dir(staging);
-	if (err)
-		return err;
+	/* locked while we fill it: a killed run's is unlocked, reclaimed */
+	for (int tries = 0; tries < 8 && (lock == -EAGAIN || lock == -EEXIST); tries++) {
+		staging_path(staging, sizeof(staging), BP_PIN_STAGING_NEW, name, tries);
+		lock = bp_dirlock__create(staging, 0700);
+	}
+	if (lock < 0) {
+		bp_err("cannot create %s: %s\n", staging, strerror(-lock));
+		return lock;
+	}
 	bp_meta__update_object(obj, "pin", name, false);
 	err = pin_points(obj, staging);
 	if (!err)
@@ -297,34 +358,43 @@ static int object_pin(struct bpfprobe_object *obj, const char *name,
 	if (!err)
 		obj->follow.pinned = true;
 	if (err) {
-		remove_dir(staging);
+		bp_pin_dir__remove(pin_root(), strrchr(staging, '/') + 1, name, true);
 		bp_meta__update_object(obj, "pin", "", false);
 		rmdir(pin_root());	/* only if empty */
 	}
+	close(lock);
 	return err;
 }
 
 static int pin_remove(const char *name)
 {
 	char path[PATH_MAX];
-	int err = check_name(name);
+	int err = check_name(name), lock;
 
 	if (err)
 		return err;
 	session_path(path, sizeof(path), name);
+	bp_pin_dir__reclaim(pin_root());
 	if (bpfprobe_pin__exists(name) != 1) {
 		struct stat st;
 
-		if (stat(path, &st) && errno == EACCES) {
+		if (lstat(path, &st) && errno == EACCES) {
 			bp_err("cannot look at %s: permission denied (run as root)\n", path);
 			return -EACCES;
+		}
+		if (!lstat(path, &st)) {
+			bp_err("%s is a symbolic link or not a directory, not a bpfprobe session: left as it is\n",
+			       path);
+			return -EPERM;
 		}
 		bp_err("no pinned bpfprobe session '%s' (%s does not exist)\n", name, path);
 		return -ENOENT;
 	}
-	err = remove_dir(path);
-	if (err)
-		bp_err("cannot remove %s: %s\n", path, strerror(-err));
+	lock = lock_session(name, "removed");
+	if (lock < 0)
+		return lock;
+	err = bp_pin_dir__remove(pin_root(), name, name, false);
+	close(lock);
 	rmdir(pin_root());	/* the last one leaves nothing behind */
 	return err;
 }
@@ -336,6 +406,7 @@ static int pin_for_each(int (*cb)(const char *name, void *ctx), void *ctx)
 	int n = 0, err = 0;
 	DIR *d;
 
+	bp_pin_dir__reclaim(pin_root());
 	d = opendir(pin_root());
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
@@ -345,6 +416,11 @@ static int pin_for_each(int (*cb)(const char *name, void *ctx), void *ctx)
 
 		if (!name_ok(de->d_name) || de->d_type != DT_DIR)
 			continue;
+		/* another tool's directory under the root is not a session */
+		if (bp_pin_dir__is_session(pin_root(), de->d_name, de->d_name) != 1) {
+			bp_info("%s/%s is not a bpfprobe session: left out\n", pin_root(), de->d_name);
+			continue;
+		}
 		nn = realloc(names, (n + 1) * sizeof(*nn));
 		if (!nn || !(nn[n] = strdup(de->d_name))) {
 			names = nn ? nn : names;

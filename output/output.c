@@ -24,8 +24,10 @@
 #include "output/ringbuf.h"
 #include "util/log.h"
 #include "util/opts.h"
+#include "util/ref.h"
 
 struct bpfprobe_output {
+	struct bpfprobe_object *holds;	/* a reference: freed after us */
 	struct bpf_object *obj;
 	struct bp_emitter em;
 	struct bp_printk_raw *printk;
@@ -156,13 +158,20 @@ struct bpfprobe_output *bpfprobe_output__new(struct bpfprobe_object *obj,
 	bool global_off = false;
 	int err = 0;
 
-	if (!bpfprobe_object__bpf_object(obj)) {
+	/* only a loaded object is registered (util/ref.h): then it stays
+	 * until we are freed, whenever its owner destroys it */
+	if (!obj || !bp_ref__get(obj)) {
+		if (obj)
+			bp_err("bpfprobe_output__new: the object is not loaded (call bpfprobe_object__load() first)\n");
 		errno = EINVAL;
 		return NULL;
 	}
 	out = output_alloc(opts, &pages);
-	if (!out)
+	if (!out) {
+		bp_ref__put(obj);
 		return NULL;
+	}
+	out->holds = obj;
 	if (OPTS_HAS(opts, global_printk_off))
 		global_off = opts->global_printk_off;
 	out->obj = bpfprobe_object__bpf_object(obj);
@@ -353,6 +362,8 @@ void bpfprobe_output__free(struct bpfprobe_output *out)
 	bp_emitter__fini(&out->em);
 	if (out->epfd >= 0)
 		close(out->epfd);
+	if (out->holds)
+		bp_ref__put(out->holds);
 	free(out);
 }
 

@@ -40,7 +40,7 @@ struct lost {
 	__u64 lost;
 };
 
-static enum bpf_perf_event_ret on_event(void *ctx, int cpu, struct perf_event_header *e)
+static enum bpf_perf_event_ret on_perf_record(void *ctx, int cpu, struct perf_event_header *e)
 {
 	struct pb_map *m = ctx;
 
@@ -82,7 +82,7 @@ static struct perf_buffer *open_buffer(struct pb_map *m, int fd, size_t pages)
 		.wakeup_watermark = pages * sysconf(_SC_PAGESIZE) / 4,
 	};
 
-	return perf_buffer__new_raw(fd, pages, &attr, on_event, m, NULL);
+	return perf_buffer__new_raw(fd, pages, &attr, on_perf_record, m, NULL);
 }
 
 static int count_maps(struct bpf_object *obj)

@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <traceevent/kbuffer.h>
 #include "output/comm.h"
 #include "output/printk_event.h"
 #include "output/printk_raw.h"
+#include "util/dirlock.h"
 #include "util/log.h"
 #include "util/pidns.h"
 #include "util/tracefs.h"
@@ -36,6 +38,7 @@ struct cpu_buf {
 
 struct bp_printk_raw {
 	char dir[PATH_MAX];
+	int lock_fd;		/* holds the instance's lock while we live */
 	size_t page_size;
 	struct cpu_buf *cpus;
 	int ncpus;
@@ -43,7 +46,13 @@ struct bp_printk_raw {
 	struct bp_comm_cache *comms;
 };
 
-/* Instances left by a bpfprobe that was killed: their owner is gone. */
+/*
+ * Instances left by a bpfprobe that was killed. Ours are named
+ * bpfprobe.PID.RANDOM and locked by their owner (util/dirlock.h): an
+ * unlocked one has no owner, whatever PID namespace it came from. Older
+ * bpfprobes named theirs bpfprobe.PID, with no lock: those go only when no
+ * process has that pid here.
+ */
 static void remove_stale_instances(const char *root)
 {
 	char path[PATH_MAX];
@@ -55,17 +64,53 @@ static void remove_stale_instances(const char *root)
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
+		const char *rest;
+		char *end;
 		long pid;
+		int fd;
 
 		if (strncmp(de->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
 			continue;
-		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), NULL, 10);
-		if (pid > 0 && kill(pid, 0) < 0 && errno == ESRCH) {
-			snprintf(path, sizeof(path), "%s/instances/%s", root, de->d_name);
-			rmdir(path);
+		rest = de->d_name + strlen(INSTANCE_PREFIX);
+		snprintf(path, sizeof(path), "%s/instances/%s", root, de->d_name);
+		pid = strtol(rest, &end, 10);
+		if (!*end) {
+			if (pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
+				rmdir(path);
+			continue;
 		}
+		fd = bp_dirlock__try(path);
+		if (fd < 0)
+			continue;	/* its owner lives */
+		if (rmdir(path))
+			bp_debug("cannot remove the stale tracefs instance %s: %s\n", path,
+				 strerror(errno));
+		close(fd);
 	}
 	closedir(d);
+}
+
+/* A new instance of a name no one has (never one that exists: it would be
+ * another session's), locked. Returns 0 or -errno. */
+static int create_instance(struct bp_printk_raw *pr, const char *root)
+{
+	int fd = -EEXIST;
+
+	for (int tries = 0; tries < 32 && (fd == -EEXIST || fd == -EAGAIN); tries++) {
+		unsigned long long r;
+
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			return -errno;
+		snprintf(pr->dir, sizeof(pr->dir), "%s/instances/" INSTANCE_PREFIX "%d.%016llx", root,
+			 (int)getpid(), r);
+		fd = bp_dirlock__create(pr->dir, 0700);
+	}
+	if (fd < 0) {
+		bp_err("cannot create the tracefs instance %s: %s\n", pr->dir, strerror(-fd));
+		return fd;
+	}
+	pr->lock_fd = fd;
+	return 0;
 }
 
 /* Reads a small tracefs file into buf (NUL-terminated). Returns its length or -errno. */
@@ -182,9 +227,8 @@ struct bp_printk_raw *bp_printk_raw__open(void)
 	pr = calloc(1, sizeof(*pr));
 	if (!pr)
 		return NULL;
-	snprintf(pr->dir, sizeof(pr->dir), "%s/instances/" INSTANCE_PREFIX "%d", root, getpid());
-	if (mkdir(pr->dir, 0700) && errno != EEXIST) {
-		bp_err("cannot create the tracefs instance %s: %s\n", pr->dir, strerror(errno));
+	pr->lock_fd = -1;
+	if (create_instance(pr, root)) {
 		free(pr);
 		return NULL;
 	}
@@ -397,6 +441,8 @@ void bp_printk_raw__close(struct bp_printk_raw *pr)
 	free(pr->cpus);
 	if (rmdir(pr->dir) && errno != ENOENT)
 		bp_debug("cannot remove %s: %s\n", pr->dir, strerror(errno));
+	if (pr->lock_fd >= 0)
+		close(pr->lock_fd);
 	bp_printk_decoder__free(pr->dec);
 	bp_comm_cache__free(pr->comms);
 	free(pr);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * bpf_trace_printk output through a tracefs instance of our own
- * (instances/bpfprobe.PID) with only the bpf_trace/bpf_trace_printk event
+ * (instances/bpfprobe.PID.RANDOM, locked while we live) with only the bpf_trace/bpf_trace_printk event
  * enabled, read from its raw per-CPU buffers (per_cpu/cpuN/trace_pipe_raw)
  * with libtraceevent's kbuffer, and merged across CPUs by timestamp. Other
  * tools' trace_pipe readers neither consume nor see our events.

@@ -196,9 +196,11 @@ static int take_atts(struct bp_listed_prog *p, struct atts *a, struct bp_usym *u
 		x = &n[p->natts++];
 		if (x->kind == BP_ATTACH_UPROBE && x->target && !x->symbol)
 			bp_usym__lookup(usym, x->target, x->offset, &x->symbol, &x->sym_off);
-		/* the kernel does not report a perf event's task; bpfprobe's
-		 * metadata does, for what bpfprobe attached */
-		if (!x->pid_known && meta_pid && x->kind == BP_ATTACH_UPROBE) {
+		/* the kernel does not report a perf event's task, and a
+		 * uprobe_multi link for every process may be narrowed by
+		 * bpfprobe's guard to a followed process tree: bpfprobe's
+		 * metadata says which, for what bpfprobe attached */
+		if (meta_pid && x->kind == BP_ATTACH_UPROBE && (!x->pid_known || x->pid < 0)) {
 			x->pid = atoi(meta_pid);
 			x->pid_known = true;
 		}

@@ -67,6 +67,25 @@ fault_gone() {
 	return 1
 }
 
+# bpfprobe's tracefs instances now, one name a line.
+instances_now() {
+	ls /sys/kernel/tracing/instances 2>/dev/null | grep '^bpfprobe\.'
+}
+
+# The instances not in $1 (an earlier instances_now) of a bpfprobe whose
+# pid is $2 or a little more (started through timeout: its child) that no
+# live bpfprobe holds (each holds an flock on its own): what that run left.
+instances_left() {
+	local i pid
+	# bpfprobe.PID.RANDOM: an older bpfprobe's bpfprobe.PID is not ours
+	for i in $(instances_now | grep -vxF -e "${1:-no instance}" | grep '^bpfprobe\.[0-9]*\.'); do
+		pid=${i#bpfprobe.}
+		pid=${pid%%.*}
+		[ "$pid" -ge "$2" ] 2>/dev/null && [ "$pid" -le $(($2 + 10)) ] || continue
+		flock -n "/sys/kernel/tracing/instances/$i" true 2>/dev/null && echo "$i"
+	done
+}
+
 # Waits (10 s at most) until process $1 is stopped (SIGSTOP) or gone.
 wait_stopped() {
 	local st

@@ -196,7 +196,12 @@ BPFPROBE_API int bpfprobe_object__for_each_followed_exec(const struct bpfprobe_o
 /** @brief Detaches every probe point (links closed). */
 BPFPROBE_API void bpfprobe_object__detach(struct bpfprobe_object *obj);
 
-/** @brief Detaches, unloads and frees everything. NULL is fine. */
+/**
+ * @brief Detaches, unloads and frees everything. NULL is fine. The probes
+ * stop at once; an output made from the object holds it (its maps and
+ * BTF), so what it still reads is freed with the last such output
+ * (bpfprobe_output__free()), in either order.
+ */
 BPFPROBE_API void bpfprobe_object__destroy(struct bpfprobe_object *obj);
 
 /** @brief The underlying libbpf object (maps, BTF). */
@@ -303,7 +308,10 @@ BPFPROBE_API int bpfprobe_output__global_printk(void);
  * through a tracefs instance of our own, read raw with libtraceevent; every
  * ring buffer map and perf event array map (records typed by the
  * `__bpfprobe_record_<map>` variable's BTF type, else hex; perf's
- * `__bpf_stdout__` as text); lost-record counts.
+ * `__bpf_stdout__` as text); lost-record counts. The object must be loaded
+ * (else -EINVAL, said); the output holds a reference to it, so
+ * bpfprobe_object__destroy() before bpfprobe_output__free() is safe: the
+ * probes stop, the maps stay readable until the output is freed.
  * @return the output, or NULL with errno set (a message has been printed)
  */
 BPFPROBE_API struct bpfprobe_output *

@@ -17,12 +17,15 @@
  * from the path the line table names.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <dwarf.h>
 
 #include "probes/dwarf/dwarf.h"
@@ -31,6 +34,10 @@
 
 /* a source line longer than this is matched on its first bytes only */
 #define MAX_LINE_LEN	4096
+/* what a lazy pattern reads of a source file at most (sqlite3.c, the
+ * largest C file in common use, is 9 MB and 250,000 lines) */
+#define MAX_SRC_BYTES	(64 << 20)
+#define MAX_SRC_LINES	(1 << 21)
 
 /* --- file names ----------------------------------------------------------- */
 
@@ -81,6 +88,7 @@ struct src_file {
 	char **lines;		/* whitespace removed; lines[0] is line 1 */
 	int n;
 	int err;		/* reading failed: -errno */
+	const char *why;	/* or this, when it is not an errno's story */
 	struct src_file *next;
 };
 
@@ -102,25 +110,49 @@ static void strip_space(char *s)
 	*d = '\0';
 }
 
+/* Only a regular file, and only so much of it: DWARF names the source, and
+ * a hostile or odd one names /dev/zero or a FIFO. */
 static int src_read(struct src_file *f)
 {
 	char buf[MAX_LINE_LEN];
-	size_t cap = 0;
-	int err = 0;
+	size_t cap = 0, total = 0;
+	struct stat st;
+	int err = 0, fd;
 	FILE *fp;
 
-	fp = fopen(f->path, "r");
-	if (!fp)
+	fd = open(f->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st))
+		err = -errno;
+	else if (!S_ISREG(st.st_mode))
+		err = -EINVAL, f->why = "not a regular file";
+	else if (st.st_size > MAX_SRC_BYTES)
+		err = -EFBIG, f->why = "larger than 64 MiB";
+	if (err) {
+		close(fd);
+		return err;
+	}
+	fp = fdopen(fd, "r");
+	if (!fp) {
+		close(fd);
+		return -errno;
+	}
 	while (fgets(buf, sizeof(buf), fp)) {
 		size_t len = strlen(buf);
 
+		total += len;
 		/* the rest of an over-long line is not a line of its own */
 		if (len == sizeof(buf) - 1 && buf[len - 1] != '\n') {
 			int c;
 
 			while ((c = fgetc(fp)) != EOF && c != '\n')
-				;
+				total++;
+		}
+		if (total > MAX_SRC_BYTES || f->n >= MAX_SRC_LINES) {
+			f->why = total > MAX_SRC_BYTES ? "larger than 64 MiB" : "more than 2097152 lines";
+			err = -EFBIG;
+			break;
 		}
 		if (bp_grow((void **)&f->lines, f->n, &cap, sizeof(*f->lines), 256)) {
 			err = -ENOMEM;
@@ -200,7 +232,8 @@ static void report_src_err(const struct line_query *q, const char *where,
 	for (f = q->files; f; f = f->next) {
 		if (f->err && f->err != -ENOMEM) {
 			bp_diag__set(d, "%s: cannot read source file %s for the lazy pattern '%s': %s (the pattern is matched against the source text)",
-				     where, f->path, q->spec->lazy, strerror(-f->err));
+				     where, f->path, q->spec->lazy,
+				     f->why ? f->why : strerror(-f->err));
 			return;
 		}
 	}

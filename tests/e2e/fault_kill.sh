@@ -127,8 +127,8 @@ kill -KILL "$victim" 2>/dev/null
 
 # bpfprobe's printk tracefs instance cannot outlive it by itself after a
 # SIGKILL; the next bpfprobe removes the instances of dead owners
-inst=/sys/kernel/tracing/instances/bpfprobe.$bp
-if [ -d "$inst" ]; then
+inst=$(ls -d /sys/kernel/tracing/instances/bpfprobe.$bp.* 2>/dev/null | head -1)
+if [ -n "$inst" ] && [ -d "$inst" ]; then
 	timeout 60 "$BPFPROBE" load "$tmp/obj.o" -- /bin/true >/dev/null 2>&1
 	if [ -d "$inst" ]; then
 		fail fault_kill_stale_instance_reaped "$inst is still there after the next run"

@@ -70,7 +70,7 @@ W=(sh -c "echo ran >$tmp/ran; exec $V 3")
 signalled fault_signal_term_during_load "load:$P:4" TERM 143 "$tmp/obj.o" -- "${W[@]}"
 signalled fault_signal_int_during_load "load:$P:4" INT 130 "$tmp/obj.o" -- "${W[@]}"
 # after the last uprobe is attached, before the held workload is let go
-signalled fault_signal_term_before_workload "attach-uprobe:2" TERM 143 "$tmp/obj.o" -- "${W[@]}"
+signalled fault_signal_term_before_workload "attach-uprobe:1" TERM 143 "$tmp/obj.o" -- "${W[@]}"
 # --pin: nothing pinned
 signalled fault_signal_term_before_pin "load:$P:4" TERM 143 --pin sig "$tmp/obj.o"
-signalled fault_signal_term_attached_before_pin "attach-uprobe:2" TERM 143 --pin sig "$tmp/obj.o"
+signalled fault_signal_term_attached_before_pin "attach-uprobe:1" TERM 143 --pin sig "$tmp/obj.o"

@@ -11,14 +11,18 @@
  *   load:NAME:K       after the K-th successful BPF_PROG_LOAD of a program
  *                     whose name starts with NAME
  *   attach:K          after the K-th successful BPF_LINK_CREATE
- *   attach-uprobe:K   after the K-th that links a uprobe event (not, say,
- *                     the tracepoints that follow the process tree)
+ *   attach-uprobe:K   after the K-th that links a uprobe event or makes a
+ *                     uprobe_multi link (not, say, the tracepoints that
+ *                     follow the process tree)
+ *   pin:K             after the K-th successful BPF_OBJ_PIN
+ *   rename:K          after the K-th successful rename()
  * FAULT_STOP_FILE: where to append "stopped at WHAT" before stopping.
  *
  * FAULT_FAIL_AT (the call fails with EMFILE, as when out of descriptors):
  *   perf:K            the K-th perf_event_open()
  *   perf-uprobe:K     the K-th perf_event_open() of a uprobe event
  *   link:K            the K-th BPF_LINK_CREATE
+ *   uprobe-multi:K    the K-th BPF_LINK_CREATE of a uprobe_multi link
  *   load:NAME:K       the K-th BPF_PROG_LOAD of a program named NAME...
  */
 #define _GNU_SOURCE
@@ -52,6 +56,17 @@ static int uprobe_type(void)
 }
 
 static char uprobe_fds[4096];
+
+/* BPF_TRACE_UPROBE_MULTI: Debian's 6.1 uapi headers lack it */
+#define TRACE_UPROBE_MULTI 48
+
+static int is_uprobe_link(const union bpf_attr *attr)
+{
+	return attr->link_create.attach_type == TRACE_UPROBE_MULTI ||
+	       (attr->link_create.target_fd >= 0 &&
+		attr->link_create.target_fd < (int)sizeof(uprobe_fds) &&
+		uprobe_fds[attr->link_create.target_fd]);
+}
 
 static int is_uprobe_attr(const void *attr)
 {
@@ -88,28 +103,48 @@ Dwarf *dwfl_module_getdwarf(Dwfl_Module *mod, Dwarf_Addr *bias)
 static void after_bpf(long cmd, const union bpf_attr *attr, long ret)
 {
 	const char *at = getenv("FAULT_STOP_AT");
-	static int loads, links, ulinks;
+	static int loads, links, ulinks, pins;
 	char name[32];
 	int k;
 
 	if (!at || ret < 0)
 		return;
 	if (cmd == BPF_LINK_CREATE && sscanf(at, "attach-uprobe:%d", &k) == 1 &&
-	    attr->link_create.target_fd >= 0 && attr->link_create.target_fd < (int)sizeof(uprobe_fds) &&
-	    uprobe_fds[attr->link_create.target_fd] && ++ulinks == k)
+	    is_uprobe_link(attr) && ++ulinks == k)
 		stop_here(at);
 	if (cmd == BPF_PROG_LOAD && sscanf(at, "load:%31[^:]:%d", name, &k) == 2 &&
 	    !strncmp(attr->prog_name, name, strlen(name)) && ++loads == k)
 		stop_here(at);
 	if (cmd == BPF_LINK_CREATE && sscanf(at, "attach:%d", &k) == 1 && ++links == k)
 		stop_here(at);
+	if (cmd == BPF_OBJ_PIN && sscanf(at, "pin:%d", &k) == 1 && ++pins == k)
+		stop_here(at);
+}
+
+int rename(const char *from, const char *to)
+{
+	static int (*real)(const char *, const char *);
+	const char *at = getenv("FAULT_STOP_AT");
+	static int renames;
+	int ret, k;
+
+	if (!real)
+		real = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "rename");
+	ret = real(from, to);
+	if (!ret && at && sscanf(at, "rename:%d", &k) == 1 && ++renames == k) {
+		int e = errno;
+
+		stop_here(at);
+		errno = e;
+	}
+	return ret;
 }
 
 /* Whether this call is the one FAULT_FAIL_AT names. */
 static int fail_here(long nr, long cmd, const union bpf_attr *attr)
 {
 	const char *at = getenv("FAULT_FAIL_AT");
-	static int perfs, uperfs, links, loads;
+	static int perfs, uperfs, links, mlinks, loads;
 	char name[32];
 	int k;
 
@@ -121,6 +156,8 @@ static int fail_here(long nr, long cmd, const union bpf_attr *attr)
 		return sscanf(at, "perf:%d", &k) == 1 && ++perfs == k;
 	if (nr != __NR_bpf)
 		return 0;
+	if (cmd == BPF_LINK_CREATE && sscanf(at, "uprobe-multi:%d", &k) == 1)
+		return attr->link_create.attach_type == TRACE_UPROBE_MULTI && ++mlinks == k;
 	if (cmd == BPF_LINK_CREATE)
 		return sscanf(at, "link:%d", &k) == 1 && ++links == k;
 	if (cmd == BPF_PROG_LOAD && sscanf(at, "load:%31[^:]:%d", name, &k) == 2 &&

@@ -474,12 +474,34 @@ else
 	"$K/kt_maps" cleanup
 fi
 
+# --- uprobes where the kernel has no uprobe_multi links (6.1) -----------------
+# A hundred functions of tests/targets/many, one perf event each: every
+# argument (base -500, step 3: the first hundred the target prints).
+if [ -x build/targets/many-gcc-O2 ] && [ -e build/bpf/many__some-gcc-O2.o ]; then
+	if load uprobe_per_point_events build/bpf/many__some-gcc-O2.o build/targets/many-gcc-O2; then
+		diffs= n=0
+		for ((x = -500; x <= -203; x += 3)); do
+			[ "${got[x=$x]:-0}" = 1 ] || diffs+=" x=$x:${got[x=$x]:-0}"
+			n=$((n + ${got[x=$x]:-0}))
+		done
+		if ! has "$err" "uprobe_multi links: not available"; then
+			fail uprobe_per_point_events "no word of the fallback at -v: ${err:0:300}"
+		elif [ -n "$diffs" ] || [ "${#got[@]}" != 100 ]; then
+			fail uprobe_per_point_events "$n of 100 values right, ${#got[@]} distinct;${diffs:0:300}"
+		else
+			pass uprobe_per_point_events
+		fi
+	fi
+else
+	fail uprobe_per_point_events "build/targets/many-gcc-O2 or build/bpf/many__some-gcc-O2.o is missing: make tests-build"
+fi
+
 # Every program of every run above is gone (one bpftool run: execs are slow).
 progs=$(bpftool prog show 2>&1)
 left=
 for p in prog sched_args sched_ret null_lseek_prog mod_stats mod_auto addr_show badprog \
 	hash_update hash_update2 hash_delete arr_update arr_delete pcpu_update pcpu_delete \
-	bpfprobe_mon; do
+	bpfprobe_mon some; do
 	[[ $progs == *"name $p "* ]] && left+=" $p"
 done
 if [ -z "$left" ]; then
