@@ -111,9 +111,10 @@ struct bp_dwarf_index;
  * is name, or matches it as a glob (inline.c), in the units listed
  * and those that may inline from other units: found by walking their
  * functions, or listed by idx (index.h) when not NULL. Returns 0, cb's
- * first non-zero return, or -ESTALE when idx lists what is not there.
+ * first non-zero return, or -ESTALE when idx lists what is not there
+ * (-EBADMSG: a part of it read is corrupt).
  */
-int bp_inlines__find(const struct bp_debuginfo *di, const struct bp_dwarf_index *idx,
+int bp_inlines__find(const struct bp_debuginfo *di, struct bp_dwarf_index *idx,
 		     const char *name, bool glob, const struct bp_inline_units *units,
 		     int (*cb)(const struct bp_func *fn, void *ctx), void *ctx);
 

@@ -452,6 +452,13 @@ static int read_abbrevs(struct bp_raw *r, uint64_t off, struct bp_raw_unit *u)
 
 /* --- attributes ------------------------------------------------------------ */
 
+/* ab's attributes (none: NULL, so that no offset is added to a NULL
+ * array) */
+static const struct bp_raw_attr *attrs_of(const struct bp_raw *r, const struct bp_raw_abbrev *ab)
+{
+	return ab->nattrs ? r->attrs + ab->first : NULL;
+}
+
 bool bp_raw__skip_attrs(const struct bp_raw *r, const struct bp_raw_unit *u,
 			const struct bp_raw_abbrev *ab, const uint8_t **pp)
 {
@@ -467,7 +474,7 @@ bool bp_raw__skip_attrs(const struct bp_raw *r, const struct bp_raw_unit *u,
 	}
 	/* fixed sizes are 16 bytes at most: checking before each variable
 	 * one and at the end keeps every read inside the unit */
-	at = r->attrs + ab->first;
+	at = attrs_of(r, ab);
 	for (i = 0; i < ab->nattrs; i++, at++) {
 		if (at->size >= 0)
 			p += at->size;
@@ -484,7 +491,7 @@ bool bp_raw__read_attrs(const struct bp_raw *r, const struct bp_raw_unit *u,
 			const struct bp_raw_abbrev *ab, const uint8_t **pp,
 			struct bp_raw_value *values)
 {
-	const struct bp_raw_attr *at = r->attrs + ab->first;
+	const struct bp_raw_attr *at = attrs_of(r, ab);
 	const uint8_t *p = *pp;
 	uint32_t i;
 
@@ -617,7 +624,7 @@ bool bp_raw__ref(const struct bp_raw_unit *u, const struct bp_raw_value *v, uint
 static int read_unit_die(struct bp_raw *r, struct bp_raw_unit *u,
 			 const struct bp_raw_abbrev *ab, const uint8_t **pp)
 {
-	const struct bp_raw_attr *at = r->attrs + ab->first;
+	const struct bp_raw_attr *at = attrs_of(r, ab);
 	const uint8_t *p = *pp;
 	uint32_t i;
 	uint64_t v;

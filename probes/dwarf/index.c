@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
 
 #include "probes/dwarf/debuginfo.h"
 #include "probes/dwarf/index.h"
@@ -22,7 +24,13 @@ void bp_dwarf_index__free(struct bp_dwarf_index *idx)
 {
 	if (!idx)
 		return;
-	free(idx->mem);
+	if (idx->mapped)
+		munmap(idx->mem, idx->size ? idx->size : 1);
+	else
+		free(idx->mem);
+	if (idx->fd >= 0)
+		close(idx->fd);
+	free(idx->loaded);
 	free(idx);
 }
 
@@ -60,8 +68,8 @@ static struct bp_dwarf_index *build(const struct bp_debuginfo *di,
 	h->has_debug_file = want->has_debug_file;
 	h->binary = want->binary;
 	h->debug = want->debug;
-	h->checksum = bp_index__checksum(idx->mem, idx->size);
-	if (bp_index__validate(idx, why, sizeof(why))) {
+	bp_index__seal(idx);
+	if (bp_index__validate(idx, idx->size, true, why, sizeof(why))) {
 		/* the scan's own output: a bug, said and not used */
 		bp_err("%s: the DWARF index built is invalid (%s): walking its DWARF\n", di->path,
 		       why);
@@ -84,7 +92,7 @@ static void free_index(struct bp_dwarf_index *idx)
 	bp_dwarf_index__free(idx);
 }
 
-const struct bp_dwarf_index *bp_dwarf_index__get(const struct bp_debuginfo *di)
+struct bp_dwarf_index *bp_dwarf_index__get(const struct bp_debuginfo *di)
 {
 	struct bp_debuginfo_lazy *lz = di->cache;
 	struct bp_index_header want = {};
@@ -130,8 +138,9 @@ void bp_dwarf_index__reject(const struct bp_debuginfo *di, const char *why)
 
 	if (!lz->index)
 		return;
-	bp_info("%s: the DWARF index %s does not match its DWARF (%s): walking its DWARF\n",
-		di->path, lz->index->from_file ? "stored" : "built", why);
+	bp_info("%s: not using the DWARF index %s%s: %s: walking its DWARF\n", di->path,
+		lz->index->from_file ? "stored as " : "built", lz->index->from_file ?
+		lz->index->name : "", why);
 	if (lz->index->from_file)
 		bp_index_file__remove(lz->index->name);
 	/* what was looked up in it may still be in use: freed with di */
@@ -141,15 +150,23 @@ void bp_dwarf_index__reject(const struct bp_debuginfo *di, const char *why)
 
 /* --- look-ups ------------------------------------------------------------- */
 
-static int name_of(const struct bp_dwarf_index *idx, const char *name)
+/* The name's index (-1: none), or -EBADMSG. */
+static int64_t name_of(struct bp_dwarf_index *idx, const char *name)
 {
 	uint32_t mask = idx->hdr->nslots - 1, h = bp_index__hash(name) & mask, i;
+	const struct bp_index_name *n;
+	const char *str;
+	int64_t k;
 
-	for (i = 0; i <= mask && idx->slots[h]; i++, h = (h + 1) & mask) {
-		const struct bp_index_name *n = &idx->names[idx->slots[h] - 1];
-
-		if (!strcmp(idx->strings + n->str, name))
-			return idx->slots[h] - 1;
+	for (i = 0; i <= mask; i++, h = (h + 1) & mask) {
+		if (bp_index__slot(idx, h, &k))
+			return -EBADMSG;
+		if (k < 0)
+			return -1;
+		if (bp_index__name(idx, k, &n, &str))
+			return -EBADMSG;
+		if (!strcmp(str, name))
+			return k;
 	}
 	return -1;
 }
@@ -163,65 +180,67 @@ static size_t literal_prefix(const struct bp_func_pattern *pat)
 	return strcspn(pat->text, "*?[\\");
 }
 
-/* Calls add for each name pat may match; returns add's first error. */
-static int for_names(const struct bp_dwarf_index *idx, const struct bp_func_pattern *pat,
-		     int (*add)(const struct bp_dwarf_index *idx, const struct bp_index_name *n,
-				void *ctx),
-		     void *ctx)
-{
-	size_t prefix = literal_prefix(pat);
-	uint32_t i;
-	int err, k;
-
-	if (!pat->glob && !pat->qualified && !pat->signature) {
-		k = name_of(idx, pat->text);
-		return k < 0 ? 0 : add(idx, &idx->names[k], ctx);
-	}
-	for (i = 0; i < idx->hdr->nnames; i++) {
-		const struct bp_index_name *n = &idx->names[i];
-		const char *name = idx->strings + n->str;
-
-		if (prefix && strncmp(name, pat->text, prefix))
-			continue;
-		if (!bp_func_pattern__name_may_match(pat, name))
-			continue;
-		err = add(idx, n, ctx);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 struct hits {
 	struct bp_index_hit *v;
 	size_t n, cap;
+	bool inlines;
 };
 
-static int add_funcs(const struct bp_dwarf_index *idx, const struct bp_index_name *n, void *ctx)
+static int add(struct bp_dwarf_index *idx, const struct bp_index_name *n, const char *name,
+	       struct hits *h)
 {
-	struct hits *h = ctx;
+	const struct bp_index_inline *copies;
+	const uint64_t *dies;
+	uint32_t i, count = h->inlines ? n->ninlines : n->nfuncs;
 
-	for (uint32_t i = 0; i < n->nfuncs; i++) {
+	if (h->inlines ? bp_index__name_inlines(idx, n, &copies) :
+	    bp_index__name_funcs(idx, n, &dies))
+		return -EBADMSG;
+	for (i = 0; i < count; i++) {
+		struct bp_index_hit hit = { .name = name };
+
+		if (h->inlines) {
+			hit.die = copies[i].die;
+			hit.frame = copies[i].frame;
+			hit.unit = copies[i].unit;
+		} else {
+			hit.die = dies[i];
+		}
 		if (bp_grow((void **)&h->v, h->n, &h->cap, sizeof(*h->v), 8))
 			return -ENOMEM;
-		h->v[h->n++] = (struct bp_index_hit){ .name = idx->strings + n->str,
-						      .die = idx->funcs[n->func_first + i] };
+		h->v[h->n++] = hit;
 	}
 	return 0;
 }
 
-static int add_inlines(const struct bp_dwarf_index *idx, const struct bp_index_name *n, void *ctx)
+/* The entries of every name pat may match into h. */
+static int for_names(struct bp_dwarf_index *idx, const struct bp_func_pattern *pat,
+		     struct hits *h)
 {
-	struct hits *h = ctx;
+	size_t prefix = literal_prefix(pat);
+	const struct bp_index_name *n;
+	const char *str;
+	int64_t k;
+	int err;
 
-	for (uint32_t i = 0; i < n->ninlines; i++) {
-		const struct bp_index_inline *c = &idx->inlines[n->inline_first + i];
-
-		if (bp_grow((void **)&h->v, h->n, &h->cap, sizeof(*h->v), 8))
-			return -ENOMEM;
-		h->v[h->n++] = (struct bp_index_hit){ .name = idx->strings + n->str,
-						      .die = c->die, .frame = c->frame,
-						      .unit = c->unit };
+	if (!pat->glob && !pat->qualified && !pat->signature) {
+		k = name_of(idx, pat->text);
+		if (k < -1)
+			return k;
+		if (k < 0)
+			return 0;
+		return bp_index__name(idx, k, &n, &str) ?: add(idx, n, str, h);
+	}
+	for (uint32_t i = 0; i < idx->hdr->nnames; i++) {
+		if (bp_index__name(idx, i, &n, &str))
+			return -EBADMSG;
+		if (prefix && strncmp(str, pat->text, prefix))
+			continue;
+		if (!bp_func_pattern__name_may_match(pat, str))
+			continue;
+		err = add(idx, n, str, h);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -242,16 +261,18 @@ static int by_frame(const void *a, const void *b)
 	return by_die(a, b);
 }
 
-static int lookup(const struct bp_dwarf_index *idx, const struct bp_func_pattern *pat,
-		  bool inlines, struct bp_index_hit **out)
+static int lookup(struct bp_dwarf_index *idx, const struct bp_func_pattern *pat, bool inlines,
+		  struct bp_index_hit **out)
 {
-	struct hits h = {};
+	struct hits h = { .inlines = inlines };
 	int err;
 
-	err = for_names(idx, pat, inlines ? add_inlines : add_funcs, &h);
-	if (err || h.n > INT32_MAX) {
+	err = for_names(idx, pat, &h);
+	if (!err && h.n > INT32_MAX)
+		err = -ENOMEM;
+	if (err) {
 		free(h.v);
-		return -ENOMEM;
+		return err;
 	}
 	/* several names: in the order the walks would meet them */
 	if (h.n > 1)
@@ -260,30 +281,32 @@ static int lookup(const struct bp_dwarf_index *idx, const struct bp_func_pattern
 	return h.n;
 }
 
-int bp_dwarf_index__funcs(const struct bp_dwarf_index *idx, const struct bp_func_pattern *pat,
+int bp_dwarf_index__funcs(struct bp_dwarf_index *idx, const struct bp_func_pattern *pat,
 			  struct bp_index_hit **hits)
 {
 	return lookup(idx, pat, false, hits);
 }
 
-int bp_dwarf_index__inlines(const struct bp_dwarf_index *idx, const struct bp_func_pattern *pat,
+int bp_dwarf_index__inlines(struct bp_dwarf_index *idx, const struct bp_func_pattern *pat,
 			    struct bp_index_hit **hits)
 {
 	return lookup(idx, pat, true, hits);
 }
 
-bool bp_dwarf_index__unit_inlines_from_outside(const struct bp_dwarf_index *idx,
-					       uint64_t unit_off)
+int bp_dwarf_index__unit_inlines_from_outside(struct bp_dwarf_index *idx, uint64_t unit_off)
 {
 	size_t lo = 0, hi = idx->hdr->nunits;
+	const uint64_t *units;
 
+	if (bp_index__units(idx, &units))
+		return -EBADMSG;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (idx->units[mid] < unit_off)
+		if (units[mid] < unit_off)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < idx->hdr->nunits && idx->units[lo] == unit_off;
+	return lo < idx->hdr->nunits && units[lo] == unit_off;
 }

@@ -32,9 +32,11 @@
 
 struct bp_debuginfo;
 
-#define BP_INDEX_MAGIC		"BPIDXv01"
-#define BP_INDEX_VERSION	1
+#define BP_INDEX_MAGIC		"BPIDXv02"
+#define BP_INDEX_VERSION	2
 #define BP_INDEX_BUILD_ID_MAX	64
+/* the payload is checked by blocks of this size, each when first used */
+#define BP_INDEX_BLOCK		4096
 
 /* A file's identity: what changes when it is rebuilt, touched, replaced
  * or rewritten in place. */
@@ -48,13 +50,19 @@ struct bp_index_header {
 	char magic[8];
 	uint32_t version;
 	uint32_t byte_order;	/* 0x01020304 as written by this machine */
-	uint64_t checksum;	/* of all the rest (bp_index__checksum) */
-	uint64_t payload_size;
+	/* of the header (this field taken as 0) and the block sums */
+	uint64_t checksum;
 	uint32_t build_id_len;	/* 0: the binary has none */
 	uint8_t build_id[BP_INDEX_BUILD_ID_MAX];
 	uint32_t has_debug_file;	/* the DWARF is in another file */
 	struct bp_index_file_id binary;
 	struct bp_index_file_id debug;
+	uint64_t payload_off;	/* where the payload starts in the file */
+	uint64_t payload_size;
+	uint32_t block_size;	/* BP_INDEX_BLOCK */
+	uint32_t nblocks;	/* of the payload, each with its sum */
+	/* the parts, at these offsets in the payload (8-byte aligned) */
+	uint64_t names_off, slots_off, funcs_off, inlines_off, units_off, strings_off;
 	uint32_t nnames;
 	uint32_t nslots;	/* a power of two, more than nnames */
 	uint32_t nfuncs;
@@ -82,7 +90,9 @@ struct bp_index_inline {
 };
 
 /*
- * The payload after the header, in this order, each part 8-byte aligned:
+ * The file: the header, nblocks uint64_t sums (one per block of the
+ * payload, bp_index__block_sum), the payload at payload_off. The payload's
+ * parts:
  *   nnames bp_index_name, in the order the scan met them;
  *   nslots uint32_t: a hash table of the names (bp_index__hash of the
  *     name, linear probing), each slot a name's index + 1, 0 when empty;
@@ -93,17 +103,33 @@ struct bp_index_inline {
  *   nunits uint64_t: unit DIE offsets (sorted) whose inlined calls may
  *     name a function of another unit (LTO, DWZ: see inline.c);
  *   strings_size bytes of names, each NUL-terminated.
+ *
+ * A stored index is read as untrusted input: the header and the sums when
+ * it is opened, and each block of the payload when a look-up first needs
+ * it (index_format.c: its sum checked, then every offset and count read
+ * from it), so that a warm resolve reads a few blocks of a large index.
+ * A block that fails makes the look-up fail with -EBADMSG: the index is
+ * then not used (index.c), whatever block it was.
  */
 struct bp_dwarf_index {
-	void *mem;		/* header + payload (malloc'ed) */
+	void *mem;		/* the whole file's size: malloc'ed, or mmap'ed
+				 * (mapped) and filled as blocks are read */
+	bool mapped;
 	size_t size;
 	const struct bp_index_header *hdr;
+	const uint64_t *sums;
+	const char *payload;
+	/* the parts, in mem: read only through index_format.c's accessors */
 	const struct bp_index_name *names;
 	const uint32_t *slots;
 	const uint64_t *funcs;
 	const struct bp_index_inline *inlines;
 	const uint64_t *units;
 	const char *strings;
+	/* a file's blocks are read from fd as needed; none: all are there */
+	int fd;
+	uint8_t *loaded;	/* per block: 1 read and checked */
+	bool units_checked;
 	/* where it came from, for -v */
 	bool from_file;
 	char name[96];		/* its file's name in the cache */
@@ -127,22 +153,23 @@ struct bp_index_hit {
  * there for exactly this binary, else built and stored there (when the
  * cache directory can be trusted); kept with di. Says what it did at -v.
  */
-const struct bp_dwarf_index *bp_dwarf_index__get(const struct bp_debuginfo *di);
+struct bp_dwarf_index *bp_dwarf_index__get(const struct bp_debuginfo *di);
 
 /*
  * The functions whose name may match pat (the name part of
  * bp_func_pattern__matches: the caller checks each DIE), in DIE order,
- * malloc'ed into *hits. Returns how many, or -ENOMEM.
+ * malloc'ed into *hits. Returns how many, -ENOMEM, or -EBADMSG when a
+ * block of the index read for it is corrupt.
  */
-int bp_dwarf_index__funcs(const struct bp_dwarf_index *idx, const struct bp_func_pattern *pat,
+int bp_dwarf_index__funcs(struct bp_dwarf_index *idx, const struct bp_func_pattern *pat,
 			  struct bp_index_hit **hits);
 
 /*
  * The inlined copies of the functions whose name may match pat, in the
  * order inline.c's walk finds them (by frame, then DIE), malloc'ed.
- * Returns how many, or -ENOMEM.
+ * Returns how many, -ENOMEM or -EBADMSG.
  */
-int bp_dwarf_index__inlines(const struct bp_dwarf_index *idx, const struct bp_func_pattern *pat,
+int bp_dwarf_index__inlines(struct bp_dwarf_index *idx, const struct bp_func_pattern *pat,
 			    struct bp_index_hit **hits);
 
 /*
@@ -153,15 +180,14 @@ int bp_dwarf_index__inlines(const struct bp_dwarf_index *idx, const struct bp_fu
 void bp_dwarf_index__reject(const struct bp_debuginfo *di, const char *why);
 
 /* Whether the inlined calls of the unit whose DIE is at unit_off may name
- * functions of other units. */
-bool bp_dwarf_index__unit_inlines_from_outside(const struct bp_dwarf_index *idx,
-					       uint64_t unit_off);
+ * functions of other units: 1, 0, or -EBADMSG. */
+int bp_dwarf_index__unit_inlines_from_outside(struct bp_dwarf_index *idx, uint64_t unit_off);
 
 /* --- building (index_scan.c) ------------------------------------------------ */
 
 /*
  * Scans di's DWARF into a new index in memory (hdr filled but for the
- * identities and checksum, which the caller sets). Returns 0, -ENOMEM, or
+ * identities and the sums, which the caller sets: bp_index__seal). Returns 0, -ENOMEM, or
  * -EOPNOTSUPP with why: DWARF the scan does not read (split units,
  * imported units, other byte orders, a form it does not know, bytes past a
  * section's end), for which the walks are used as before.
@@ -180,24 +206,53 @@ int bp_index_scan(const struct bp_debuginfo *di, struct bp_dwarf_index *out,
 int bp_index_file__identify(const struct bp_debuginfo *di, struct bp_index_header *hdr,
 			    char *name, size_t name_len, char *why, size_t len);
 
-/* The checksum of an index of size bytes at mem: all of it but the
- * checksum field. */
-uint64_t bp_index__checksum(const void *mem, size_t size);
+/* The sum of the header (its checksum field taken as 0) and the block
+ * sums that follow it; of one block of the payload. */
+uint64_t bp_index__header_sum(const struct bp_index_header *h, const uint64_t *sums);
+uint64_t bp_index__block_sum(const void *block, size_t size, uint32_t k);
+
+/* Sets an index built in memory (the header filled) to its sums: the
+ * blocks', then the header's. */
+void bp_index__seal(struct bp_dwarf_index *idx);
 
 /*
- * Points idx's arrays into its memory after checking everything in it as
- * untrusted input: sizes, counts, every offset into it, the checksum.
- * -EINVAL with why.
+ * Checks the header at idx->mem (and its block sums, which follow it) for
+ * an index of file_size bytes as untrusted input and points idx's parts
+ * into idx->mem; whole: also every block and every offset of the payload
+ * now (an index in memory), else they are checked as they are read
+ * (bp_index__load). -EINVAL with why.
  */
-int bp_index__validate(struct bp_dwarf_index *idx, char *why, size_t len);
+int bp_index__validate(struct bp_dwarf_index *idx, size_t file_size, bool whole,
+		       char *why, size_t len);
+
+/* Reads and checks the blocks holding [p, p + len) of the payload when not
+ * yet done. 0, or -EBADMSG (a block's sum differs, or it cannot be read). */
+int bp_index__load(struct bp_dwarf_index *idx, const void *p, size_t len);
+
+/* Name i, its offsets checked, and its string; -EBADMSG. */
+int bp_index__name(struct bp_dwarf_index *idx, uint32_t i, const struct bp_index_name **n,
+		   const char **str);
+
+/* The name index in hash slot k (-1: empty); -EBADMSG. */
+int bp_index__slot(struct bp_dwarf_index *idx, uint32_t k, int64_t *name);
+
+/* n's functions and inlined copies, read; -EBADMSG. */
+int bp_index__name_funcs(struct bp_dwarf_index *idx, const struct bp_index_name *n,
+			 const uint64_t **dies);
+int bp_index__name_inlines(struct bp_dwarf_index *idx, const struct bp_index_name *n,
+			   const struct bp_index_inline **copies);
+
+/* The units inlining from outside, read and checked sorted; -EBADMSG. */
+int bp_index__units(struct bp_dwarf_index *idx, const uint64_t **units);
 
 /*
- * Reads the index stored as name in the user's cache into idx, validated
- * and made for exactly the binary want identifies (build ID and file
- * identities, as bp_index_file__identify filled it): 0, -ENOENT (none
- * stored), or another -errno with why (a stale, corrupt, truncated or
- * untrusted file, an untrusted cache directory); idx is then empty. path
- * gets the file's path, for messages.
+ * Opens the index stored as name in the user's cache into idx, its header
+ * checked and made for exactly the binary want identifies (build ID and
+ * file identities, as bp_index_file__identify filled it); its blocks are
+ * read as look-ups need them. 0, -ENOENT (none stored), or another -errno
+ * with why (a stale, corrupt, truncated or untrusted file, an untrusted
+ * cache directory); idx is then empty. path gets the file's path, for
+ * messages.
  */
 int bp_index_file__read(const struct bp_index_header *want, const char *name,
 			struct bp_dwarf_index *idx, char *path, size_t path_len,

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -138,20 +139,82 @@ static const char *stale(const struct bp_index_header *hdr, const struct bp_inde
 	return NULL;
 }
 
-/* All size bytes read into buf (out false) or written from it. */
-static int transfer(int fd, void *buf, size_t size, bool out)
+/* All size bytes of buf written. */
+static int write_all(int fd, const void *buf, size_t size)
 {
 	size_t done = 0;
 
 	while (done < size) {
-		ssize_t n = out ? write(fd, (char *)buf + done, size - done) :
-				  read(fd, (char *)buf + done, size - done);
+		ssize_t n = write(fd, (const char *)buf + done, size - done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return n < 0 ? -errno : -EIO;
 		done += n;
+	}
+	return 0;
+}
+
+/* size bytes at off of the file, into mem + off. */
+static int read_at(int fd, void *mem, uint64_t off, size_t size)
+{
+	size_t done = 0;
+
+	while (done < size) {
+		ssize_t n = pread(fd, (char *)mem + off + done, size - done, off + done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += n;
+	}
+	return 0;
+}
+
+/*
+ * The header and the sums of the index open as fd into idx, checked: its
+ * payload is read block by block as look-ups need it (index_format.c), into
+ * memory mapped for the whole file whose untouched pages cost nothing.
+ */
+static int read_header(int fd, size_t size, struct bp_dwarf_index *idx, char *why, size_t len)
+{
+	const struct bp_index_header *h;
+	int err;
+
+	if (size < sizeof(*h)) {
+		snprintf(why, len, "a file of %zu bytes (truncated?)", size);
+		return -EINVAL;
+	}
+	idx->size = size;
+	idx->mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (idx->mem == MAP_FAILED) {
+		idx->mem = NULL;
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	idx->mapped = true;
+	h = idx->mem;
+	err = read_at(fd, idx->mem, 0, sizeof(*h));
+	/* the sums, up to the payload (bp_index__validate checks the rest) */
+	if (!err && (h->payload_off < sizeof(*h) || h->payload_off > size)) {
+		snprintf(why, len, "a malformed header (truncated?)");
+		return -EINVAL;
+	}
+	if (!err)
+		err = read_at(fd, idx->mem, sizeof(*h), h->payload_off - sizeof(*h));
+	if (err) {
+		snprintf(why, len, "cannot read it: %s", strerror(-err));
+		return err;
+	}
+	err = bp_index__validate(idx, size, false, why, len);
+	if (err)
+		return err;
+	idx->loaded = calloc(h->nblocks + 1, 1);
+	if (!idx->loaded) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
 	}
 	return 0;
 }
@@ -166,6 +229,7 @@ int bp_index_file__read(const struct bp_index_header *want, const char *name,
 	int fd, err;
 
 	memset(idx, 0, sizeof(*idx));
+	idx->fd = -1;
 	snprintf(path, path_len, "%s", name);
 	err = open_dir(&dir, why, len);
 	if (err)
@@ -188,31 +252,27 @@ int bp_index_file__read(const struct bp_index_header *want, const char *name,
 		err = -EINVAL;
 		goto out;
 	}
-	idx->size = st.st_size;
-	idx->mem = malloc(idx->size ? idx->size : 1);
-	if (!idx->mem) {
-		snprintf(why, len, "out of memory");
-		err = -ENOMEM;
-		goto out;
-	}
-	err = transfer(fd, idx->mem, idx->size, false);
-	if (err)
-		snprintf(why, len, "cannot read it: %s", strerror(-err));
-	if (!err)
-		err = bp_index__validate(idx, why, len);
+	err = read_header(fd, st.st_size, idx, why, len);
 	if (!err && (old = stale(idx->hdr, want))) {
 		snprintf(why, len, "%s", old);
 		err = -ESTALE;
 	}
-	if (!err)
+	if (!err) {
 		snprintf(idx->name, sizeof(idx->name), "%s", name);
+		/* kept open: blocks are read from it as needed */
+		idx->fd = fd;
+		fd = -1;
+	}
 out:
 	if (fd >= 0)
 		close(fd);
 	bp_cache_dir__close(&dir);
 	if (err) {
-		free(idx->mem);
+		if (idx->mem)
+			munmap(idx->mem, idx->size);
+		free(idx->loaded);
 		memset(idx, 0, sizeof(*idx));
+		idx->fd = -1;
 	}
 	return err;
 }
@@ -271,7 +331,7 @@ int bp_index_file__write(const struct bp_dwarf_index *idx, const char *name,
 		bp_cache_dir__close(&dir);
 		return fd;
 	}
-	err = transfer(fd, idx->mem, idx->size, true);
+	err = write_all(fd, idx->mem, idx->size);
 	if (err)
 		snprintf(why, len, "cannot write %s/%s: %s", dir.path, tmp, strerror(-err));
 	err = bp_cache_dir__commit(&dir, fd, tmp, name, !err, why, len) ?: err;

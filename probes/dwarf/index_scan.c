@@ -409,9 +409,11 @@ static size_t align8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
-/* Where the parts of index.h's layout start. */
+/* Where the parts of index.h's layout start: in the file (payload), in
+ * the payload (the others). */
 struct layout {
-	size_t names, slots, funcs, inls, units, strings, size;
+	size_t payload, names, slots, funcs, inls, units, strings, payload_size, size;
+	uint32_t nblocks;
 };
 
 static struct layout lay_out(const struct names *names, uint32_t nfuncs, uint32_t ninls,
@@ -419,13 +421,16 @@ static struct layout lay_out(const struct names *names, uint32_t nfuncs, uint32_
 {
 	struct layout o;
 
-	o.names = align8(sizeof(struct bp_index_header));
+	o.names = 0;
 	o.slots = align8(o.names + names->n * sizeof(struct bp_index_name));
 	o.funcs = align8(o.slots + (size_t)names->nslots * sizeof(uint32_t));
 	o.inls = align8(o.funcs + (size_t)nfuncs * sizeof(uint64_t));
 	o.units = align8(o.inls + (size_t)ninls * sizeof(struct bp_index_inline));
 	o.strings = align8(o.units + nunits * sizeof(uint64_t));
-	o.size = o.strings + strings;
+	o.payload_size = o.strings + strings;
+	o.nblocks = (o.payload_size + BP_INDEX_BLOCK - 1) / BP_INDEX_BLOCK;
+	o.payload = align8(sizeof(struct bp_index_header) + (size_t)o.nblocks * sizeof(uint64_t));
+	o.size = o.payload + o.payload_size;
 	return o;
 }
 
@@ -434,7 +439,7 @@ static void place_names(const struct names *names, char *mem, const struct layou
 			const struct found *funcs, uint32_t nfuncs,
 			const struct found *inls, uint32_t ninls)
 {
-	struct bp_index_name *nv = (struct bp_index_name *)(mem + o->names);
+	struct bp_index_name *nv = (struct bp_index_name *)(mem + o->payload + o->names);
 	size_t strings = 0;
 	uint32_t i;
 
@@ -446,7 +451,7 @@ static void place_names(const struct names *names, char *mem, const struct layou
 		size_t len = strlen(names->v[i]) + 1;
 
 		nv[i].str = strings;
-		memcpy(mem + o->strings + strings, names->v[i], len);
+		memcpy(mem + o->payload + o->strings + strings, names->v[i], len);
 		strings += len;
 		if (i) {
 			nv[i].func_first = nv[i - 1].func_first + nv[i - 1].nfuncs;
@@ -464,9 +469,10 @@ static int place_entries(const struct scan *s, const struct names *names, char *
 			 const struct layout *o, const struct found *funcs, uint32_t nfuncs,
 			 const struct found *inls, uint32_t ninls)
 {
-	const struct bp_index_name *nv = (const struct bp_index_name *)(mem + o->names);
-	struct bp_index_inline *inl_v = (struct bp_index_inline *)(mem + o->inls);
-	uint64_t *func_v = (uint64_t *)(mem + o->funcs);
+	char *payload = mem + o->payload;
+	const struct bp_index_name *nv = (const struct bp_index_name *)(payload + o->names);
+	struct bp_index_inline *inl_v = (struct bp_index_inline *)(payload + o->inls);
+	uint64_t *func_v = (uint64_t *)(payload + o->funcs);
 	uint32_t i, *fill_f, *fill_i;
 
 	fill_f = calloc(names->n + 1, sizeof(*fill_f));
@@ -519,14 +525,23 @@ static int build_blob(const struct scan *s, const struct names *names,
 		free(mem);
 		return -ENOMEM;
 	}
-	memcpy(mem + o.slots, names->slots, (size_t)names->nslots * sizeof(uint32_t));
+	memcpy(mem + o.payload + o.slots, names->slots, (size_t)names->nslots * sizeof(uint32_t));
 	if (s->nunits)
-		memcpy(mem + o.units, s->units, s->nunits * sizeof(uint64_t));
+		memcpy(mem + o.payload + o.units, s->units, s->nunits * sizeof(uint64_t));
 	hdr = (struct bp_index_header *)mem;
 	memcpy(hdr->magic, BP_INDEX_MAGIC, sizeof(hdr->magic));
 	hdr->version = BP_INDEX_VERSION;
 	hdr->byte_order = 0x01020304;
-	hdr->payload_size = o.size - sizeof(*hdr);
+	hdr->payload_off = o.payload;
+	hdr->payload_size = o.payload_size;
+	hdr->block_size = BP_INDEX_BLOCK;
+	hdr->nblocks = o.nblocks;
+	hdr->names_off = o.names;
+	hdr->slots_off = o.slots;
+	hdr->funcs_off = o.funcs;
+	hdr->inlines_off = o.inls;
+	hdr->units_off = o.units;
+	hdr->strings_off = o.strings;
 	hdr->nnames = names->n;
 	hdr->nslots = names->nslots;
 	hdr->nfuncs = nfuncs;
@@ -535,6 +550,7 @@ static int build_blob(const struct scan *s, const struct names *names,
 	hdr->strings_size = strings;
 	out->mem = mem;
 	out->size = o.size;
+	out->fd = -1;
 	return 0;
 }
 
@@ -592,6 +608,7 @@ int bp_index_scan(const struct bp_debuginfo *di, struct bp_dwarf_index *out,
 	int err;
 
 	memset(out, 0, sizeof(*out));
+	out->fd = -1;
 	err = bp_raw__init(&s.raw, di->dwarf, wanted, NVALUES, classify, why, len);
 	if (!err)
 		err = scan_units(&s);

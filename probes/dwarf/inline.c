@@ -210,9 +210,9 @@ void bp_inline_units__free(struct bp_inline_units *units)
 /*
  * One inlined copy the index lists: what func_cb and walk would do with
  * it, when its unit is one they walk. -ESTALE when the DIEs are not what
- * the index says.
+ * the index says, -EBADMSG when the index cannot be read.
  */
-static int indexed_copy(const struct bp_debuginfo *di, const struct bp_dwarf_index *idx,
+static int indexed_copy(const struct bp_debuginfo *di, struct bp_dwarf_index *idx,
 			const struct bp_inline_units *units, const struct bp_index_hit *hit,
 			struct inline_walk *w)
 {
@@ -228,9 +228,12 @@ static int indexed_copy(const struct bp_debuginfo *di, const struct bp_dwarf_ind
 	    dwarf_tag(&w->frame) != DW_TAG_subprogram ||
 	    dwarf_hasattr(&w->frame, DW_AT_declaration))
 		return -ESTALE;
-	if (!unit_listed(units, &cudie) &&
-	    !bp_dwarf_index__unit_inlines_from_outside(idx, hit->unit))
-		return 0;
+	if (!unit_listed(units, &cudie)) {
+		int outside = bp_dwarf_index__unit_inlines_from_outside(idx, hit->unit);
+
+		if (outside <= 0)
+			return outside;
+	}
 	/* func_cb: a function without code is not walked */
 	if (!bp_func__code(&w->frame, &w->frame_entry, &end) || !name_matches(w, &die))
 		return 0;
@@ -238,7 +241,7 @@ static int indexed_copy(const struct bp_debuginfo *di, const struct bp_dwarf_ind
 	return found(w, &die);
 }
 
-static int find_indexed(const struct bp_debuginfo *di, const struct bp_dwarf_index *idx,
+static int find_indexed(const struct bp_debuginfo *di, struct bp_dwarf_index *idx,
 			const struct bp_inline_units *units, struct inline_walk *w)
 {
 	struct bp_index_hit *hits = NULL;
@@ -253,7 +256,7 @@ static int find_indexed(const struct bp_debuginfo *di, const struct bp_dwarf_ind
 	return err;
 }
 
-int bp_inlines__find(const struct bp_debuginfo *di, const struct bp_dwarf_index *idx,
+int bp_inlines__find(const struct bp_debuginfo *di, struct bp_dwarf_index *idx,
 		     const char *name, bool glob, const struct bp_inline_units *units,
 		     int (*cb)(const struct bp_func *fn, void *ctx), void *ctx)
 {

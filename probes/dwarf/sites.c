@@ -291,13 +291,15 @@ static int find_in_dwarf(Dwarf *dwarf, struct func_list *l)
  * DIE given to func_cb as the walk would, in the walk's order. -ESTALE,
  * with why, when an entry is not what the DWARF says.
  */
-static int find_in_index(const struct bp_debuginfo *di, const struct bp_dwarf_index *idx,
+static int find_in_index(const struct bp_debuginfo *di, struct bp_dwarf_index *idx,
 			 struct func_list *l, char *why, size_t len)
 {
 	struct bp_index_hit *hits = NULL;
 	int i, n, err = 0;
 
 	n = bp_dwarf_index__funcs(idx, &l->pat, &hits);
+	if (n == -EBADMSG)
+		snprintf(why, len, "a block of it read is corrupt");
 	if (n < 0)
 		return n;
 	for (i = 0; i < n && !err; i++) {
@@ -488,7 +490,7 @@ static void func_list_reset(struct func_list *l)
  * what the DWARF says makes the index unused from then on (-v says so)
  * and the copies are looked for again by the walks: nothing found.
  */
-static int copies_from_index(const struct bp_debuginfo *di, const struct bp_dwarf_index *idx,
+static int copies_from_index(const struct bp_debuginfo *di, struct bp_dwarf_index *idx,
 			     struct func_list *l)
 {
 	const struct bp_spec *spec = l->spec;
@@ -502,8 +504,10 @@ static int copies_from_index(const struct bp_debuginfo *di, const struct bp_dwar
 	if (!err && spec->inlines && spec->exec)
 		err = bp_inlines__find(di, idx, l->name, l->glob, &l->inline_units, inline_cb, l);
 	l->sug = sug;
-	if (err == -ESTALE) {
-		bp_dwarf_index__reject(di, why[0] ? why : "an inlined copy it lists is not there");
+	if (err == -ESTALE || err == -EBADMSG) {
+		bp_dwarf_index__reject(di, why[0] ? why : err == -EBADMSG ?
+				       "a block of it read is corrupt" :
+				       "an inlined copy it lists is not in the DWARF");
 		func_list_reset(l);
 		err = 0;
 	}
@@ -520,7 +524,7 @@ static int find_copies(const struct bp_debuginfo *di, const struct bp_spec *spec
 		.spec = spec, .name = spec->func, .glob = spec->func_glob,
 		.sug = spec->func_glob ? NULL : &sug, .diag = d,
 	};
-	const struct bp_dwarf_index *idx;
+	struct bp_dwarf_index *idx;
 	int err = 0;
 
 	bp_func_pattern__init(&l.pat, spec->func, spec->func_glob);
