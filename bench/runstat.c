@@ -8,7 +8,9 @@
  * as "wall=S cpu=S rss_kb=K". With --versus the two commands' runs
  * alternate (CMD CMD2 CMD CMD2 ...), so a slow spell of the machine hits
  * both alike, and a line is printed for each. Output of the commands goes
- * to /dev/null unless RUNSTAT_LOG names a file (appended). A command that
+ * to /dev/null unless RUNSTAT_LOG names a file (appended). RUNSTAT_BEFORE,
+ * when set, is a shell command run before each run of CMD and not measured
+ * (emptying a cache, for runs that must start cold). A command that
  * fails is not run again and its line is "fail": a benchmark of a failing
  * command measures nothing; the exit status is then 1.
  */
@@ -128,6 +130,12 @@ int main(int argc, char **argv)
 		return 1;
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < ns; k++) {
+			const char *before = getenv("RUNSTAT_BEFORE");
+
+			if (!k && before && *before && system(before)) {
+				fprintf(stderr, "runstat: '%s' failed\n", before);
+				s[k].failed = failed = true;
+			}
 			if (!s[k].failed &&
 			    run_once(s[k].argv, &s[k].wall[i], &s[k].cpu[i], &s[k].rss[i]))
 				s[k].failed = failed = true;

@@ -31,6 +31,7 @@ struct load_args {
 	const char *pin;	/* --pin NAME: pin, leave the probes running, exit */
 	bool replace;		/* --replace: an existing NAME is replaced */
 	const char *vmlinux;	/* --vmlinux PATH: kernel DWARF */
+	bool no_cache;		/* --no-cache: no DWARF index */
 	bool no_follow;		/* --no-follow: the process alone, not its tree */
 	bool quiet;		/* -q: no session lines on stderr */
 	const char *output;	/* -o FILE: bpfprobe's records go there */
@@ -39,7 +40,7 @@ struct load_args {
 
 enum { OPT_JSON = 256, OPT_QUIET_META, OPT_NO_MAP_DUMP, OPT_PERF_PAGES };
 enum { OPT_PIN = 300, OPT_REPLACE };
-enum { OPT_VMLINUX = 320, OPT_NO_FOLLOW, OPT_CFLAGS };
+enum { OPT_VMLINUX = 320, OPT_NO_FOLLOW, OPT_NO_CACHE, OPT_CFLAGS };
 
 static const struct bp_cli_opt load_opts[] = {
 	{ "pid", 'p', required_argument, "PID",
@@ -71,6 +72,10 @@ static const struct bp_cli_opt load_opts[] = {
 	{ "replace", OPT_REPLACE, no_argument, NULL, "with --pin: replace a session named NAME" },
 	{ "vmlinux", OPT_VMLINUX, required_argument, "PATH",
 	  "a vmlinux with DWARF for kernel probes" },
+	{ "no-cache", OPT_NO_CACHE, no_argument, NULL,
+	  "no DWARF index: do not read binaries' function index from the\n"
+		  "cache (~/.cache/bpfprobe/dwarf-index) nor build and store one;\n"
+		  "walk their DWARF instead" },
 	BP_CFLAGS_OPTIONS(OPT_CFLAGS),
 	{ "verbose", 'v', no_argument, NULL,
 	  "show probe points, fetch plans, guards and\n"
@@ -211,6 +216,9 @@ static int parse_option(int c, struct load_args *a)
 		return 0;
 	case OPT_REPLACE:
 		a->replace = true;
+		return 0;
+	case OPT_NO_CACHE:
+		a->no_cache = true;
 		return 0;
 	case OPT_VMLINUX:
 		a->vmlinux = optarg;
@@ -393,6 +401,7 @@ int cmd_load(int argc, char **argv)
 	}
 	install_signals();
 	oopts.vmlinux = a.vmlinux;
+	oopts.no_cache = a.no_cache;
 	obj = bpfprobe_object__open(a.obj_path, &oopts);
 	if (!obj)
 		goto out;

@@ -28,10 +28,11 @@ struct resolve_args {
 	const char *target;
 	struct bp_cli_format fmt;
 	const char *vmlinux;	/* --vmlinux PATH: kernel DWARF */
+	bool no_cache;		/* --no-cache: no DWARF index */
 	struct bp_cflags cflags;	/* --cflags, -I, -D: PROG.c's compile */
 };
 
-enum { OPT_VMLINUX = 256, OPT_CFLAGS };
+enum { OPT_VMLINUX = 256, OPT_NO_CACHE, OPT_CFLAGS };
 
 static const struct bp_cli_cmd resolve_cmd = {
 	.name = "resolve",
@@ -51,6 +52,10 @@ static int parse_own(int key, const char *arg, void *ctx)
 		a->vmlinux = arg;
 		return 0;
 	}
+	if (key == OPT_NO_CACHE) {
+		a->no_cache = true;
+		return 0;
+	}
 	return bp_cflags__option(&a->cflags, key, OPT_CFLAGS, arg) ? -EINVAL : 0;
 }
 
@@ -59,6 +64,10 @@ static int parse_args(int argc, char **argv, struct resolve_args *a)
 	static const struct bp_cli_opt own[] = {
 		{ "vmlinux", OPT_VMLINUX, required_argument, "PATH",
 		  "a vmlinux with DWARF for kernel probes" },
+		{ "no-cache", OPT_NO_CACHE, no_argument, NULL,
+		  "no DWARF index: do not read binaries' function index from the\n"
+		  "cache (~/.cache/bpfprobe/dwarf-index) nor build and store one;\n"
+		  "walk their DWARF instead" },
 		BP_CFLAGS_OPTIONS(OPT_CFLAGS),
 		{}
 	};
@@ -96,13 +105,15 @@ static bool is_sec_text(const char *target)
 	return strpbrk(target, "=; \t") != NULL;
 }
 
-static struct bpfprobe_object *open_target(const char *target, const char *vmlinux)
+static struct bpfprobe_object *open_target(const char *target, const struct resolve_args *a)
 {
-	struct bpfprobe_open_opts opts = { .sz = sizeof(opts), .vmlinux = vmlinux };
+	struct bpfprobe_open_opts opts = {
+		.sz = sizeof(opts), .vmlinux = a->vmlinux, .no_cache = a->no_cache,
+	};
 	struct bpfprobe_object *obj;
 
 	if (is_sec_text(target))
-		return bp_inspect__resolve_sec(target, vmlinux, &obj) ? NULL : obj;
+		return bp_inspect__resolve_sec(target, &opts, &obj) ? NULL : obj;
 	obj = bpfprobe_object__open(target, &opts);
 	if (!obj)
 		return NULL;
@@ -432,7 +443,7 @@ int cmd_resolve(int argc, char **argv)
 			goto out;
 		path = compiled;
 	}
-	obj = open_target(path, a.vmlinux);
+	obj = open_target(path, &a);
 	if (!obj)
 		goto out;
 	if (!bp_inspect__program_cnt(obj))

@@ -37,12 +37,32 @@ struct vars_args {
 	char local[PATH_MAX];	/* BIN's absolute path, when it is a file here */
 	char **points;
 	int npoints;
+	bool no_cache;		/* --no-cache: no DWARF index */
 	struct bp_cli_format fmt;
 };
 
+enum { OPT_NO_CACHE = 256 };
+
+static int parse_own(int key, const char *arg, void *ctx)
+{
+	struct vars_args *a = ctx;
+
+	a->no_cache = key == OPT_NO_CACHE;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct vars_args *a)
 {
-	if (bp_cli_format__parse_args(&a->fmt, argc, argv, &vars_cmd, NULL))
+	static const struct bp_cli_opt own[] = {
+		{ "no-cache", OPT_NO_CACHE, no_argument, NULL,
+		  "no DWARF index: do not read binaries' function index from the\n"
+		  "cache (~/.cache/bpfprobe/dwarf-index) nor build and store one;\n"
+		  "walk their DWARF instead" },
+		{}
+	};
+	const struct bp_cli_extra_opts extra = { .extra = own, .on_extra = parse_own, .ctx = a };
+
+	if (bp_cli_format__parse_args(&a->fmt, argc, argv, &vars_cmd, &extra))
 		return -EINVAL;
 	if (argc - optind < 2) {
 		fprintf(stderr, "bpfprobe vars: %s\n",
@@ -177,7 +197,7 @@ int cmd_vars(int argc, char **argv)
 	}
 	/* all first: a bad point prints nothing but its error */
 	for (i = 0; i < a.npoints && !err; i++, n++)
-		err = bp_inspect__vars(&lists[i], a.binary, a.points[i]);
+		err = bp_inspect__vars(&lists[i], a.binary, a.points[i], a.no_cache);
 	if (!err && a.fmt.json) {
 		struct bp_json_opts opts = { .sz = sizeof(opts), .pretty = !a.fmt.compact };
 

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -319,22 +318,14 @@ static bool usable_cached(int dirfd, const char *name)
 static int compile_into(const struct compiler *cc, const char **argv, int n, const char *src,
 			const struct bp_cache_dir *dir, const char *name)
 {
-	char tmp[64];
-	unsigned int rnd = 0;
+	char tmp[96], why[PATH_MAX + 128];
 	int fd, rc;
 	pid_t pid;
 
-	for (int tries = 0;; tries++) {
-		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
-			rnd ^= (unsigned)getpid() * 2654435761u + tries;
-		snprintf(tmp, sizeof(tmp), "tmp-%d-%08x.o", (int)getpid(), rnd);
-		fd = openat(dir->fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd >= 0 || errno != EEXIST || tries > 100)
-			break;
-	}
+	fd = bp_cache_dir__create_temp(dir, ".o", tmp, sizeof(tmp), why, sizeof(why));
 	if (fd < 0) {
-		bp_err("cannot create a file in %s: %s\n", dir->path, strerror(errno));
-		return -errno;
+		bp_err("%s\n", why);
+		return fd;
 	}
 	argv[n++] = "-c";
 	argv[n++] = src;
@@ -343,15 +334,14 @@ static int compile_into(const struct compiler *cc, const char **argv, int n, con
 	argv[n] = NULL;
 	bp_info("compiling %s\n", src);
 	pid = spawn(cc, argv, fd, -1);
-	close(fd);
 	rc = pid < 0 ? pid : reap(pid);
-	if (rc || renameat(dir->fd, tmp, dir->fd, name)) {
-		unlinkat(dir->fd, tmp, 0);
-		if (!rc)
-			bp_err("cannot rename %s/%s to %s: %s\n", dir->path, tmp, name,
-			       strerror(errno));
-		else
-			bp_err("compiling '%s' failed (clang's messages above)\n", src);
+	/* the object, written whole, renamed into place; else removed */
+	if (bp_cache_dir__commit(dir, fd, tmp, name, !rc, why, sizeof(why))) {
+		bp_err("%s\n", why);
+		return -EINVAL;
+	}
+	if (rc) {
+		bp_err("compiling '%s' failed (clang's messages above)\n", src);
 		return -EINVAL;
 	}
 	return 0;

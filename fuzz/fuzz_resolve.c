@@ -4,8 +4,11 @@
  *
  * Each input is written to a file (libdwfl opens paths) and a fixed set of
  * specs naming the seed program's functions (fuzz/seeds/mini.c) is
- * resolved against it with a fresh resolver, so nothing is cached between
- * inputs. Errors are expected on garbage; crashes, leaks and hangs are not.
+ * resolved against it with a fresh resolver, twice: walking the DWARF
+ * (--no-cache) and through the DWARF index, built by reading .debug_info's
+ * bytes and stored in a cache directory of the fuzzer's own (where the
+ * previous input's index is found stale). Errors are expected on garbage;
+ * crashes, leaks and hangs are not.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,28 +30,42 @@ static const char *const specs[] = {
 };
 
 static const char *path;
+static char cache[64];
+
+static void remove_cache(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cache);
+	if (system(cmd))
+		fprintf(stderr, "cannot remove %s\n", cache);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	/* never ask a debuginfod server about a fuzzed build id */
 	unsetenv("DEBUGINFOD_URLS");
 	path = fuzz_input_init("resolve", "elf");
+	/* the indexes of fuzzed files go to a cache of our own */
+	snprintf(cache, sizeof(cache), "/tmp/bpfprobe-fuzz-cache-XXXXXX");
+	if (!mkdtemp(cache))
+		return 1;
+	setenv("XDG_CACHE_HOME", cache, 1);
+	atexit(remove_cache);
 	/* the resolver's messages on garbage are expected: FUZZ_VERBOSE=1 shows them */
 	if (!getenv("FUZZ_VERBOSE"))
 		bpfprobe_set_print(NULL);
 	return 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void resolve_all(bool no_cache)
 {
-	struct bp_resolver *r;
+	struct bp_resolver *r = bp_resolver__new();
 	char text[256], err[256];
 
-	if (fuzz_input_write(data, size))
-		return 0;
-	r = bp_resolver__new();
 	if (!r)
-		return 0;
+		return;
+	bp_resolver__set_no_cache(r, no_cache);
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
 		struct bp_point *points = NULL;
 		struct bp_spec spec;
@@ -64,5 +81,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bp_spec__free(&spec);
 	}
 	bp_resolver__free(r);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (fuzz_input_write(data, size))
+		return 0;
+	resolve_all(true);
+	resolve_all(false);
 	return 0;
 }

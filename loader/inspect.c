@@ -54,9 +54,10 @@ int bp_inspect__resolve(struct bpfprobe_object *obj)
 	return err;
 }
 
-int bp_inspect__resolve_sec(const char *text, const char *vmlinux,
+int bp_inspect__resolve_sec(const char *text, const struct bpfprobe_open_opts *opts,
 			    struct bpfprobe_object **out)
 {
+	const char *vmlinux = opts && opts->vmlinux ? opts->vmlinux : NULL;
 	struct bpfprobe_object *obj;
 	struct bp_program *p;
 	char msg[512];
@@ -73,6 +74,8 @@ int bp_inspect__resolve_sec(const char *text, const char *vmlinux,
 		obj->path = strdup(text);
 	if (obj && vmlinux)
 		obj->vmlinux = strdup(vmlinux);
+	if (obj)
+		obj->no_cache = opts && opts->no_cache;
 	if (!obj || !obj->progs || !obj->path || (vmlinux && !obj->vmlinux)) {
 		bp_err("out of memory resolving SEC(\"%s\")\n", text);
 		bpfprobe_object__destroy(obj);
@@ -241,7 +244,8 @@ const char *bp_inspect__var_class(enum bp_var_class cls)
 	return bp_var_class__name(cls);
 }
 
-int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *point)
+int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *point,
+		     bool no_cache)
 {
 	struct bp_spec spec;
 	char *text, msg[512];
@@ -264,7 +268,7 @@ int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *poin
 		err = -EINVAL;
 	}
 	if (!err)
-		err = bp_var_list__collect(l, &spec);
+		err = bp_var_list__collect(l, &spec, no_cache);
 	bp_spec__free(&spec);
 	return err;
 }

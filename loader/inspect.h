@@ -30,10 +30,11 @@ int bp_inspect__resolve(struct bpfprobe_object *obj);
 
 /*
  * The same for one SEC() text, as an object holding a single program
- * named after its EVENT= (else its function). *out is destroyed with
- * bpfprobe_object__destroy(); NULL on error (a message was printed).
+ * named after its EVENT= (else its function); opts' vmlinux and no_cache
+ * apply (NULL: none). *out is destroyed with bpfprobe_object__destroy();
+ * NULL on error (a message was printed).
  */
-int bp_inspect__resolve_sec(const char *text, const char *vmlinux,
+int bp_inspect__resolve_sec(const char *text, const struct bpfprobe_open_opts *opts,
 			    struct bpfprobe_object **out);
 
 /* True when the object came from a SEC text, not a file. */
@@ -105,11 +106,12 @@ void bp_inspect__funcs_free(struct bp_func_list *l);
 
 /*
  * The variables at every probe point POINT names in binary (POINT as the
- * SEC text "exec=BINARY;POINT" would, without arguments). Returns 0 or a
- * negative errno after a message naming point. l must be freed with
- * bp_var_list__free() either way.
+ * SEC text "exec=BINARY;POINT" would, without arguments); no_cache: found
+ * without the DWARF index. Returns 0 or a negative errno after a message
+ * naming point. l must be freed with bp_var_list__free() either way.
  */
-int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *point);
+int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *point,
+		     bool no_cache);
 void bp_inspect__vars_free(struct bp_var_list *l);
 
 /* "param", "local", "retval"; "fetchable", "absent", ... (listing.h) */

@@ -88,6 +88,8 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 		obj->vmlinux = strdup(opts->vmlinux);
 	if (OPTS_HAS(opts, source) && opts->source)
 		obj->source = realpath(opts->source, NULL) ?: strdup(opts->source);
+	if (OPTS_HAS(opts, no_cache))
+		obj->no_cache = opts->no_cache;
 	err = bp_elf__check_bpf(path, &obj->license);
 	if (!err) {
 		/* the section handler claims the programs libbpf opens */
@@ -169,6 +171,7 @@ int bp_object__resolve_programs(struct bpfprobe_object *obj)
 		bp_resolver__free(r);
 		return -ENOMEM;
 	}
+	bp_resolver__set_no_cache(r, obj->no_cache);
 	if (obj->obj && obj->nprogs && !bpf_object__btf(obj->obj))
 		bp_err("warning: '%s' has no BTF (built without -g): the programs' prototypes cannot be checked against their SEC() annotations (the ABI: int prog(void *ctx, int err, u64 arg1, ...))\n",
 		       obj->path);

@@ -737,7 +737,7 @@ static int points_vars(const struct bp_spec *spec,
 	return err;
 }
 
-int bp_var_list__collect(struct bp_var_list *l, const struct bp_spec *spec)
+int bp_var_list__collect(struct bp_var_list *l, const struct bp_spec *spec, bool no_cache)
 {
 	struct bp_resolver *r = bp_resolver__new();
 	struct retval_res res = {};
@@ -747,6 +747,7 @@ int bp_var_list__collect(struct bp_var_list *l, const struct bp_spec *spec)
 	memset(l, 0, sizeof(*l));
 	if (!r)
 		return -ENOMEM;
+	bp_resolver__set_no_cache(r, no_cache);
 	if (spec->nargs) {
 		bp_err("%s: arguments given ('%s'): list variables of a probe point without them\n",
 		       spec->func ? spec->func : "?", spec->args[0].text);

@@ -122,10 +122,11 @@ struct bp_var_list {
 /*
  * The variables at every probe point spec names (spec->exec set, no
  * arguments): parameters and locals in scope, or $retval at a return.
- * Returns 0 or a negative errno after bp_err() (unknown function, binary
- * without debug info, ...). l must be freed either way.
+ * no_cache: the points are found without the DWARF index. Returns 0 or a
+ * negative errno after bp_err() (unknown function, binary without debug
+ * info, ...). l must be freed either way.
  */
-int bp_var_list__collect(struct bp_var_list *l, const struct bp_spec *spec);
+int bp_var_list__collect(struct bp_var_list *l, const struct bp_spec *spec, bool no_cache);
 void bp_var_list__free(struct bp_var_list *l);
 
 const char *bp_var_kind__name(enum bp_var_kind kind);

@@ -46,6 +46,11 @@ void bp_resolver__free(struct bp_resolver *r)
 	free(r);
 }
 
+void bp_resolver__set_no_cache(struct bp_resolver *r, bool no_cache)
+{
+	r->cache.no_index = no_cache;
+}
+
 int bp_resolver__set_vmlinux(struct bp_resolver *r, const char *path)
 {
 	free(r->vmlinux);

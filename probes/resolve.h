@@ -38,6 +38,10 @@ int bp_resolver__resolve_report(struct bp_resolver *r, const struct bp_spec *spe
 				struct bp_point **points, int *npoints,
 				struct bp_report *rep);
 
+/* no_cache: binaries are resolved without their DWARF index (neither read
+ * from nor stored in the user's cache): their DWARF is walked. */
+void bp_resolver__set_no_cache(struct bp_resolver *r, bool no_cache);
+
 /* Kernel DWARF from this file (a vmlinux with debug info) instead of the
  * usual places; must be set before the first kernel spec. */
 int bp_resolver__set_vmlinux(struct bp_resolver *r, const char *path);

@@ -82,8 +82,14 @@ struct bpfprobe_open_opts {
 	 * recorded with the programs for `bpfprobe list`; NULL: none.
 	 */
 	const char *source;
+	/**
+	 * Resolve without the DWARF index: neither read one from the user's
+	 * cache directory nor build and store one, but walk the binaries'
+	 * DWARF as a whole (slower on large binaries; the points are the same).
+	 */
+	bool no_cache;
 };
-#define bpfprobe_open_opts__last_field source
+#define bpfprobe_open_opts__last_field no_cache
 
 /**
  * @brief Opens a BPF ELF object and parses the SEC() annotation of every

@@ -207,6 +207,16 @@ static bool text_matches(const struct bp_func_pattern *p, const char *pattern, c
 	return p->glob ? !fnmatch(pattern, norm, 0) : !strcmp(pattern, norm);
 }
 
+bool bp_func_pattern__name_may_match(const struct bp_func_pattern *p, const char *name)
+{
+	if (!name)
+		return false;
+	if (!p->qualified && !p->signature)
+		return p->glob ? !fnmatch(p->text, name, 0) : !strcmp(p->text, name);
+	/* the last component: cheap, and most functions fail it */
+	return text_matches(p, p->last, name);
+}
+
 bool bp_func_pattern__matches(const struct bp_func_pattern *p, Dwarf_Die *die,
 			      const char *name)
 {
@@ -214,13 +224,10 @@ bool bp_func_pattern__matches(const struct bp_func_pattern *p, Dwarf_Die *die,
 	char *sig;
 	bool ok;
 
-	if (!name)
+	if (!bp_func_pattern__name_may_match(p, name))
 		return false;
 	if (!p->qualified && !p->signature)
-		return p->glob ? !fnmatch(p->text, name, 0) : !strcmp(p->text, name);
-	/* the last component first: cheap, and most functions fail it */
-	if (!text_matches(p, p->last, name))
-		return false;
+		return true;
 	if (p->signature) {
 		sig = bp_cxx__demangled(die);
 		if (!sig)

@@ -23,6 +23,11 @@ struct bp_func_pattern {
 
 void bp_func_pattern__init(struct bp_func_pattern *p, const char *text, bool glob);
 
+/* Whether a function called name in DWARF may be one p names: all of
+ * bp_func_pattern__matches that needs no DIE (a plain name or glob says it
+ * all; a qualified name or signature is checked on its last component). */
+bool bp_func_pattern__name_may_match(const struct bp_func_pattern *p, const char *name);
+
 /* Whether die (a subprogram or an inlined copy), called name in DWARF, is
  * a function p names. */
 bool bp_func_pattern__matches(const struct bp_func_pattern *p, Dwarf_Die *die,

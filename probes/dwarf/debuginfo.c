@@ -52,9 +52,17 @@ static void report_debug_file(const struct bp_debuginfo *di, struct bp_diag *d)
 		alt ? "'" : "");
 }
 
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
 int bp_debuginfo__open(const char *path, struct bp_debuginfo **out, struct bp_diag *d)
 {
 	struct bp_debuginfo *di;
+	struct stat after;
 	int err = -ENOMEM;
 
 	/* where separate debug files are looked for: elfutils' default
@@ -69,6 +77,7 @@ int bp_debuginfo__open(const char *path, struct bp_debuginfo **out, struct bp_di
 	if (!di->path || !di->cache || !di->dwfl)
 		goto err;
 
+	di->st_ok = !stat(path, &di->st);
 	dwfl_report_begin(di->dwfl);
 	di->mod = dwfl_report_offline(di->dwfl, path, path, -1);
 	if (!di->mod || dwfl_report_end(di->dwfl, NULL, NULL)) {
@@ -77,6 +86,7 @@ int bp_debuginfo__open(const char *path, struct bp_debuginfo **out, struct bp_di
 		goto err;
 	}
 	di->elf = dwfl_module_getelf(di->mod, &di->elf_bias);
+	di->st_ok = di->st_ok && !stat(path, &after) && same_file(&di->st, &after);
 	if (!di->elf) {
 		bp_diag__set(d, "cannot read ELF file '%s': %s", path, dwfl_errmsg(-1));
 		err = -EINVAL;
@@ -106,6 +116,10 @@ void bp_debuginfo__free(struct bp_debuginfo *di)
 		return;
 	if (di->cache && di->cache->free_callsites)
 		di->cache->free_callsites(di->cache->callsites);
+	if (di->cache && di->cache->free_index) {
+		di->cache->free_index(di->cache->index);
+		di->cache->free_index(di->cache->index_rejected);
+	}
 	free(di->cache);
 	if (di->dwfl)
 		dwfl_end(di->dwfl);

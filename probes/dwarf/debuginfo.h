@@ -22,16 +22,23 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <elfutils/libdwfl.h>
 
 struct bp_diag;
 struct bp_callsite_index;
+struct bp_dwarf_index;
 
 /* What is worked out from a binary's DWARF once, when first needed, by
  * the layers above (which say how to free it). */
 struct bp_debuginfo_lazy {
 	struct bp_callsite_index *callsites;	/* callsite.c */
 	void (*free_callsites)(struct bp_callsite_index *index);
+	/* the function index (index.c): NULL when none is used */
+	struct bp_dwarf_index *index;
+	struct bp_dwarf_index *index_rejected;	/* found wrong: unused, kept */
+	bool index_tried;
+	void (*free_index)(struct bp_dwarf_index *index);
 };
 
 struct bp_debuginfo {
@@ -42,6 +49,15 @@ struct bp_debuginfo {
 	GElf_Addr elf_bias;	/* dwfl address = ELF link-time address + elf_bias */
 	Dwarf *dwarf;		/* NULL when no DWARF was found */
 	Dwarf_Addr dwarf_bias;	/* dwfl address = DWARF address + dwarf_bias */
+	/*
+	 * The binary as it was opened: stat()ed before libdwfl reads it and
+	 * after, st_ok false when the two differ (it changed meanwhile). What
+	 * a stored index must have been made from (index.h).
+	 */
+	struct stat st;
+	bool st_ok;
+	/* no function index (--no-cache): the DWARF is walked */
+	bool no_index;
 	/* filled lazily, also through a const di */
 	struct bp_debuginfo_lazy *cache;
 	struct bp_debuginfo *next;	/* debuginfo_cache.h */

@@ -19,6 +19,7 @@ int bp_debuginfo_cache__get(struct bp_debuginfo_cache *cache, const char *path,
 	err = bp_debuginfo__open(path, &di, d);
 	if (err)
 		return err;
+	di->no_index = cache->no_index;
 	di->next = cache->head;
 	cache->head = di;
 	*out = di;

@@ -13,6 +13,7 @@ struct bp_diag;
 
 struct bp_debuginfo_cache {
 	struct bp_debuginfo *head;
+	bool no_index;		/* binaries get no function index (--no-cache) */
 };
 
 /*

@@ -104,14 +104,18 @@ struct bp_inline_units {
 int bp_inline_units__add(struct bp_inline_units *units, Dwarf_Die *die);
 void bp_inline_units__free(struct bp_inline_units *units);
 
+struct bp_dwarf_index;
+
 /*
  * Calls cb for every inlined copy (is_inline set) of a function whose name
  * is name, or matches it as a glob (inline.c), in the units listed
- * and those that may inline from other units. Returns 0 or cb's first
- * non-zero return.
+ * and those that may inline from other units: found by walking their
+ * functions, or listed by idx (index.h) when not NULL. Returns 0, cb's
+ * first non-zero return, or -ESTALE when idx lists what is not there
+ * (-EBADMSG: a part of it read is corrupt).
  */
-int bp_inlines__find(const struct bp_debuginfo *di, const char *name, bool glob,
-		     const struct bp_inline_units *units,
+int bp_inlines__find(const struct bp_debuginfo *di, struct bp_dwarf_index *idx,
+		     const char *name, bool glob, const struct bp_inline_units *units,
 		     int (*cb)(const struct bp_func *fn, void *ctx), void *ctx);
 
 /* The sites of spec's :RLN or ;PTN lines in the copy fn (line.c).

@@ -6,12 +6,15 @@
  * inlined into (whose frame and entry its locations refer to).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dwarf.h>
 
 #include "probes/dwarf/cxx.h"
 #include "probes/dwarf/dwarf.h"
+#include "probes/dwarf/dwarf_raw.h"
+#include "probes/dwarf/index.h"
 #include "probes/dwarf/types.h"
 #include "util/grow.h"
 
@@ -133,20 +136,6 @@ static int func_cb(Dwarf_Die *die, void *arg)
 	return w->err ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
-/* Forms of a reference that stays inside its unit. */
-static bool form_is_local_ref(unsigned int form)
-{
-	switch (form) {
-	case DW_FORM_ref1:
-	case DW_FORM_ref2:
-	case DW_FORM_ref4:
-	case DW_FORM_ref8:
-	case DW_FORM_ref_udata:
-		return true;
-	}
-	return false;
-}
-
 /*
  * Can an inlined call in unit name a function described in another unit?
  * LTO (gcc's ltrans units, clang's cross-module inlining) and DWZ do that
@@ -173,7 +162,7 @@ static bool unit_inlines_from_outside(Dwarf_Die *unit)
 		for (i = 0; i < cnt; i++) {
 			if (dwarf_getabbrevattr(abbrev, i, &name, &form, NULL))
 				return true;
-			if (name == DW_AT_abstract_origin && !form_is_local_ref(form))
+			if (name == DW_AT_abstract_origin && !bp_raw__local_ref(form))
 				return true;
 		}
 	}
@@ -218,8 +207,57 @@ void bp_inline_units__free(struct bp_inline_units *units)
 	memset(units, 0, sizeof(*units));
 }
 
-int bp_inlines__find(const struct bp_debuginfo *di, const char *name, bool glob,
-		     const struct bp_inline_units *units,
+/*
+ * One inlined copy the index lists: what func_cb and walk would do with
+ * it, when its unit is one they walk. -ESTALE when the DIEs are not what
+ * the index says, -EBADMSG when the index cannot be read.
+ */
+static int indexed_copy(const struct bp_debuginfo *di, struct bp_dwarf_index *idx,
+			const struct bp_inline_units *units, const struct bp_index_hit *hit,
+			struct inline_walk *w)
+{
+	Dwarf_Die die, cudie;
+	uint64_t end;
+	const char *name;
+
+	if (!dwarf_offdie(di->dwarf, hit->die, &die) ||
+	    dwarf_tag(&die) != DW_TAG_inlined_subroutine || !(name = bp_die_name(&die)) ||
+	    strcmp(name, hit->name) || !dwarf_diecu(&die, &cudie, NULL, NULL) ||
+	    dwarf_dieoffset(&cudie) != hit->unit ||
+	    !dwarf_offdie(di->dwarf, hit->frame, &w->frame) ||
+	    dwarf_tag(&w->frame) != DW_TAG_subprogram ||
+	    dwarf_hasattr(&w->frame, DW_AT_declaration))
+		return -ESTALE;
+	if (!unit_listed(units, &cudie)) {
+		int outside = bp_dwarf_index__unit_inlines_from_outside(idx, hit->unit);
+
+		if (outside <= 0)
+			return outside;
+	}
+	/* func_cb: a function without code is not walked */
+	if (!bp_func__code(&w->frame, &w->frame_entry, &end) || !name_matches(w, &die))
+		return 0;
+	w->cu_name = dwarf_diename(&cudie);
+	return found(w, &die);
+}
+
+static int find_indexed(const struct bp_debuginfo *di, struct bp_dwarf_index *idx,
+			const struct bp_inline_units *units, struct inline_walk *w)
+{
+	struct bp_index_hit *hits = NULL;
+	int i, n, err = 0;
+
+	n = bp_dwarf_index__inlines(idx, &w->pat, &hits);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n && !err; i++)
+		err = indexed_copy(di, idx, units, &hits[i], w);
+	free(hits);
+	return err;
+}
+
+int bp_inlines__find(const struct bp_debuginfo *di, struct bp_dwarf_index *idx,
+		     const char *name, bool glob, const struct bp_inline_units *units,
 		     int (*cb)(const struct bp_func *fn, void *ctx), void *ctx)
 {
 	struct inline_walk w = { .cb = cb, .ctx = ctx };
@@ -230,6 +268,8 @@ int bp_inlines__find(const struct bp_debuginfo *di, const char *name, bool glob,
 	if (!di->dwarf)
 		return 0;
 	bp_func_pattern__init(&w.pat, name, glob);
+	if (idx)
+		return find_indexed(di, idx, units, &w);
 	while (!dwarf_get_units(di->dwarf, cu, &cu, NULL, &unit_type, &cudie,
 				&subdie)) {
 		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)

@@ -18,6 +18,7 @@
 
 #include "probes/dwarf/cxx.h"
 #include "probes/dwarf/dwarf.h"
+#include "probes/dwarf/index.h"
 #include "probes/dwarf/types.h"
 #include "util/log.h"
 #include "util/grow.h"
@@ -67,25 +68,36 @@ static int edit_distance(const char *a, const char *b, int max)
 	return row[lb];
 }
 
+/* Whether name may become a hint: not one already, and not too far
+ * from the name wanted in length alone (most names of a large program
+ * are rejected here, before anything costly). */
+static bool suggest_may_add(const struct suggest *s, const char *name)
+{
+	int la = strlen(s->want), lb = strlen(name), i;
+
+	for (i = 0; i < s->n; i++) {
+		if (!strcmp(s->names[i], name))
+			return false;
+	}
+	/* a prefix ("handle" for "handle_req") is a good hint too */
+	if (!strncmp(s->want, name, la) || !strncmp(s->want, name, lb))
+		return true;
+	/* the distance is at least the difference in length */
+	return abs(la - lb) <= la / 3 + 1;
+}
+
 static void suggest_add(struct suggest *s, const char *name)
 {
 	int score, limit, la, lb, i, worst = 0;
 	bool prefix;
 	char *copy;
 
-	for (i = 0; i < s->n; i++) {
-		if (!strcmp(s->names[i], name))
-			return;
-	}
+	if (!suggest_may_add(s, name))
+		return;
 	la = strlen(s->want);
 	lb = strlen(name);
-	/* a prefix ("handle" for "handle_req") is a good hint too */
 	prefix = !strncmp(s->want, name, la) || !strncmp(s->want, name, lb);
 	limit = la / 3 + 1;
-	/* the distance is at least the difference in length: most names of
-	 * a large program are rejected here, before the quadratic part */
-	if (!prefix && abs(la - lb) > limit)
-		return;
 	/* a prefix scores 2 at most, whatever its distance */
 	score = edit_distance(s->want, name, prefix ? MAX_NAME_LEN : limit);
 	if (prefix)
@@ -221,14 +233,15 @@ static int func_cb(Dwarf_Die *die, void *arg)
 	name = bp_die_name(die);
 	if (!name)
 		return DWARF_CB_OK;
-	has_code = !dwarf_hasattr(die, DW_AT_declaration) &&
-		   bp_func__code(die, &f.entry, &f.end);
 	if (!name_matches(l, die, name)) {
-		/* hints are for a name found nowhere */
-		if (has_code && l->sug && !l->n)
+		/* hints are for a name found nowhere, among functions with code */
+		if (l->sug && !l->n && suggest_may_add(l->sug, name) &&
+		    !dwarf_hasattr(die, DW_AT_declaration) && bp_func__code(die, &f.entry, &f.end))
 			suggest_add(l->sug, name);
 		return DWARF_CB_OK;
 	}
+	has_code = !dwarf_hasattr(die, DW_AT_declaration) &&
+		   bp_func__code(die, &f.entry, &f.end);
 	if (!has_code) {
 		if (dwarf_attr_integrate(die, DW_AT_inline, &attr))
 			l->inlined = true;
@@ -271,6 +284,43 @@ static int find_in_dwarf(Dwarf *dwarf, struct func_list *l)
 			return l->err;
 	}
 	return 0;
+}
+
+/*
+ * The functions the index lists under the names that may match, each
+ * DIE given to func_cb as the walk would, in the walk's order. -ESTALE,
+ * with why, when an entry is not what the DWARF says.
+ */
+static int find_in_index(const struct bp_debuginfo *di, struct bp_dwarf_index *idx,
+			 struct func_list *l, char *why, size_t len)
+{
+	struct bp_index_hit *hits = NULL;
+	int i, n, err = 0;
+
+	n = bp_dwarf_index__funcs(idx, &l->pat, &hits);
+	if (n == -EBADMSG)
+		snprintf(why, len, "a block of it read is corrupt");
+	if (n < 0)
+		return n;
+	for (i = 0; i < n && !err; i++) {
+		Dwarf_Die die, cudie;
+		const char *name;
+
+		if (!dwarf_offdie(di->dwarf, hits[i].die, &die) ||
+		    dwarf_tag(&die) != DW_TAG_subprogram ||
+		    dwarf_hasattr(&die, DW_AT_declaration) || !(name = bp_die_name(&die)) ||
+		    strcmp(name, hits[i].name)) {
+			snprintf(why, len, "no function '%s' at DIE 0x%" PRIx64, hits[i].name,
+				 hits[i].die);
+			err = -ESTALE;
+			break;
+		}
+		l->cu_name = dwarf_diecu(&die, &cudie, NULL, NULL) ? dwarf_diename(&cudie) : NULL;
+		if (func_cb(&die, l) != DWARF_CB_OK)
+			err = l->err;
+	}
+	free(hits);
+	return err;
 }
 
 static int inline_cb(const struct bp_func *fn, void *ctx)
@@ -423,6 +473,47 @@ static int find_in_symtab(const struct bp_debuginfo *di, struct func_list *l,
 	return 0;
 }
 
+/* Back to nothing found, for the walks (no hints were collected). */
+static void func_list_reset(struct func_list *l)
+{
+	free(l->funcs);
+	l->funcs = NULL;
+	l->n = 0;
+	l->cap = 0;
+	l->inlined = false;
+	l->other_file = false;
+	bp_inline_units__free(&l->inline_units);
+}
+
+/*
+ * Out-of-line and inlined copies from the index. An entry that is not
+ * what the DWARF says makes the index unused from then on (-v says so)
+ * and the copies are looked for again by the walks: nothing found.
+ */
+static int copies_from_index(const struct bp_debuginfo *di, struct bp_dwarf_index *idx,
+			     struct func_list *l)
+{
+	const struct bp_spec *spec = l->spec;
+	struct suggest *sug = l->sug;
+	char why[256] = "";
+	int err;
+
+	/* hints come from the walks, over every function */
+	l->sug = NULL;
+	err = find_in_index(di, idx, l, why, sizeof(why));
+	if (!err && spec->inlines && spec->exec)
+		err = bp_inlines__find(di, idx, l->name, l->glob, &l->inline_units, inline_cb, l);
+	l->sug = sug;
+	if (err == -ESTALE || err == -EBADMSG) {
+		bp_dwarf_index__reject(di, why[0] ? why : err == -EBADMSG ?
+				       "a block of it read is corrupt" :
+				       "an inlined copy it lists is not in the DWARF");
+		func_list_reset(l);
+		err = 0;
+	}
+	return err;
+}
+
 /* Every copy of spec's FUNC in di: out-of-line ones, then inlined ones. */
 static int find_copies(const struct bp_debuginfo *di, const struct bp_spec *spec,
 		       bool need_dwarf, struct bp_func **funcs, int *nfuncs,
@@ -433,15 +524,26 @@ static int find_copies(const struct bp_debuginfo *di, const struct bp_spec *spec
 		.spec = spec, .name = spec->func, .glob = spec->func_glob,
 		.sug = spec->func_glob ? NULL : &sug, .diag = d,
 	};
+	struct bp_dwarf_index *idx;
 	int err = 0;
 
 	bp_func_pattern__init(&l.pat, spec->func, spec->func_glob);
-	if (di->dwarf)
+	idx = di->dwarf ? bp_dwarf_index__get(di) : NULL;
+	if (idx) {
+		err = copies_from_index(di, idx, &l);
+		/* nothing in DWARF: the walks say why, with hints */
+		if (!err && !l.n) {
+			func_list_reset(&l);
+			idx = NULL;
+		}
+	}
+	if (di->dwarf && !idx) {
 		err = find_in_dwarf(di->dwarf, &l);
-	/* kernel points go on symbols: no inlined copies there yet */
-	if (!err && di->dwarf && spec->inlines && spec->exec)
-		err = bp_inlines__find(di, l.name, l.glob, &l.inline_units,
-				       inline_cb, &l);
+		/* kernel points go on symbols: no inlined copies there yet */
+		if (!err && spec->inlines && spec->exec)
+			err = bp_inlines__find(di, NULL, l.name, l.glob, &l.inline_units,
+					       inline_cb, &l);
+	}
 	bp_inline_units__free(&l.inline_units);
 	if (!err && !l.n) {
 		if (l.inlined || l.other_file)

@@ -97,6 +97,17 @@ static FIXTURE_UNUSED char *target(const char *name)
 
 static struct bp_resolver *resolver FIXTURE_UNUSED;
 
+/* A resolver; with TEST_NO_CACHE set in the environment, one that walks
+ * the DWARF without its index, so that the tests run both ways. */
+static FIXTURE_UNUSED struct bp_resolver *fixture_resolver(void)
+{
+	struct bp_resolver *r = bp_resolver__new();
+
+	if (r && getenv("TEST_NO_CACHE"))
+		bp_resolver__set_no_cache(r, true);
+	return r;
+}
+
 /* Parses "exec=PATH;REST" into spec (to be freed either way) and resets
  * msgs; a parse error fails the test. */
 static FIXTURE_UNUSED int parse_in(const char *path, const char *rest, struct bp_spec *spec)

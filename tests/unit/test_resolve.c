@@ -730,7 +730,7 @@ int main(void)
 	/* never wait on a debuginfod server for the binary without DWARF */
 	unsetenv("DEBUGINFOD_URLS");
 	bpfprobe_set_print(capture);
-	resolver = bp_resolver__new();
+	resolver = fixture_resolver();
 	if (!resolver) {
 		printf("FAIL test_resolve: bp_resolver__new\n");
 		return 1;

@@ -522,7 +522,7 @@ int main(void)
 	size_t i;
 
 	bpfprobe_set_print(capture);
-	resolver = bp_resolver__new();
+	resolver = fixture_resolver();
 	RUN(test_parse);
 	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
 		cur = &variants[i];

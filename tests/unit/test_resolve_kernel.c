@@ -784,7 +784,7 @@ int main(void)
 		teardown();
 		return 1;
 	}
-	resolver = bp_resolver__new();
+	resolver = fixture_resolver();
 	RUN(test_kallsyms);
 	RUN(test_btf_params);
 	RUN(test_btf_casts);

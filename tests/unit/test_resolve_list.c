@@ -26,7 +26,7 @@
 /* The entry address the resolver gives FUNC (first point). */
 static uint64_t resolver_entry(const char *bin, const char *func)
 {
-	struct bp_resolver *r = bp_resolver__new();
+	struct bp_resolver *r = fixture_resolver();
 	struct bp_point *pts = NULL;
 	struct bp_spec spec;
 	char text[512], err[256];
@@ -53,7 +53,7 @@ static int vars(const char *bin, const char *point, struct bp_var_list *l)
 	msgs[0] = '\0';
 	ret = bp_spec__parse(text, &spec, err, sizeof(err));
 	if (!ret)
-		ret = bp_var_list__collect(l, &spec);
+		ret = bp_var_list__collect(l, &spec, getenv("TEST_NO_CACHE") != NULL);
 	else
 		memset(l, 0, sizeof(*l));
 	bp_spec__free(&spec);

@@ -677,7 +677,7 @@ int main(void)
 	size_t i;
 
 	bpfprobe_set_print(capture);
-	resolver = bp_resolver__new();
+	resolver = fixture_resolver();
 	for (i = 0; i < sizeof(points_variants) / sizeof(points_variants[0]); i++) {
 		cur = &points_variants[i];
 		if (access(target("points"), R_OK)) {

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The per-user cache directory and its subdirectories, trusted only when
+ * nobody but the effective user (and root, above it) can have changed them
+ * or anything on their path (cache_dir.h says why).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/cache_dir.h"
+
+/*
+ * Why the directory path (st) may have been changed by someone else, in
+ * why; NULL when it cannot. mine: it must be the effective user's and
+ * writable by it alone; else root's will do too, and a sticky directory
+ * others may write (/tmp), since they cannot rename what is not theirs.
+ */
+static const char *why_untrusted(const char *path, const struct stat *st, bool mine,
+				 char *why, size_t len)
+{
+	uid_t me = geteuid();
+
+	if (!S_ISDIR(st->st_mode)) {
+		snprintf(why, len, "%s is not a directory", path);
+	} else if (st->st_uid != me && (mine || st->st_uid != 0)) {
+		snprintf(why, len, "%s is owned by uid %u, not by uid %u%s", path,
+			 (unsigned)st->st_uid, (unsigned)me, mine || !me ? "" : " or root");
+	} else if ((st->st_mode & (S_IWGRP | S_IWOTH)) && (mine || !(st->st_mode & S_ISVTX))) {
+		snprintf(why, len, "%s is writable by %s (mode %04o)", path,
+			 st->st_mode & S_IWOTH ? "others" : "its group",
+			 (unsigned)(st->st_mode & 07777));
+	} else {
+		return NULL;
+	}
+	return why;
+}
+
+int bp_cache_dir__open_trusted(const char *path, bool mine, char *why, size_t len)
+{
+	char walked[PATH_MAX], comp[NAME_MAX + 1];
+	const char *p = path;
+	struct stat st;
+	int fd, err = 0;
+
+	if (path[0] != '/') {
+		snprintf(why, len, "%s is not an absolute path", path);
+		return -EINVAL;
+	}
+	fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		err = -errno;
+		snprintf(why, len, "cannot open /: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	if (why_untrusted("/", &st, mine && !path[strspn(path, "/")], why, len)) {
+		close(fd);
+		return -EPERM;
+	}
+	while (!err) {
+		bool last;
+		size_t n;
+		int next;
+
+		p += strspn(p, "/");
+		if (!*p)
+			break;
+		n = strcspn(p, "/");
+		if (n > NAME_MAX) {
+			snprintf(why, len, "%s: a name too long", path);
+			err = -ENAMETOOLONG;
+			break;
+		}
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		p += n;
+		last = !p[strspn(p, "/")];
+		snprintf(walked, sizeof(walked), "%.*s", (int)(p - path), path);
+		next = openat(fd, comp, (last ? O_RDONLY : O_PATH) | O_DIRECTORY | O_NOFOLLOW |
+					O_CLOEXEC);
+		if (next < 0) {
+			err = -errno;
+			snprintf(why, len, "%s: %s", walked,
+				 errno == ELOOP || errno == ENOTDIR ?
+				 "a symbolic link or not a directory" : strerror(errno));
+		} else if (fstat(next, &st)) {
+			err = -errno;
+			snprintf(why, len, "%s: %s", walked, strerror(errno));
+		} else if (why_untrusted(walked, &st, last && mine, why, len)) {
+			err = -EPERM;
+		}
+		close(fd);
+		fd = next;
+	}
+	if (err) {
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static void cache_path(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct passwd *pw;
+
+	if (xdg && xdg[0] == '/')
+		snprintf(buf, len, "%s/bpfprobe", xdg);
+	else if (home && home[0] == '/')
+		snprintf(buf, len, "%s/.cache/bpfprobe", home);
+	else if ((pw = getpwuid(geteuid())) && pw->pw_dir && pw->pw_dir[0] == '/')
+		snprintf(buf, len, "%s/.cache/bpfprobe", pw->pw_dir);
+	else
+		snprintf(buf, len, "/var/cache/bpfprobe");
+}
+
+/* Creates the missing directories of path (mode 0700), each only in a
+ * parent that is the effective user's and nobody else may write: never in
+ * someone else's home, nor where another could have made it first. */
+static void make_missing(char *path)
+{
+	struct stat st;
+
+	for (char *p = path + 1;; p++) {
+		char c = *p;
+
+		if (c && c != '/')
+			continue;
+		*p = '\0';
+		if (lstat(path, &st) && errno == ENOENT) {
+			char *slash = strrchr(path, '/');
+			struct stat parent;
+			int ok;
+
+			*slash = '\0';
+			ok = !stat(*path ? path : "/", &parent) && parent.st_uid == geteuid() &&
+			     !(parent.st_mode & (S_IWGRP | S_IWOTH));
+			*slash = '/';
+			if (!ok || mkdir(path, 0700)) {
+				*p = c;
+				return;
+			}
+		}
+		*p = c;
+		if (!c)
+			return;
+	}
+}
+
+int bp_cache_dir__open_user(struct bp_cache_dir *cd, char *why, size_t len)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	cd->fd = -1;
+	cd->temporary = false;
+	cache_path(path, sizeof(path));
+	make_missing(path);
+	if (lstat(path, &st)) {
+		fd = -errno;
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+		return fd;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(why, len, "%s is a symbolic link", path);
+		return -ELOOP;
+	}
+	if (!realpath(path, cd->path)) {
+		fd = -errno;
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+		return fd;
+	}
+	fd = bp_cache_dir__open_trusted(cd->path, true, why, len);
+	if (fd < 0)
+		return fd;
+	cd->fd = fd;
+	return 0;
+}
+
+int bp_cache_dir__open_sub(const struct bp_cache_dir *parent, const char *name,
+			   struct bp_cache_dir *cd, char *why, size_t len)
+{
+	struct stat st;
+	int fd, err;
+
+	cd->fd = -1;
+	cd->temporary = parent->temporary;
+	if (snprintf(cd->path, sizeof(cd->path), "%s/%s", parent->path, name) >=
+	    (int)sizeof(cd->path)) {
+		snprintf(why, len, "%s/%s: path too long", parent->path, name);
+		return -ENAMETOOLONG;
+	}
+	fd = openat(parent->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		if (mkdirat(parent->fd, name, 0700) && errno != EEXIST) {
+			err = -errno;
+			snprintf(why, len, "cannot create %s: %s", cd->path, strerror(errno));
+			return err;
+		}
+		fd = openat(parent->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		err = -errno;
+		snprintf(why, len, "%s: %s", cd->path,
+			 errno == ELOOP || errno == ENOTDIR ? "a symbolic link or not a directory" :
+			 strerror(errno));
+		return err;
+	}
+	if (fstat(fd, &st)) {
+		err = -errno;
+		snprintf(why, len, "%s: %s", cd->path, strerror(errno));
+		close(fd);
+		return err;
+	}
+	if (why_untrusted(cd->path, &st, true, why, len)) {
+		close(fd);
+		return -EPERM;
+	}
+	cd->fd = fd;
+	return 0;
+}
+
+bool bp_cache_dir__file_trusted(int fd, const char *name, char *why, size_t len)
+{
+	struct stat st;
+
+	if (fstat(fd, &st)) {
+		snprintf(why, len, "%s: %s", name, strerror(errno));
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, len, "%s is not a regular file", name);
+		return false;
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		snprintf(why, len, "%s is not a file only uid %u may write (owner %u, mode %04o)",
+			 name, (unsigned)geteuid(), (unsigned)st.st_uid,
+			 (unsigned)(st.st_mode & 07777));
+		return false;
+	}
+	return true;
+}
+
+int bp_cache_dir__create_temp(const struct bp_cache_dir *cd, const char *suffix,
+			      char *tmp, size_t tmp_len, char *why, size_t len)
+{
+	unsigned int rnd = 0;
+	int fd, err;
+
+	for (int tries = 0;; tries++) {
+		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
+			rnd ^= (unsigned)getpid() * 2654435761u + tries;
+		snprintf(tmp, tmp_len, "tmp-%d-%08x%s", (int)getpid(), rnd, suffix);
+		fd = openat(cd->fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
+		if (fd >= 0 || errno != EEXIST || tries > 100)
+			break;
+	}
+	if (fd < 0) {
+		err = -errno;
+		snprintf(why, len, "cannot create a file in %s: %s", cd->path, strerror(errno));
+		return err;
+	}
+	return fd;
+}
+
+int bp_cache_dir__commit(const struct bp_cache_dir *cd, int fd, const char *tmp,
+			 const char *name, bool ok, char *why, size_t len)
+{
+	int err = 0;
+
+	if (close(fd) && ok) {
+		err = -errno;
+		snprintf(why, len, "cannot write %s/%s: %s", cd->path, tmp, strerror(errno));
+	} else if (ok && renameat(cd->fd, tmp, cd->fd, name)) {
+		err = -errno;
+		snprintf(why, len, "cannot rename %s/%s to %s: %s", cd->path, tmp, name,
+			 strerror(errno));
+	}
+	if (!ok || err)
+		unlinkat(cd->fd, tmp, 0);
+	return err;
+}
+
+void bp_cache_dir__close(struct bp_cache_dir *cd)
+{
+	if (cd->fd >= 0)
+		close(cd->fd);
+	cd->fd = -1;
+}
