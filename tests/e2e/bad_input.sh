@@ -125,7 +125,7 @@ first=$(head -1 <<<"$err")
 if [ $rc -eq 1 ] &&
    [ "$first" = "loading '$tmp/nolicense.c' failed: the kernel's verifier refused it: cannot call GPL-restricted function from non-GPL compatible program" ] &&
    grep -qF "add the line:  char LICENSE[] SEC(\"license\") = \"GPL\";" <<<"$err" &&
-   ! grep -q '\.cache\|\.o' <<<"$err" && ! grep -q 'processed [0-9]* insns' <<<"$err"; then
+   ! grep -qE '\.cache|\.o([^[:alnum:]]|$)' <<<"$err" && ! grep -q 'processed [0-9]* insns' <<<"$err"; then
 	pass bad_load_c_missing_license
 else
 	fail bad_load_c_missing_license "exit $rc: $err"
