@@ -41,6 +41,7 @@ struct bp_listing {
 struct bp_listing_opts {
 	size_t sz;
 	bool all;	/* also tracing-type programs attached nowhere */
+	char reserved_tail[7];	/* zero (named: an initializer zeroes it) */
 };
 #define bp_listing_opts__last_field all
 

@@ -88,6 +88,11 @@ struct bpfprobe_open_opts {
 	 * DWARF as a whole (slower on large binaries; the points are the same).
 	 */
 	bool no_cache;
+	/**
+	 * zero: the struct's tail, named so that an initializer zeroes it
+	 * (padding it would leave as it finds it); later options take its place
+	 */
+	char reserved_tail[7];
 };
 #define bpfprobe_open_opts__last_field no_cache
 
@@ -136,6 +141,11 @@ struct bpfprobe_attach_opts {
 	 * 0: pid is that already.
 	 */
 	pid_t global_pid;
+	/**
+	 * zero: the struct's tail, named so that an initializer zeroes it
+	 * (padding it would leave as it finds it); later options take its place
+	 */
+	char reserved_tail[4];
 };
 #define bpfprobe_attach_opts__last_field global_pid
 
@@ -289,6 +299,11 @@ struct bpfprobe_output_opts {
 	 * bpfprobe_output__global_printk() said 0 before bpfprobe_object__load()
 	 */
 	bool global_printk_off;
+	/**
+	 * zero: the struct's tail, named so that an initializer zeroes it
+	 * (padding it would leave as it finds it); later options take its place
+	 */
+	char reserved_tail[7];
 };
 #define bpfprobe_output_opts__last_field global_printk_off
 
@@ -399,6 +414,11 @@ BPFPROBE_API const char *bpfprobe_pin__root(void);
 struct bpfprobe_pin_opts {
 	size_t sz;	/**< sizeof(struct bpfprobe_pin_opts) */
 	bool replace;	/**< replace a session of that name instead of failing */
+	/**
+	 * zero: the struct's tail, named so that an initializer zeroes it
+	 * (padding it would leave as it finds it); later options take its place
+	 */
+	char reserved_tail[7];
 };
 #define bpfprobe_pin_opts__last_field replace
 
