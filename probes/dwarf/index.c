@@ -17,20 +17,31 @@
 
 #include "probes/dwarf/debuginfo.h"
 #include "probes/dwarf/index.h"
+#include "util/bigmem.h"
 #include "util/grow.h"
 #include "util/log.h"
 
-void bp_dwarf_index__free(struct bp_dwarf_index *idx)
+void bp_dwarf_index__release(struct bp_dwarf_index *idx)
 {
-	if (!idx)
-		return;
 	if (idx->mapped)
 		munmap(idx->mem, idx->size ? idx->size : 1);
+	else if (idx->bigmem)
+		bp_bigmem__free(idx->mem, idx->size);
 	else
 		free(idx->mem);
 	if (idx->fd >= 0)
 		close(idx->fd);
 	free(idx->loaded);
+	idx->mem = NULL;
+	idx->loaded = NULL;
+	idx->fd = -1;
+}
+
+void bp_dwarf_index__free(struct bp_dwarf_index *idx)
+{
+	if (!idx)
+		return;
+	bp_dwarf_index__release(idx);
 	free(idx);
 }
 
