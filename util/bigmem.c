@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
+#include <malloc.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -77,4 +79,41 @@ int bp_bigmem__grow(void **v, size_t n, size_t *cap, size_t elem, size_t first)
 	*v = tmp;
 	*cap = want;
 	return 0;
+}
+
+/* bp_bigmem__heap's blocks, kept for good (volatile: the compiler
+ * would drop a malloc whose block nothing reads) */
+static void *volatile heap_kept[2];
+
+void bp_bigmem__heap(size_t size)
+{
+	uintptr_t lo, hi, at;
+	void *p, *end;
+
+	if (size > INT32_MAX - 2 * HUGE_SIZE)
+		return;
+	/* the heap grows by size and a huge page more the next time it
+	 * grows, never shrinks, and serves requests of up to size itself */
+	if (!mallopt(M_TOP_PAD, (int)(size + 2 * HUGE_SIZE)) ||
+	    !mallopt(M_TRIM_THRESHOLD, INT32_MAX) || !mallopt(M_MMAP_THRESHOLD, (int)size))
+		return;
+	/* the heap grows now */
+	p = heap_kept[0] = malloc(64u << 10);
+	end = sbrk(0);
+	if (!p || end == (void *)-1 || (uintptr_t)end <= (uintptr_t)p)
+		return;
+	at = (uintptr_t)p + (64u << 10);
+	lo = (at + HUGE_SIZE - 1) & ~((uintptr_t)HUGE_SIZE - 1);
+	hi = (uintptr_t)end & ~((uintptr_t)HUGE_SIZE - 1);
+	if (hi <= lo)
+		return;
+	madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	/*
+	 * What is allocated next comes from the heap's top, just past p:
+	 * below lo, in 4 KiB pages. A block up to lo, kept (its pages are
+	 * never touched), moves the top there. p is kept too: freed, it
+	 * would serve small requests from below lo.
+	 */
+	if (lo - at > (64u << 10))
+		heap_kept[1] = malloc(lo - at - 256);
 }

@@ -23,4 +23,14 @@ void bp_bigmem__free(void *p, size_t size);
  */
 int bp_bigmem__grow(void **v, size_t n, size_t *cap, size_t elem, size_t first);
 
+/*
+ * For a short-lived program (not a library: it changes how malloc works
+ * for the whole process): malloc's heap grows at once by size and more,
+ * the part of it used next may be backed by 2 MiB pages, requests of up to
+ * size come from it, and it is never given back to the kernel before
+ * exit. A command that fills a few hundred KiB of heap then takes a page
+ * fault or two instead of one per 4 KiB.
+ */
+void bp_bigmem__heap(size_t size);
+
 #endif /* BPFPROBE_BIGMEM_H */
