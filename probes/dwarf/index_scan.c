@@ -190,7 +190,10 @@ static int note(struct scan *s, const struct bp_raw_unit *u, const struct level 
 		uint64_t off, uint8_t cls, bool reported, const struct die_name *n)
 {
 	if (l->funcs && (cls & TAG_SUBPROGRAM)) {
-		if (bp_bigmem__grow((void **)&s->subs, s->nsubs, &s->cap_subs, sizeof(*s->subs), 1024))
+		/* room at once for what a unit's DWARF usually holds: the
+		 * pages not filled cost nothing */
+		if (bp_bigmem__grow((void **)&s->subs, s->nsubs, &s->cap_subs, sizeof(*s->subs),
+				    1024 + s->raw.info.size / 128))
 			return -ENOMEM;
 		s->subs[s->nsubs++] = (struct sub){ .off = off, .n = *n, .reported = reported };
 	}
@@ -577,7 +580,9 @@ static int collect(struct scan *s, struct bp_dwarf_index *out)
 	inls = bp_bigmem__alloc((s->ninls + 1) * sizeof(*inls));
 	/* an empty table still has slots; sized once for every name there
 	 * may be (a table grown by doubling fills and drops the smaller ones) */
-	if (!funcs || !inls || names_grow(&names, s->nsubs + s->ninls))
+	if (!funcs || !inls || names_grow(&names, s->nsubs + s->ninls) ||
+	    bp_bigmem__grow((void **)&names.v, 0, &names.cap, sizeof(*names.v),
+			    s->nsubs + s->ninls + 1))
 		goto out;
 	for (i = 0; i < s->nsubs; i++) {
 		const char *name;
