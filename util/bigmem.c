@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "util/bigmem.h"
+#include "util/grow.h"
 
 #define HUGE_SIZE	(2u << 20)
 /* below this, ordinary pages: a huge page is zeroed whole */
@@ -59,26 +60,20 @@ void bp_bigmem__free(void *p, size_t size)
 		munmap(p, mapped_size(size));
 }
 
+static void *resize(void *old, size_t old_size, size_t new_size)
+{
+	void *p = new_size <= SIZE_MAX / 2 ? bp_bigmem__alloc(new_size) : NULL;
+
+	if (p && old) {
+		memcpy(p, old, old_size);
+		bp_bigmem__free(old, old_size);
+	}
+	return p;
+}
+
 int bp_bigmem__grow(void **v, size_t n, size_t *cap, size_t elem, size_t first)
 {
-	size_t want;
-	void *tmp;
-
-	if (n < *cap)
-		return 0;
-	want = *cap ? *cap * 2 : first;
-	if (!elem || want > SIZE_MAX / elem / 2)
-		return -ENOMEM;
-	tmp = bp_bigmem__alloc(want * elem);
-	if (!tmp)
-		return -ENOMEM;
-	if (*v) {
-		memcpy(tmp, *v, n * elem);
-		bp_bigmem__free(*v, *cap * elem);
-	}
-	*v = tmp;
-	*cap = want;
-	return 0;
+	return bp_grow__with(v, n, cap, elem, first, resize);
 }
 
 /* bp_bigmem__heap's blocks, kept for good (volatile: the compiler
