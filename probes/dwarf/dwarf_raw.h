@@ -31,6 +31,10 @@ struct bp_raw_attr {
 	uint16_t form;
 	int8_t size;		/* fixed size in its unit, -1: variable */
 	uint8_t want;		/* 0, or 1 + its index in the names asked for */
+	/* a fixed size: how many attributes from this one on have one in a
+	 * row, and their bytes (skipped at once) */
+	uint16_t run_attrs;
+	uint32_t run_bytes;
 	int64_t implicit;	/* DW_FORM_implicit_const's value */
 };
 
