@@ -156,6 +156,12 @@ static inline bool bp_raw__uleb(const uint8_t **pp, const uint8_t *end, uint64_t
 	uint64_t r = 0;
 	int shift = 0;
 
+	/* one byte, most of the time */
+	if (p < end && !(*p & 0x80)) {
+		*v = *p;
+		*pp = p + 1;
+		return true;
+	}
 	while (p < end) {
 		uint8_t b = *p++;
 
