@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* bpfprobe: a thin command line over libbpfprobe. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <bpf/libbpf.h>
 #include <bpfprobe/bpfprobe.h>
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "util/bigmem.h"
 
 int bp_cli_verbose;
 
@@ -22,16 +24,21 @@ static int cli_print(enum bpfprobe_print_level level, const char *fmt, va_list a
 #define BPFPROBE_VERSION "unknown"
 #endif
 
-/* One line per subcommand; each lives in cli/cmd_NAME.c. */
+/*
+ * One line per subcommand; each lives in cli/cmd_NAME.c. A quick one reads
+ * DWARF, prints and exits: its heap is set up for speed, in 2 MiB pages,
+ * and not given back to the system before the end (util/bigmem.h).
+ */
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	bool quick;
 } commands[] = {
 	{ "load", cmd_load, "load OBJ.o or PROG.c, attach, run CMD, print what it outputs" },
-	{ "resolve", cmd_resolve, "what load would do: probe points, fetches, prologues" },
-	{ "vars", cmd_vars, "parameters and locals at a probe point, fetchable or why not" },
-	{ "funcs", cmd_funcs, "functions of a binary matching a glob" },
+	{ "resolve", cmd_resolve, "what load would do: probe points, fetches, prologues", true },
+	{ "vars", cmd_vars, "parameters and locals at a probe point, fetchable or why not", true },
+	{ "funcs", cmd_funcs, "functions of a binary matching a glob", true },
 	{ "list", cmd_list, "every BPF program attached to a probe, tracepoint or event" },
 	{ "cat", cmd_cat, "the records a pinned session's ring and perf buffers receive" },
 	{ "unload", cmd_unload, "remove sessions pinned by load --pin" },
@@ -86,9 +93,13 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		if (commands[i].quick)
+			bp_bigmem__heap(4u << 20);
+		return commands[i].fn(argc - 1, argv + 1);
+	}
 	if (closest_command(argv[1]))
 		fprintf(stderr, "bpfprobe: unknown command '%s'; did you mean '%s'?\n", argv[1],
 			closest_command(argv[1]));

@@ -12,4 +12,12 @@
  */
 int bp_grow(void **v, size_t n, size_t *cap, size_t elem, size_t first);
 
+/*
+ * bp_grow() with another allocator: resize(old, old_size, new_size) gives
+ * the array's new memory, its first old_size bytes those of old (freed),
+ * or NULL (old kept).
+ */
+int bp_grow__with(void **v, size_t n, size_t *cap, size_t elem, size_t first,
+		  void *(*resize)(void *old, size_t old_size, size_t new_size));
+
 #endif /* BPFPROBE_GROW_H */

@@ -259,19 +259,14 @@ static bool form_known(uint32_t form)
 	return false;
 }
 
-/* Past one attribute of form at *pp (a variable-size one, usually). */
-static bool skip_form(const struct bp_raw_unit *u, uint32_t form, const uint8_t **pp)
+static bool skip_form(const struct bp_raw_unit *u, uint32_t form, const uint8_t **pp);
+
+/* Past one attribute of a form without a fixed size at *pp. */
+static bool skip_variable(const struct bp_raw_unit *u, uint32_t form, const uint8_t **pp)
 {
 	const uint8_t *p = *pp, *end = u->end;
 	uint64_t v;
-	int size = form_size(form, u);
 
-	if (size >= 0) {
-		if (end - p < size)
-			return false;
-		*pp = p + size;
-		return true;
-	}
 	switch (form) {
 	case DW_FORM_string: {
 		const uint8_t *nul = memchr(p, 0, end - p);
@@ -308,6 +303,19 @@ static bool skip_form(const struct bp_raw_unit *u, uint32_t form, const uint8_t 
 	if ((uint64_t)(end - p) < v)
 		return false;
 	*pp = p + v;
+	return true;
+}
+
+/* Past one attribute of form at *pp (a variable-size one, usually). */
+static bool skip_form(const struct bp_raw_unit *u, uint32_t form, const uint8_t **pp)
+{
+	int size = form_size(form, u);
+
+	if (size < 0)
+		return skip_variable(u, form, pp);
+	if (u->end - *pp < size)
+		return false;
+	*pp += size;
 	return true;
 }
 
@@ -413,6 +421,19 @@ static int read_attr_specs(struct bp_raw *r, const struct bp_raw_unit *u, const 
 	}
 }
 
+/* The runs of attributes of a fixed size, from the last attribute back. */
+static void mark_runs(struct bp_raw_attr *at, uint32_t n)
+{
+	for (uint32_t i = n; i-- > 0;) {
+		bool next = i + 1 < n && at[i + 1].size >= 0 && at[i + 1].run_attrs < UINT16_MAX;
+
+		if (at[i].size < 0)
+			continue;
+		at[i].run_attrs = next ? at[i + 1].run_attrs + 1 : 1;
+		at[i].run_bytes = at[i].size + (next ? at[i + 1].run_bytes : 0);
+	}
+}
+
 /* The abbreviation table at off in .debug_abbrev, for unit u. */
 static int read_abbrevs(struct bp_raw *r, uint64_t off, struct bp_raw_unit *u)
 {
@@ -443,6 +464,7 @@ static int read_abbrevs(struct bp_raw *r, uint64_t off, struct bp_raw_unit *u)
 		err = read_attr_specs(r, u, &p, end, &a, &u->inlines_from_outside);
 		if (err)
 			return err;
+		mark_runs(r->attrs + a.first, a.nattrs);
 		if (bp_grow((void **)&r->v, r->n, &r->cap, sizeof(a), 64))
 			return -ENOMEM;
 		r->v[r->n++] = a;
@@ -472,14 +494,23 @@ bool bp_raw__skip_attrs(const struct bp_raw *r, const struct bp_raw_unit *u,
 		*pp = p + ab->fixed;
 		return true;
 	}
-	/* fixed sizes are 16 bytes at most: checking before each variable
-	 * one and at the end keeps every read inside the unit */
+	/* runs of fixed sizes are skipped without reading them: checking
+	 * before each variable one and at the end keeps every read inside
+	 * the unit */
 	at = attrs_of(r, ab);
-	for (i = 0; i < ab->nattrs; i++, at++) {
-		if (at->size >= 0)
-			p += at->size;
-		else if (p > u->end || !skip_form(u, at->form, &p))
+	for (i = 0; i < ab->nattrs;) {
+		if (at->size >= 0) {
+			if ((uint64_t)(u->end - p) < at->run_bytes)
+				return false;
+			p += at->run_bytes;
+			i += at->run_attrs;
+			at += at->run_attrs;
+			continue;
+		}
+		if (p > u->end || !skip_variable(u, at->form, &p))
 			return false;
+		i++;
+		at++;
 	}
 	if (p > u->end)
 		return false;

@@ -31,6 +31,10 @@ struct bp_raw_attr {
 	uint16_t form;
 	int8_t size;		/* fixed size in its unit, -1: variable */
 	uint8_t want;		/* 0, or 1 + its index in the names asked for */
+	/* a fixed size: how many attributes from this one on have one in a
+	 * row, and their bytes (skipped at once) */
+	uint16_t run_attrs;
+	uint32_t run_bytes;
 	int64_t implicit;	/* DW_FORM_implicit_const's value */
 };
 
@@ -152,6 +156,12 @@ static inline bool bp_raw__uleb(const uint8_t **pp, const uint8_t *end, uint64_t
 	uint64_t r = 0;
 	int shift = 0;
 
+	/* one byte, most of the time */
+	if (p < end && !(*p & 0x80)) {
+		*v = *p;
+		*pp = p + 1;
+		return true;
+	}
 	while (p < end) {
 		uint8_t b = *p++;
 

@@ -112,9 +112,11 @@ struct bp_index_inline {
  * then not used (index.c), whatever block it was.
  */
 struct bp_dwarf_index {
-	void *mem;		/* the whole file's size: malloc'ed, or mmap'ed
-				 * (mapped) and filled as blocks are read */
+	void *mem;		/* the whole file's size: malloc'ed, mmap'ed
+				 * (mapped) and filled as blocks are read, or
+				 * util/bigmem.h's (bigmem: a built index) */
 	bool mapped;
+	bool bigmem;
 	size_t size;
 	const struct bp_index_header *hdr;
 	const uint64_t *sums;
@@ -267,5 +269,8 @@ int bp_index_file__write(const struct bp_dwarf_index *idx, const char *name,
 void bp_index_file__remove(const char *name);
 
 void bp_dwarf_index__free(struct bp_dwarf_index *idx);
+/* What idx holds (its memory, its file), not idx itself: an index that
+ * bp_index_scan() built in a struct of the caller's. */
+void bp_dwarf_index__release(struct bp_dwarf_index *idx);
 
 #endif /* BPFPROBE_DWARF_INDEX_H */

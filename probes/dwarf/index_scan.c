@@ -25,6 +25,7 @@
 #include "probes/dwarf/dwarf_raw.h"
 #include "probes/dwarf/index.h"
 #include "probes/dwarf/types.h"
+#include "util/bigmem.h"
 #include "util/grow.h"
 
 /* deeper DIE trees than this are left to libdw */
@@ -189,12 +190,15 @@ static int note(struct scan *s, const struct bp_raw_unit *u, const struct level 
 		uint64_t off, uint8_t cls, bool reported, const struct die_name *n)
 {
 	if (l->funcs && (cls & TAG_SUBPROGRAM)) {
-		if (bp_grow((void **)&s->subs, s->nsubs, &s->cap_subs, sizeof(*s->subs), 1024))
+		/* room at once for what a unit's DWARF usually holds: the
+		 * pages not filled cost nothing */
+		if (bp_bigmem__grow((void **)&s->subs, s->nsubs, &s->cap_subs, sizeof(*s->subs),
+				    1024 + s->raw.info.size / 128))
 			return -ENOMEM;
 		s->subs[s->nsubs++] = (struct sub){ .off = off, .n = *n, .reported = reported };
 	}
 	if (l->frame && (cls & TAG_INLINED)) {
-		if (bp_grow((void **)&s->inls, s->ninls, &s->cap_inls, sizeof(*s->inls), 256))
+		if (bp_bigmem__grow((void **)&s->inls, s->ninls, &s->cap_inls, sizeof(*s->inls), 256))
 			return -ENOMEM;
 		s->inls[s->ninls++] = (struct inl){ .off = off, .frame = l->frame,
 						    .unit = u->die_off, .n = *n };
@@ -347,11 +351,16 @@ static const char *resolve_name(const struct scan *s, uint64_t off, const struct
 	return bp_die_name(&die);
 }
 
-static int names_grow(struct names *t)
+/* Room for want names (at most half the slots taken), the slots doubled
+ * from 4096 as needed; the names placed again when they move. */
+static int names_grow(struct names *t, size_t want)
 {
 	uint32_t nslots = t->nslots ? t->nslots * 2 : 4096;
-	uint32_t *slots = calloc(nslots, sizeof(*slots));
+	uint32_t *slots;
 
+	while ((want + 1) * 2 > nslots && nslots < (1u << 30))
+		nslots *= 2;
+	slots = bp_bigmem__alloc((size_t)nslots * sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n; i++) {
@@ -361,7 +370,7 @@ static int names_grow(struct names *t)
 			h = (h + 1) & (nslots - 1);
 		slots[h] = i + 1;
 	}
-	free(t->slots);
+	bp_bigmem__free(t->slots, (size_t)t->nslots * sizeof(*t->slots));
 	t->slots = slots;
 	t->nslots = nslots;
 	return 0;
@@ -372,7 +381,7 @@ static int64_t names_id(struct names *t, const char *name)
 {
 	uint32_t h;
 
-	if ((t->n + 1) * 2 > t->nslots && (t->nslots >= (1u << 30) || names_grow(t)))
+	if ((t->n + 1) * 2 > t->nslots && (t->nslots >= (1u << 30) || names_grow(t, t->n + 1)))
 		return -1;
 	h = bp_index__hash(name) & (t->nslots - 1);
 	while (t->slots[h]) {
@@ -380,7 +389,7 @@ static int64_t names_id(struct names *t, const char *name)
 			return t->slots[h] - 1;
 		h = (h + 1) & (t->nslots - 1);
 	}
-	if (bp_grow((void **)&t->v, t->n, &t->cap, sizeof(*t->v), 1024))
+	if (bp_bigmem__grow((void **)&t->v, t->n, &t->cap, sizeof(*t->v), 1024))
 		return -1;
 	t->v[t->n] = name;
 	t->slots[h] = t->n + 1;
@@ -475,11 +484,11 @@ static int place_entries(const struct scan *s, const struct names *names, char *
 	uint64_t *func_v = (uint64_t *)(payload + o->funcs);
 	uint32_t i, *fill_f, *fill_i;
 
-	fill_f = calloc(names->n + 1, sizeof(*fill_f));
-	fill_i = calloc(names->n + 1, sizeof(*fill_i));
+	fill_f = bp_bigmem__alloc((names->n + 1) * sizeof(*fill_f));
+	fill_i = bp_bigmem__alloc((names->n + 1) * sizeof(*fill_i));
 	if (!fill_f || !fill_i) {
-		free(fill_f);
-		free(fill_i);
+		bp_bigmem__free(fill_f, (names->n + 1) * sizeof(*fill_f));
+		bp_bigmem__free(fill_i, (names->n + 1) * sizeof(*fill_i));
 		return -ENOMEM;
 	}
 	for (i = 0; i < nfuncs; i++) {
@@ -498,8 +507,8 @@ static int place_entries(const struct scan *s, const struct names *names, char *
 		if (nv[i].ninlines > 1)
 			qsort(inl_v + nv[i].inline_first, nv[i].ninlines, sizeof(*inl_v), inline_cmp);
 	}
-	free(fill_f);
-	free(fill_i);
+	bp_bigmem__free(fill_f, (names->n + 1) * sizeof(*fill_f));
+	bp_bigmem__free(fill_i, (names->n + 1) * sizeof(*fill_i));
 	return 0;
 }
 
@@ -517,12 +526,12 @@ static int build_blob(const struct scan *s, const struct names *names,
 	if (strings > UINT32_MAX || names->n > UINT32_MAX)
 		return bp_raw__refuse((struct bp_raw *)&s->raw, "too many names for an index");
 	o = lay_out(names, nfuncs, ninls, s->nunits, strings);
-	mem = calloc(1, o.size);
+	mem = bp_bigmem__alloc(o.size);
 	if (!mem)
 		return -ENOMEM;
 	place_names(names, mem, &o, funcs, nfuncs, inls, ninls);
 	if (place_entries(s, names, mem, &o, funcs, nfuncs, inls, ninls)) {
-		free(mem);
+		bp_bigmem__free(mem, o.size);
 		return -ENOMEM;
 	}
 	memcpy(mem + o.payload + o.slots, names->slots, (size_t)names->nslots * sizeof(uint32_t));
@@ -550,6 +559,7 @@ static int build_blob(const struct scan *s, const struct names *names,
 	hdr->strings_size = strings;
 	out->mem = mem;
 	out->size = o.size;
+	out->bigmem = true;
 	out->fd = -1;
 	return 0;
 }
@@ -566,10 +576,13 @@ static int collect(struct scan *s, struct bp_dwarf_index *out)
 
 	if (s->nsubs > UINT32_MAX || s->ninls > UINT32_MAX)
 		return bp_raw__refuse(&s->raw, "too many functions for an index");
-	funcs = malloc((s->nsubs + 1) * sizeof(*funcs));
-	inls = malloc((s->ninls + 1) * sizeof(*inls));
-	/* an empty table still has slots */
-	if (!funcs || !inls || names_grow(&names))
+	funcs = bp_bigmem__alloc((s->nsubs + 1) * sizeof(*funcs));
+	inls = bp_bigmem__alloc((s->ninls + 1) * sizeof(*inls));
+	/* an empty table still has slots; sized once for every name there
+	 * may be (a table grown by doubling fills and drops the smaller ones) */
+	if (!funcs || !inls || names_grow(&names, s->nsubs + s->ninls) ||
+	    bp_bigmem__grow((void **)&names.v, 0, &names.cap, sizeof(*names.v),
+			    s->nsubs + s->ninls + 1))
 		goto out;
 	for (i = 0; i < s->nsubs; i++) {
 		const char *name;
@@ -594,10 +607,10 @@ static int collect(struct scan *s, struct bp_dwarf_index *out)
 	}
 	err = build_blob(s, &names, funcs, nfuncs, inls, ninls, out);
 out:
-	free(funcs);
-	free(inls);
-	free(names.v);
-	free(names.slots);
+	bp_bigmem__free(funcs, (s->nsubs + 1) * sizeof(*funcs));
+	bp_bigmem__free(inls, (s->ninls + 1) * sizeof(*inls));
+	bp_bigmem__free(names.v, names.cap * sizeof(*names.v));
+	bp_bigmem__free(names.slots, (size_t)names.nslots * sizeof(*names.slots));
 	return err;
 }
 
@@ -617,8 +630,8 @@ int bp_index_scan(const struct bp_debuginfo *di, struct bp_dwarf_index *out,
 	if (!err)
 		err = collect(&s, out);
 	bp_raw__free(&s.raw);
-	free(s.subs);
-	free(s.inls);
+	bp_bigmem__free(s.subs, s.cap_subs * sizeof(*s.subs));
+	bp_bigmem__free(s.inls, s.cap_inls * sizeof(*s.inls));
 	free(s.units);
 	if (err == -ENOMEM && why && len)
 		snprintf(why, len, "out of memory");

@@ -316,7 +316,7 @@ static void test_scan_is_the_walk(void)
 		entries_free(&want.inlines);
 		entries_free(&got.funcs);
 		entries_free(&got.inlines);
-		free(idx.mem);
+		bp_dwarf_index__release(&idx);
 		bp_debuginfo__free(di);
 	}
 	CHECK(checked >= 40, "only %d binaries checked (build/targets missing?)", checked);
@@ -416,7 +416,7 @@ static void test_resolve_same(void)
 			bp_points__free(c, nc);
 			compared++;
 		}
-		free(idx.mem);
+		bp_dwarf_index__release(&idx);
 		bp_debuginfo__free(di);
 	}
 	bpfprobe_set_print(NULL);
@@ -504,7 +504,7 @@ static void test_damaged_refused(void)
 		validates(copy, idx.size, true);
 		free(copy);
 	}
-	free(idx.mem);
+	bp_dwarf_index__release(&idx);
 	bp_debuginfo__free(di);
 }
 
