@@ -133,12 +133,24 @@ static void t_enumerator(struct bp_value_sink *s, const char *name)
 	fputs(name, ts(s)->f);
 }
 
+/* "xx xx ...": formatted in pieces of 64 bytes, one fwrite each (a
+ * fprintf per byte was half the consumer's CPU at 40k records/s) */
 static void put_hex(FILE *f, const void *p, size_t len)
 {
+	static const char digits[] = "0123456789abcdef";
 	const unsigned char *b = p;
+	char buf[3 * 64];
+	size_t i = 0, n;
 
-	for (size_t i = 0; i < len; i++)
-		fprintf(f, i ? " %02x" : "%02x", b[i]);
+	while (i < len) {
+		for (n = 0; i < len && n + 3 <= sizeof(buf); i++) {
+			if (i)
+				buf[n++] = ' ';
+			buf[n++] = digits[b[i] >> 4];
+			buf[n++] = digits[b[i] & 15];
+		}
+		fwrite(buf, 1, n, f);
+	}
 }
 
 static void t_bytes(struct bp_value_sink *s, const void *p, size_t len)
