@@ -464,7 +464,8 @@ static int read_abbrevs(struct bp_raw *r, uint64_t off, struct bp_raw_unit *u)
 		err = read_attr_specs(r, u, &p, end, &a, &u->inlines_from_outside);
 		if (err)
 			return err;
-		mark_runs(r->attrs + a.first, a.nattrs);
+		if (a.nattrs)
+			mark_runs(r->attrs + a.first, a.nattrs);
 		if (bp_grow((void **)&r->v, r->n, &r->cap, sizeof(a), 64))
 			return -ENOMEM;
 		r->v[r->n++] = a;
