@@ -108,6 +108,20 @@ wait_gone() {
 	return 1
 }
 
+# The count of lines matching $2 in file $1 once it has not changed for
+# half a second (output still in flight has arrived; 10 s at most).
+settled_count() {
+	local n m
+	n=$(grep -c -- "$2" "$1")
+	for _ in $(seq 20); do
+		sleep 0.5
+		m=$(grep -c -- "$2" "$1")
+		[ "$m" = "$n" ] && break
+		n=$m
+	done
+	echo "$n"
+}
+
 # The first byte of function $2 in the file $3 (default $V), in hex.
 file_byte() {
 	local bin=${3:-$V} vaddr off

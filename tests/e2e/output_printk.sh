@@ -124,17 +124,23 @@ fi
 # it was off, so the global buffer does not get our lines
 ev=/sys/kernel/tracing/events/bpf_trace/bpf_trace_printk/enable
 if [ -w $ev ]; then
+	# the kernel turns the event on for any printk program loaded, by
+	# another session too, at any moment: up to 3 tries, one clean
+	# run passes (bpfprobe leaving it on fails all three)
 	before=$(cat $ev)
-	echo 0 >$ev
-	timeout 60 "$BPFPROBE" load --quiet-meta $PK -- $T printk 3 >"$tmp/out" 2>"$tmp/err"
-	pid=$(truth_pid "$tmp/out")
-	after=$(cat $ev)
-	n=$(grep -c "GOT printk pid=$pid " /sys/kernel/tracing/trace)
+	for try in 1 2 3; do
+		echo 0 >$ev
+		timeout 60 "$BPFPROBE" load --quiet-meta $PK -- $T printk 3 >"$tmp/out" 2>"$tmp/err"
+		pid=$(truth_pid "$tmp/out")
+		after=$(cat $ev)
+		n=$(grep -c "GOT printk pid=$pid " /sys/kernel/tracing/trace)
+		[ "$after" = 0 ] && [ "$n" -eq 0 ] && break
+	done
 	echo "$before" >$ev
 	if [ "$after" = 0 ] && [ "$n" -eq 0 ] && [ "$(grep -c '^GOT' "$tmp/out")" -eq 3 ]; then
 		pass output_printk_not_in_global_trace
 	else
-		fail output_printk_not_in_global_trace "top-level event $after after the run, $n of our lines in the global buffer"
+		fail output_printk_not_in_global_trace "top-level event $after after the run, $n of our lines in the global buffer (3 tries)"
 	fi
 else
 	fail output_printk_not_in_global_trace "$ev is not writable"
