@@ -72,10 +72,7 @@ static const struct bp_cli_opt load_opts[] = {
 	{ "replace", OPT_REPLACE, no_argument, NULL, "with --pin: replace a session named NAME" },
 	{ "vmlinux", OPT_VMLINUX, required_argument, "PATH",
 	  "a vmlinux with DWARF for kernel probes" },
-	{ "no-cache", OPT_NO_CACHE, no_argument, NULL,
-	  "no DWARF index: do not read binaries' function index from the\n"
-		  "cache (~/.cache/bpfprobe/dwarf-index) nor build and store one;\n"
-		  "walk their DWARF instead" },
+	BP_NO_CACHE_OPTION(OPT_NO_CACHE),
 	BP_CFLAGS_OPTIONS(OPT_CFLAGS),
 	{ "verbose", 'v', no_argument, NULL,
 	  "show probe points, fetch plans, guards and\n"

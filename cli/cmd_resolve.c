@@ -64,10 +64,7 @@ static int parse_args(int argc, char **argv, struct resolve_args *a)
 	static const struct bp_cli_opt own[] = {
 		{ "vmlinux", OPT_VMLINUX, required_argument, "PATH",
 		  "a vmlinux with DWARF for kernel probes" },
-		{ "no-cache", OPT_NO_CACHE, no_argument, NULL,
-		  "no DWARF index: do not read binaries' function index from the\n"
-		  "cache (~/.cache/bpfprobe/dwarf-index) nor build and store one;\n"
-		  "walk their DWARF instead" },
+		BP_NO_CACHE_OPTION(OPT_NO_CACHE),
 		BP_CFLAGS_OPTIONS(OPT_CFLAGS),
 		{}
 	};

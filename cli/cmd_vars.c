@@ -54,10 +54,7 @@ static int parse_own(int key, const char *arg, void *ctx)
 static int parse_args(int argc, char **argv, struct vars_args *a)
 {
 	static const struct bp_cli_opt own[] = {
-		{ "no-cache", OPT_NO_CACHE, no_argument, NULL,
-		  "no DWARF index: do not read binaries' function index from the\n"
-		  "cache (~/.cache/bpfprobe/dwarf-index) nor build and store one;\n"
-		  "walk their DWARF instead" },
+		BP_NO_CACHE_OPTION(OPT_NO_CACHE),
 		{}
 	};
 	const struct bp_cli_extra_opts extra = { .extra = own, .on_extra = parse_own, .ctx = a };

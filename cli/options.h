@@ -20,6 +20,13 @@ struct bp_cli_opt {
 	const char *help;	/* what it does; lines joined by '\n' */
 };
 
+/* --no-cache, for the commands that resolve (load, resolve, vars) */
+#define BP_NO_CACHE_OPTION(KEY)							\
+	{ "no-cache", (KEY), no_argument, NULL,					\
+	  "no DWARF index: do not read binaries' function index from the\n"	\
+	  "cache (~/.cache/bpfprobe/dwarf-index) nor build and store one;\n"	\
+	  "walk their DWARF instead" }
+
 struct bp_cli_cmd {
 	const char *name;	/* "load" */
 	const char *operands;	/* "OBJ.o|PROG.c [--] [CMD [ARGS...]]" */
