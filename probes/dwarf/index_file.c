@@ -139,30 +139,16 @@ static const char *stale(const struct bp_index_header *hdr, const struct bp_inde
 	return NULL;
 }
 
-/* All size bytes of buf written. */
-static int write_all(int fd, const void *buf, size_t size)
+/* size bytes at off of the file and at mem + off, read into memory or
+ * written from it (out) whole (short transfers continued, EINTR retried). */
+static int transfer(int fd, void *mem, uint64_t off, size_t size, bool out)
 {
 	size_t done = 0;
 
 	while (done < size) {
-		ssize_t n = write(fd, (const char *)buf + done, size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += n;
-	}
-	return 0;
-}
-
-/* size bytes at off of the file, into mem + off. */
-static int read_at(int fd, void *mem, uint64_t off, size_t size)
-{
-	size_t done = 0;
-
-	while (done < size) {
-		ssize_t n = pread(fd, (char *)mem + off + done, size - done, off + done);
+		char *p = (char *)mem + off + done;
+		ssize_t n = out ? pwrite(fd, p, size - done, off + done) :
+				  pread(fd, p, size - done, off + done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -196,14 +182,14 @@ static int read_header(int fd, size_t size, struct bp_dwarf_index *idx, char *wh
 	}
 	idx->mapped = true;
 	h = idx->mem;
-	err = read_at(fd, idx->mem, 0, sizeof(*h));
+	err = transfer(fd, idx->mem, 0, sizeof(*h), false);
 	/* the sums, up to the payload (bp_index__validate checks the rest) */
 	if (!err && (h->payload_off < sizeof(*h) || h->payload_off > size)) {
 		snprintf(why, len, "a malformed header (truncated?)");
 		return -EINVAL;
 	}
 	if (!err)
-		err = read_at(fd, idx->mem, sizeof(*h), h->payload_off - sizeof(*h));
+		err = transfer(fd, idx->mem, sizeof(*h), h->payload_off - sizeof(*h), false);
 	if (err) {
 		snprintf(why, len, "cannot read it: %s", strerror(-err));
 		return err;
@@ -331,7 +317,7 @@ int bp_index_file__write(const struct bp_dwarf_index *idx, const char *name,
 		bp_cache_dir__close(&dir);
 		return fd;
 	}
-	err = write_all(fd, idx->mem, idx->size);
+	err = transfer(fd, idx->mem, 0, idx->size, true);
 	if (err)
 		snprintf(why, len, "cannot write %s/%s: %s", dir.path, tmp, strerror(-err));
 	err = bp_cache_dir__commit(&dir, fd, tmp, name, !err, why, len) ?: err;
