@@ -8,6 +8,20 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 	   -std=gnu11 -fPIC -fvisibility=hidden -I. -Iinclude
 LDLIBS  := -lbpf -ldw -lelf -lz -ltraceevent
+# The bpfprobe command links Debian's static archives of these libraries
+# (and of their compressors; glibc stays shared): each shared library costs
+# its relocations and page faults at every start, and a short command
+# (resolve, list, load of one probe) is mostly start. LINK=shared links the
+# shared ones, as a distribution's package would. libbpfprobe.so and the
+# tests link the shared libraries either way.
+LINK    ?= static
+ifeq ($(LINK),static)
+CLI_LDLIBS := -Wl,-Bstatic -lbpf -ldw -lelf -ltraceevent -lz -llzma -lbz2 -Wl,-Bdynamic
+else ifeq ($(LINK),shared)
+CLI_LDLIBS := $(LDLIBS)
+else
+$(error LINK=$(LINK): say static or shared)
+endif
 VERSION := 0.1.0
 
 # Each rule prints one short line ("  CC      build/obj/probes/spec.o"):
@@ -69,7 +83,7 @@ $(BUILD)/sysinfo.a: $(SYSINFO_OBJS)
 
 $(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a
 	$(call msg,LD,$@)
-	$(Q)$(CC) -o $@ $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a $(LDLIBS)
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a $(CLI_LDLIBS)
 
 # A unit test links the helpers (tests/unit/*.c other than test_*.c) it names here.
 $(BUILD)/tests/test_prologue $(BUILD)/tests/test_guard $(BUILD)/tests/test_map_trace \

@@ -3,7 +3,7 @@
 # only those missing. Safe to run again. Extra package names given as
 # arguments are installed too (bench/ and fuzz/ ask for their own).
 set -eu
-pkgs=(gcc make clang llvm libbpf-dev libdw-dev libelf-dev zlib1g-dev
+pkgs=(gcc make clang llvm libbpf-dev libdw-dev libelf-dev zlib1g-dev liblzma-dev libbz2-dev
       libtraceevent-dev linux-libc-dev bpftool linux-perf jq strace
       procps iproute2	# the tests' pgrep/ps, the VM module tests' ip
       util-linux	# setpriv and unshare (unprivileged and PID namespace tests)
