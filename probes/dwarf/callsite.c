@@ -24,6 +24,7 @@
 
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
+#include "probes/dwarf/unit_window.h"
 #include "prologue/arch.h"
 #include "util/grow.h"
 
@@ -49,9 +50,14 @@ struct bp_callsite_index {
 	size_t n, cap;
 };
 
-static struct die_key key_of(Dwarf_Die *die)
+/* di NULL: a DIE of di->dwarf or a DWZ file's (the walk's); else any,
+ * the unit window's compared as di->dwarf's (unit_window.h) */
+static struct die_key key_of(const struct bp_debuginfo *di, Dwarf_Die *die)
 {
-	return (struct die_key){ .dbg = dwarf_cu_getdwarf(die->cu), .off = dwarf_dieoffset(die) };
+	const Dwarf *dbg = dwarf_cu_getdwarf(die->cu);
+
+	return (struct die_key){ .dbg = di ? bp_unit_window__dwarf(di, dbg) : dbg,
+				 .off = dwarf_dieoffset(die) };
 }
 
 static int key_cmp(const struct die_key *a, const struct die_key *b)
@@ -96,7 +102,7 @@ static int walk(struct bp_callsite_index *idx, Dwarf_Die *parent, Dwarf_Die *cal
 			if (bp_grow((void **)&idx->v, idx->n, &idx->cap, sizeof(*idx->v), 256))
 				return -ENOMEM;
 			idx->v[idx->n++] = (struct site){
-				.origin = key_of(&origin), .die = child, .caller = *caller,
+				.origin = key_of(NULL, &origin), .die = child, .caller = *caller,
 			};
 			continue;
 		}
@@ -366,9 +372,10 @@ static int xlate_ops(struct xlate *t, Dwarf_Op *ops, size_t nops, int depth)
 /* --- the parameter ----------------------------------------------------------- */
 
 /* What one call site passes for param: its DW_AT_call_value, or none. */
-static bool site_value(const struct site *s, Dwarf_Die *param, Dwarf_Attribute *value)
+static bool site_value(const struct bp_debuginfo *di, const struct site *s, Dwarf_Die *param,
+		       Dwarf_Attribute *value)
 {
-	struct die_key want = key_of(param), got;
+	struct die_key want = key_of(di, param), got;
 	Dwarf_Attribute attr;
 	Dwarf_Die child, ref, site = s->die;
 
@@ -383,7 +390,7 @@ static bool site_value(const struct site *s, Dwarf_Die *param, Dwarf_Attribute *
 		      dwarf_attr(&child, DW_AT_abstract_origin, &attr)) ||
 		    !dwarf_formref_die(&attr, &ref))
 			continue;
-		got = key_of(&ref);
+		got = key_of(di, &ref);
 		if (key_cmp(&got, &want))
 			continue;
 		return dwarf_attr(&child, DW_AT_call_value, value) ||
@@ -548,7 +555,7 @@ static int group_sites(const struct bp_arg_ctx *c, Dwarf_Die *param, struct site
 	sv->ngroups = sv->missing = 0;
 	for (k = 0; k < (int)sv->n; k++) {
 		sv->group[k] = -1;
-		if (!site_value(&sv->v[k], param, &value)) {
+		if (!site_value(c->di, &sv->v[k], param, &value)) {
 			sv->missing++;
 			continue;
 		}
@@ -590,7 +597,7 @@ int bp_val__param_ref(const struct bp_arg_ctx *c, Dwarf_Die *param, bp_cfa_expr_
 {
 	Dwarf_Die *fn = c->frame ? c->frame : c->func;
 	struct bp_callsite_index *idx;
-	struct die_key key = key_of(fn);
+	struct die_key key = key_of(c->di, fn);
 	struct site_values *sv;
 	struct bp_expr x = {};
 	char sites[256], why[320];

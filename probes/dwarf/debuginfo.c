@@ -120,6 +120,8 @@ void bp_debuginfo__free(struct bp_debuginfo *di)
 		di->cache->free_index(di->cache->index);
 		di->cache->free_index(di->cache->index_rejected);
 	}
+	if (di->cache && di->cache->free_window)
+		di->cache->free_window(di->cache->window);
 	free(di->cache);
 	if (di->dwfl)
 		dwfl_end(di->dwfl);

@@ -28,6 +28,7 @@
 struct bp_diag;
 struct bp_callsite_index;
 struct bp_dwarf_index;
+struct bp_unit_window;
 
 /* What is worked out from a binary's DWARF once, when first needed, by
  * the layers above (which say how to free it). */
@@ -39,6 +40,9 @@ struct bp_debuginfo_lazy {
 	struct bp_dwarf_index *index_rejected;	/* found wrong: unused, kept */
 	bool index_tried;
 	void (*free_index)(struct bp_dwarf_index *index);
+	/* unit_window.h's second view of the DWARF */
+	struct bp_unit_window *window;
+	void (*free_window)(struct bp_unit_window *window);
 };
 
 struct bp_debuginfo {

@@ -435,6 +435,21 @@ static void mark_runs(struct bp_raw_attr *at, uint32_t n)
 }
 
 /* The abbreviation table at off in .debug_abbrev, for unit u. */
+/* A form whose value may refer outside its unit. */
+static bool may_leave_unit(uint32_t form)
+{
+	switch (form) {
+	case DW_FORM_ref_addr:
+	case DW_FORM_ref_sig8:
+	case DW_FORM_ref_sup4:
+	case DW_FORM_ref_sup8:
+	case DW_FORM_GNU_ref_alt:
+	case DW_FORM_indirect:
+		return true;
+	}
+	return false;
+}
+
 static int read_abbrevs(struct bp_raw *r, uint64_t off, struct bp_raw_unit *u)
 {
 	const uint8_t *p, *end = r->abbrev.p + r->abbrev.size;
@@ -464,6 +479,8 @@ static int read_abbrevs(struct bp_raw *r, uint64_t off, struct bp_raw_unit *u)
 		err = read_attr_specs(r, u, &p, end, &a, &u->inlines_from_outside);
 		if (err)
 			return err;
+		for (uint32_t i = a.first; i < a.first + a.nattrs; i++)
+			u->refs_outside |= may_leave_unit(r->attrs[i].form);
 		if (a.nattrs)
 			mark_runs(r->attrs + a.first, a.nattrs);
 		if (bp_grow((void **)&r->v, r->n, &r->cap, sizeof(a), 64))
@@ -740,6 +757,7 @@ int bp_raw__unit(struct bp_raw *r, struct bp_raw_unit *u, uint64_t *next, const 
 	u->lang = -1;
 	u->str_offsets_base = -1;
 	u->inlines_from_outside = false;
+	u->refs_outside = false;
 	err = read_header(r, u, next, &p, &abbrev_off);
 	if (err)
 		return err;

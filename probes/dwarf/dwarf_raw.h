@@ -68,6 +68,10 @@ struct bp_raw_unit {
 	 * abstract origin outside the unit (DW_FORM_ref_addr, DWZ's forms):
 	 * as inline.c reads the abbreviation table */
 	bool inlines_from_outside;
+	/* an abbreviation of any tag has a reference that may leave the
+	 * unit: DW_FORM_ref_addr, a type signature, another file's
+	 * (DW_FORM_GNU_ref_alt, DW_FORM_ref_sup*), or DW_FORM_indirect */
+	bool refs_outside;
 };
 
 /* Where an attribute asked for is in a DIE, and its form. */

@@ -326,3 +326,25 @@ int bp_dwarf_index__unit_inlines_from_outside(struct bp_dwarf_index *idx, uint64
 	}
 	return lo < idx->hdr->nunits && units[lo] == unit_off;
 }
+
+int bp_dwarf_index__unit_of(struct bp_dwarf_index *idx, uint64_t die_off, uint64_t *unit)
+{
+	size_t lo = 0, hi = idx->hdr->ncus;
+	const uint64_t *cus;
+
+	if (bp_index__cus(idx, &cus))
+		return -EBADMSG;
+	/* the last header at or before die_off */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cus[mid] <= die_off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -ENOENT;
+	*unit = cus[lo - 1];
+	return 0;
+}

@@ -27,13 +27,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "probes/dwarf/cxx.h"
 
 struct bp_debuginfo;
 
-#define BP_INDEX_MAGIC		"BPIDXv02"
-#define BP_INDEX_VERSION	2
+#define BP_INDEX_MAGIC		"BPIDXv03"
+#define BP_INDEX_VERSION	3
 #define BP_INDEX_BUILD_ID_MAX	64
 /* the payload is checked by blocks of this size, each when first used */
 #define BP_INDEX_BLOCK		4096
@@ -69,6 +70,12 @@ struct bp_index_header {
 	uint32_t ninlines;
 	uint32_t nunits;
 	uint32_t strings_size;
+	/* every unit's header, for the unit of a DIE (unit_window.h) */
+	uint64_t cus_off;
+	uint32_t ncus;
+	/* 1: every unit is a compile unit whose DIEs refer only inside it
+	 * (no DW_FORM_ref_addr, type signatures or other files' forms) */
+	uint32_t self_contained;
 };
 
 /* A name, and the functions and inlined copies that have it. */
@@ -102,6 +109,8 @@ struct bp_index_inline {
  *   ninlines bp_index_inline, grouped by name, by frame then DIE within;
  *   nunits uint64_t: unit DIE offsets (sorted) whose inlined calls may
  *     name a function of another unit (LTO, DWZ: see inline.c);
+ *   ncus uint64_t: the offsets of every unit's header in .debug_info
+ *     (sorted);
  *   strings_size bytes of names, each NUL-terminated.
  *
  * A stored index is read as untrusted input: the header and the sums when
@@ -127,11 +136,13 @@ struct bp_dwarf_index {
 	const uint64_t *funcs;
 	const struct bp_index_inline *inlines;
 	const uint64_t *units;
+	const uint64_t *cus;
 	const char *strings;
 	/* a file's blocks are read from fd as needed; none: all are there */
 	int fd;
 	uint8_t *loaded;	/* per block: 1 read and checked */
 	bool units_checked;
+	bool cus_checked;
 	/* where it came from, for -v */
 	bool from_file;
 	char name[96];		/* its file's name in the cache */
@@ -185,6 +196,10 @@ void bp_dwarf_index__reject(const struct bp_debuginfo *di, const char *why);
  * functions of other units: 1, 0, or -EBADMSG. */
 int bp_dwarf_index__unit_inlines_from_outside(struct bp_dwarf_index *idx, uint64_t unit_off);
 
+/* The offset of the header of the unit that holds the DIE at die_off:
+ * 0 with *unit set, -ENOENT (before the first unit), or -EBADMSG. */
+int bp_dwarf_index__unit_of(struct bp_dwarf_index *idx, uint64_t die_off, uint64_t *unit);
+
 /* --- building (index_scan.c) ------------------------------------------------ */
 
 /*
@@ -207,6 +222,9 @@ int bp_index_scan(const struct bp_debuginfo *di, struct bp_dwarf_index *out,
  */
 int bp_index_file__identify(const struct bp_debuginfo *di, struct bp_index_header *hdr,
 			    char *name, size_t name_len, char *why, size_t len);
+
+/* A file's identity from its stat. */
+void bp_index_file__id(const struct stat *st, struct bp_index_file_id *id);
 
 /* The sum of the header (its checksum field taken as 0) and the block
  * sums that follow it; of one block of the payload. */
@@ -246,6 +264,9 @@ int bp_index__name_inlines(struct bp_dwarf_index *idx, const struct bp_index_nam
 
 /* The units inlining from outside, read and checked sorted; -EBADMSG. */
 int bp_index__units(struct bp_dwarf_index *idx, const uint64_t **units);
+
+/* The unit headers, read and checked sorted; -EBADMSG. */
+int bp_index__cus(struct bp_dwarf_index *idx, const uint64_t **cus);
 
 /*
  * Opens the index stored as name in the user's cache into idx, its header

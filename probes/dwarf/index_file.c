@@ -37,7 +37,7 @@
 /* a temporary file this old was left by a run killed while writing it */
 #define STALE_TEMP_SECONDS	3600
 
-static void file_id(const struct stat *st, struct bp_index_file_id *id)
+void bp_index_file__id(const struct stat *st, struct bp_index_file_id *id)
 {
 	id->dev = st->st_dev;
 	id->ino = st->st_ino;
@@ -70,7 +70,7 @@ int bp_index_file__identify(const struct bp_debuginfo *di, struct bp_index_heade
 		snprintf(why, len, "the binary changed while it was read");
 		return -ESTALE;
 	}
-	file_id(&di->st, &hdr->binary);
+	bp_index_file__id(&di->st, &hdr->binary);
 	n = dwelf_elf_gnu_build_id(di->elf, &build_id);
 	if (n > BP_INDEX_BUILD_ID_MAX) {
 		snprintf(why, len, "a build ID of %d bytes", n);
@@ -90,7 +90,7 @@ int bp_index_file__identify(const struct bp_debuginfo *di, struct bp_index_heade
 		}
 		if (st.st_dev != di->st.st_dev || st.st_ino != di->st.st_ino) {
 			hdr->has_debug_file = 1;
-			file_id(&st, &hdr->debug);
+			bp_index_file__id(&st, &hdr->debug);
 		}
 	}
 	if (!hdr->build_id_len) {

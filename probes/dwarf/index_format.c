@@ -108,7 +108,7 @@ static int check_header(const struct bp_index_header *h, size_t file_size, char 
 		return -EINVAL;
 	}
 	if (h->nblocks != (h->payload_size + h->block_size - 1) / h->block_size ||
-	    h->build_id_len > BP_INDEX_BUILD_ID_MAX || !h->nslots ||
+	    h->build_id_len > BP_INDEX_BUILD_ID_MAX || !h->nslots || h->self_contained > 1 ||
 	    (h->nslots & (h->nslots - 1)) || h->nslots <= h->nnames) {
 		snprintf(why, len, "a malformed header");
 		return -EINVAL;
@@ -119,6 +119,7 @@ static int check_header(const struct bp_index_header *h, size_t file_size, char 
 	    !part_ok(h->payload_size, h->inlines_off, h->ninlines,
 		     sizeof(struct bp_index_inline), &end) ||
 	    !part_ok(h->payload_size, h->units_off, h->nunits, sizeof(uint64_t), &end) ||
+	    !part_ok(h->payload_size, h->cus_off, h->ncus, sizeof(uint64_t), &end) ||
 	    !part_ok(h->payload_size, h->strings_off, h->strings_size, 1, &end)) {
 		snprintf(why, len, "its parts do not fit its size");
 		return -EINVAL;
@@ -148,6 +149,7 @@ int bp_index__validate(struct bp_dwarf_index *idx, size_t file_size, bool whole,
 	idx->funcs = (const void *)(idx->payload + h->funcs_off);
 	idx->inlines = (const void *)(idx->payload + h->inlines_off);
 	idx->units = (const void *)(idx->payload + h->units_off);
+	idx->cus = (const void *)(idx->payload + h->cus_off);
 	idx->strings = idx->payload + h->strings_off;
 	if (!whole)
 		return 0;
@@ -180,7 +182,7 @@ int bp_index__validate(struct bp_dwarf_index *idx, size_t file_size, bool whole,
 			return -EINVAL;
 		}
 	}
-	if (bp_index__units(idx, &idx->units)) {
+	if (bp_index__units(idx, &idx->units) || bp_index__cus(idx, &idx->cus)) {
 		snprintf(why, len, "its units are not sorted");
 		return -EINVAL;
 	}
@@ -300,19 +302,29 @@ int bp_index__name_inlines(struct bp_dwarf_index *idx, const struct bp_index_nam
 	return bp_index__load(idx, *copies, (size_t)n->ninlines * sizeof(**copies));
 }
 
+/* n offsets at v, read and checked strictly increasing, once (*checked). */
+static int sorted_part(struct bp_dwarf_index *idx, const uint64_t *v, uint32_t n, bool *checked)
+{
+	if (*checked)
+		return 0;
+	if (bp_index__load(idx, v, (size_t)n * sizeof(*v)))
+		return -EBADMSG;
+	for (uint32_t i = 1; i < n; i++) {
+		if (v[i - 1] >= v[i])
+			return -EBADMSG;
+	}
+	*checked = true;
+	return 0;
+}
+
 int bp_index__units(struct bp_dwarf_index *idx, const uint64_t **units)
 {
-	const struct bp_index_header *h = idx->hdr;
-
-	if (!idx->units_checked) {
-		if (bp_index__load(idx, idx->units, (size_t)h->nunits * sizeof(*idx->units)))
-			return -EBADMSG;
-		for (uint32_t i = 1; i < h->nunits; i++) {
-			if (idx->units[i - 1] >= idx->units[i])
-				return -EBADMSG;
-		}
-		idx->units_checked = true;
-	}
 	*units = idx->units;
-	return 0;
+	return sorted_part(idx, idx->units, idx->hdr->nunits, &idx->units_checked);
+}
+
+int bp_index__cus(struct bp_dwarf_index *idx, const uint64_t **cus)
+{
+	*cus = idx->cus;
+	return sorted_part(idx, idx->cus, idx->hdr->ncus, &idx->cus_checked);
 }

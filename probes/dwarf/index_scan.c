@@ -94,6 +94,9 @@ struct scan {
 	size_t ninls, cap_inls;
 	uint64_t *units;	/* inlining from outside */
 	size_t nunits, cap_units;
+	uint64_t *cus;		/* every unit's header */
+	size_t ncus, cap_cus;
+	bool self_contained;
 };
 
 /* --- the walk ------------------------------------------------------------- */
@@ -294,6 +297,13 @@ static int scan_units(struct scan *s)
 		bool children = false;
 
 		err = bp_raw__unit(&s->raw, &u, &next, &p, &children);
+		if (err >= 0) {
+			if (bp_grow((void **)&s->cus, s->ncus, &s->cap_cus, sizeof(*s->cus), 256))
+				return -ENOMEM;
+			s->cus[s->ncus++] = off;
+			/* a unit that is no compile unit is reached from outside */
+			s->self_contained &= !err && !u.refs_outside;
+		}
 		off = next;
 		if (err) {
 			/* 1: a unit without code to walk */
@@ -421,12 +431,12 @@ static size_t align8(size_t n)
 /* Where the parts of index.h's layout start: in the file (payload), in
  * the payload (the others). */
 struct layout {
-	size_t payload, names, slots, funcs, inls, units, strings, payload_size, size;
+	size_t payload, names, slots, funcs, inls, units, cus, strings, payload_size, size;
 	uint32_t nblocks;
 };
 
 static struct layout lay_out(const struct names *names, uint32_t nfuncs, uint32_t ninls,
-			     size_t nunits, size_t strings)
+			     size_t nunits, size_t ncus, size_t strings)
 {
 	struct layout o;
 
@@ -435,7 +445,8 @@ static struct layout lay_out(const struct names *names, uint32_t nfuncs, uint32_
 	o.funcs = align8(o.slots + (size_t)names->nslots * sizeof(uint32_t));
 	o.inls = align8(o.funcs + (size_t)nfuncs * sizeof(uint64_t));
 	o.units = align8(o.inls + (size_t)ninls * sizeof(struct bp_index_inline));
-	o.strings = align8(o.units + nunits * sizeof(uint64_t));
+	o.cus = align8(o.units + nunits * sizeof(uint64_t));
+	o.strings = align8(o.cus + ncus * sizeof(uint64_t));
 	o.payload_size = o.strings + strings;
 	o.nblocks = (o.payload_size + BP_INDEX_BLOCK - 1) / BP_INDEX_BLOCK;
 	o.payload = align8(sizeof(struct bp_index_header) + (size_t)o.nblocks * sizeof(uint64_t));
@@ -525,7 +536,9 @@ static int build_blob(const struct scan *s, const struct names *names,
 		strings += strlen(names->v[i]) + 1;
 	if (strings > UINT32_MAX || names->n > UINT32_MAX)
 		return bp_raw__refuse((struct bp_raw *)&s->raw, "too many names for an index");
-	o = lay_out(names, nfuncs, ninls, s->nunits, strings);
+	if (s->ncus > UINT32_MAX)
+		return bp_raw__refuse((struct bp_raw *)&s->raw, "too many units for an index");
+	o = lay_out(names, nfuncs, ninls, s->nunits, s->ncus, strings);
 	mem = bp_bigmem__alloc(o.size);
 	if (!mem)
 		return -ENOMEM;
@@ -537,6 +550,8 @@ static int build_blob(const struct scan *s, const struct names *names,
 	memcpy(mem + o.payload + o.slots, names->slots, (size_t)names->nslots * sizeof(uint32_t));
 	if (s->nunits)
 		memcpy(mem + o.payload + o.units, s->units, s->nunits * sizeof(uint64_t));
+	if (s->ncus)
+		memcpy(mem + o.payload + o.cus, s->cus, s->ncus * sizeof(uint64_t));
 	hdr = (struct bp_index_header *)mem;
 	memcpy(hdr->magic, BP_INDEX_MAGIC, sizeof(hdr->magic));
 	hdr->version = BP_INDEX_VERSION;
@@ -550,6 +565,9 @@ static int build_blob(const struct scan *s, const struct names *names,
 	hdr->funcs_off = o.funcs;
 	hdr->inlines_off = o.inls;
 	hdr->units_off = o.units;
+	hdr->cus_off = o.cus;
+	hdr->ncus = s->ncus;
+	hdr->self_contained = s->self_contained;
 	hdr->strings_off = o.strings;
 	hdr->nnames = names->n;
 	hdr->nslots = names->nslots;
@@ -617,7 +635,7 @@ out:
 int bp_index_scan(const struct bp_debuginfo *di, struct bp_dwarf_index *out,
 		  char *why, size_t len)
 {
-	struct scan s = { .di = di };
+	struct scan s = { .di = di, .self_contained = true };
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -633,6 +651,7 @@ int bp_index_scan(const struct bp_debuginfo *di, struct bp_dwarf_index *out,
 	bp_bigmem__free(s.subs, s.cap_subs * sizeof(*s.subs));
 	bp_bigmem__free(s.inls, s.cap_inls * sizeof(*s.inls));
 	free(s.units);
+	free(s.cus);
 	if (err == -ENOMEM && why && len)
 		snprintf(why, len, "out of memory");
 	return err;

@@ -15,6 +15,7 @@
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/dwarf_raw.h"
 #include "probes/dwarf/index.h"
+#include "probes/dwarf/unit_window.h"
 #include "probes/dwarf/types.h"
 #include "util/grow.h"
 
@@ -220,11 +221,11 @@ static int indexed_copy(const struct bp_debuginfo *di, struct bp_dwarf_index *id
 	uint64_t end;
 	const char *name;
 
-	if (!dwarf_offdie(di->dwarf, hit->die, &die) ||
+	if (!bp_unit_window__offdie(di, idx, hit->die, &die) ||
 	    dwarf_tag(&die) != DW_TAG_inlined_subroutine || !(name = bp_die_name(&die)) ||
 	    strcmp(name, hit->name) || !dwarf_diecu(&die, &cudie, NULL, NULL) ||
 	    dwarf_dieoffset(&cudie) != hit->unit ||
-	    !dwarf_offdie(di->dwarf, hit->frame, &w->frame) ||
+	    !bp_unit_window__offdie(di, idx, hit->frame, &w->frame) ||
 	    dwarf_tag(&w->frame) != DW_TAG_subprogram ||
 	    dwarf_hasattr(&w->frame, DW_AT_declaration))
 		return -ESTALE;

@@ -19,6 +19,7 @@
 #include "probes/dwarf/cxx.h"
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/index.h"
+#include "probes/dwarf/unit_window.h"
 #include "probes/dwarf/types.h"
 #include "util/log.h"
 #include "util/grow.h"
@@ -306,7 +307,7 @@ static int find_in_index(const struct bp_debuginfo *di, struct bp_dwarf_index *i
 		Dwarf_Die die, cudie;
 		const char *name;
 
-		if (!dwarf_offdie(di->dwarf, hits[i].die, &die) ||
+		if (!bp_unit_window__offdie(di, idx, hits[i].die, &die) ||
 		    dwarf_tag(&die) != DW_TAG_subprogram ||
 		    dwarf_hasattr(&die, DW_AT_declaration) || !(name = bp_die_name(&die)) ||
 		    strcmp(name, hits[i].name)) {

@@ -252,6 +252,78 @@ static bool unit_from_outside(Dwarf_Die *unit)
 	return false;
 }
 
+/* Whether a unit's abbreviations have a form that may refer outside it. */
+static bool unit_refers_outside(Dwarf_Die *unit)
+{
+	Dwarf_Abbrev *abbrev;
+	Dwarf_Off off = 0;
+	size_t len, cnt;
+	unsigned int name, form;
+
+	while ((abbrev = dwarf_getabbrev(unit, off, &len)) != DWARF_END_ABBREV) {
+		if (!abbrev || !len)
+			return true;
+		off += len;
+		if (dwarf_getattrcnt(abbrev, &cnt))
+			return true;
+		/* (libdw 0.188 counts one attribute too many of some) */
+		for (size_t i = 0; i < cnt; i++) {
+			if (dwarf_getabbrevattr(abbrev, i, &name, &form, NULL))
+				continue;
+			if (form == DW_FORM_ref_addr || form == DW_FORM_ref_sig8 ||
+			    form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 ||
+			    form == DW_FORM_ref_sup8 || form == DW_FORM_indirect)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The index's unit headers are libdw's, each DIE it lists is in the unit
+ * it says, and it is self-contained exactly when libdw's units are. */
+static void check_units(const char *bin, Dwarf *dwarf, struct bp_dwarf_index *idx,
+			const struct entries *funcs)
+{
+	Dwarf_Off off = 0, next, die_off;
+	bool self_contained = true;
+	const uint64_t *cus;
+	uint64_t unit;
+	uint32_t n = 0;
+	size_t hsize;
+	uint8_t unit_type;
+	Dwarf_Half version;
+
+	CHECK(!bp_index__cus(idx, &cus), "%s: the unit headers cannot be read", bin);
+	while (!dwarf_next_unit(dwarf, off, &next, &hsize, &version, NULL, NULL, NULL, NULL,
+				NULL)) {
+		Dwarf_Die cudie;
+
+		CHECK(n < idx->hdr->ncus && cus[n] == off, "%s: unit %u at 0x%" PRIx64 ", index says 0x%" PRIx64,
+		      bin, n, (uint64_t)off, n < idx->hdr->ncus ? cus[n] : 0);
+		n++;
+		if (!dwarf_offdie(dwarf, off + hsize, &cudie) ||
+		    dwarf_cu_info(cudie.cu, NULL, &unit_type, NULL, NULL, NULL, NULL, NULL) ||
+		    unit_type != DW_UT_compile || dwarf_tag(&cudie) != DW_TAG_compile_unit ||
+		    unit_refers_outside(&cudie))
+			self_contained = false;
+		off = next;
+	}
+	CHECK(n == idx->hdr->ncus, "%s: %u units, the index has %u", bin, n, idx->hdr->ncus);
+	CHECK(idx->hdr->self_contained == self_contained, "%s: self-contained %u, libdw's units %d",
+	      bin, idx->hdr->self_contained, self_contained);
+	for (size_t i = 0; i < funcs->n; i++) {
+		Dwarf_Die die, cudie;
+
+		die_off = funcs->v[i].die;
+		if (!dwarf_offdie(dwarf, die_off, &die) || !dwarf_diecu(&die, &cudie, NULL, NULL))
+			continue;
+		CHECK(!bp_dwarf_index__unit_of(idx, die_off, &unit) &&
+		      unit < dwarf_dieoffset(&cudie) && dwarf_dieoffset(&cudie) - unit <= 24,
+		      "%s: DIE 0x%" PRIx64 " in the unit at 0x%" PRIx64 ", its unit DIE at 0x%" PRIx64,
+		      bin, die_off, unit, (uint64_t)dwarf_dieoffset(&cudie));
+	}
+}
+
 static int scan(struct bp_debuginfo *di, struct bp_dwarf_index *idx, char *why, size_t len)
 {
 	int err = bp_index_scan(di, idx, why, len);
@@ -310,6 +382,7 @@ static void test_scan_is_the_walk(void)
 				      "%s: unit 0x%" PRIx64 " inlining from outside", bins[b],
 				      (uint64_t)dwarf_dieoffset(&cudie));
 			}
+			check_units(bins[b], di->dwarf, &idx, &want.funcs);
 			checked++;
 		}
 		entries_free(&want.funcs);
@@ -464,6 +537,11 @@ static bool validates(const void *mem, size_t size, bool fix_checksum)
 		free(hits);
 		(void)n;
 		(void)bp_dwarf_index__unit_inlines_from_outside(&idx, 0x1234);
+		{
+			uint64_t unit;
+
+			(void)bp_dwarf_index__unit_of(&idx, 0x1234, &unit);
+		}
 	}
 	free(idx.mem);
 	return ok;
