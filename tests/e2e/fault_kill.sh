@@ -52,7 +52,7 @@ killed() {
 }
 
 # 1. during resolve: the probed binary's DWARF is open, nothing loaded yet
-if stopped_run fault_kill_during_resolve resolve; then
+if stopped_run fault_kill_during_resolve "resolve:$V"; then
 	before=$(fault_progs)
 	kids=$(pgrep -P $bp)
 	if killed fault_kill_during_resolve; then

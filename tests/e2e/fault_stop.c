@@ -6,8 +6,10 @@
  * fail, to drive an error path that real inputs rarely reach.
  *
  * FAULT_STOP_AT:
- *   resolve           after libdwfl has opened the probed binary's DWARF
- *                     (the resolver is under way, nothing loaded yet)
+ *   resolve:PATH      after the probed binary PATH is opened (open,
+ *                     open64 or openat: the resolver reads it; nothing is
+ *                     loaded yet). A libc call, as libdw is linked into
+ *                     bpfprobe (Makefile: LINK) where no preload reaches.
  *   load:NAME:K       after the K-th successful BPF_PROG_LOAD of a program
  *                     whose name starts with NAME
  *   attach:K          after the K-th successful BPF_LINK_CREATE
@@ -28,6 +30,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/bpf.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -35,7 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <elfutils/libdwfl.h>
 
 /* The uprobe PMU's perf type, and the fds of the uprobe events opened. */
 static int uprobe_type(void)
@@ -86,18 +88,57 @@ static void stop_here(const char *what)
 	raise(SIGSTOP);
 }
 
-Dwarf *dwfl_module_getdwarf(Dwfl_Module *mod, Dwarf_Addr *bias)
+static int after_open(const char *path, int fd)
 {
-	static Dwarf *(*real)(Dwfl_Module *, Dwarf_Addr *);
 	const char *at = getenv("FAULT_STOP_AT");
-	Dwarf *d;
 
+	if (fd >= 0 && at && !strncmp(at, "resolve:", 8) && !strcmp(at + 8, path))
+		stop_here(at);
+	return fd;
+}
+
+/* the mode, when the flags say there is one */
+#define OPEN_MODE(flags, mode)						\
+	do {								\
+		va_list ap;						\
+									\
+		va_start(ap, flags);					\
+		if ((flags) & (O_CREAT | O_TMPFILE))			\
+			mode = va_arg(ap, int);				\
+		va_end(ap);						\
+	} while (0)
+
+int open(const char *path, int flags, ...)
+{
+	static int (*real)(const char *, int, ...);
+	int mode = 0;
+
+	OPEN_MODE(flags, mode);
 	if (!real)
-		real = (Dwarf *(*)(Dwfl_Module *, Dwarf_Addr *))dlsym(RTLD_NEXT, "dwfl_module_getdwarf");
-	d = real(mod, bias);
-	if (at && !strcmp(at, "resolve"))
-		stop_here("resolve");
-	return d;
+		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+	return after_open(path, real(path, flags, mode));
+}
+
+int open64(const char *path, int flags, ...)
+{
+	static int (*real)(const char *, int, ...);
+	int mode = 0;
+
+	OPEN_MODE(flags, mode);
+	if (!real)
+		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open64");
+	return after_open(path, real(path, flags, mode));
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	static int (*real)(int, const char *, int, ...);
+	int mode = 0;
+
+	OPEN_MODE(flags, mode);
+	if (!real)
+		real = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
+	return after_open(path, real(dirfd, path, flags, mode));
 }
 
 static void after_bpf(long cmd, const union bpf_attr *attr, long ret)
