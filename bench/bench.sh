@@ -23,6 +23,8 @@
 #                and stores it), warm (the run reads it) and, for one probe,
 #                with --no-cache (the DWARF walked, as before the index).
 #                Goal for one probe: CPU cold <= 0.5x perf, warm <= 0.05x.
+#                The 'start' rows are the floor under any of it: /bin/true
+#                and `bpfprobe --version` against the same perf resolve.
 # 3 per hit      each program loaded by each tool on a hot function: the
 #                prologue's instructions (xlated length minus the body, and
 #                for bpfprobe minus the follow guard, shown apart) and run
@@ -194,6 +196,20 @@ resolve_cases() {
 			"$([ "${m#*:}" != "$m" ] && echo "${m#*:}")"
 	done
 }
+# start_floor BIN SIZE: what no resolve goes under, starting a process: the
+# cheapest one (/bin/true) and bpfprobe printing its version, each against
+# perf's resolve of the one probe (CPU)
+start_floor() {
+	local bin=$1 size=$2 bp pf c
+	for c in /bin/true "$BPFPROBE --version"; do
+		# shellcheck disable=SC2086 # the command's words
+		{ read -r bp; read -r pf; } < <(measure $c \
+			--versus perf probe -q -n -x "$bin" --add "target_fn len=r->hdr->len n v")
+		c=${c##*/}
+		row resolve "${size}x150 start ${c% *}" cpu_ms "$(ms "$(field cpu "$bp")")" \
+			"$(ms "$(field cpu "$pf")")" "" "the process alone ($c), no resolve"
+	done
+}
 if section 2; then
 	goal_met=0 goal_missed=0 goal_missed_rows=
 	for size in ${BENCH_SIZES:-400 800}; do
@@ -205,6 +221,7 @@ if section 2; then
 		echo "  ${size}x150: $(du -m "$bin" | cut -f1) MB binary, $((di / 1048576)) MB .debug_info" | tee -a "$table"
 		resolve_cases "$bin" "${size}x150 1 probe+3 args" "p=target_fn r->hdr->len n v" \
 			"target_fn len=r->hdr->len n v" target_fn cold:0.5 warm:0.05 no-cache
+		start_floor "$bin" "$size"
 		resolve_cases "$bin" "${size}x150 glob 100 funcs" "p=probe_me_* x" "probe_me_* x" \
 			'probe_me_*' cold warm
 	done

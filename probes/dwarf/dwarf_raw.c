@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <dwarf.h>
 #include <gelf.h>
 
 #include "probes/dwarf/dwarf_raw.h"
+#include "util/bigmem.h"
 #include "util/grow.h"
 
 #ifndef DW_FORM_strx1
@@ -118,11 +120,13 @@ static int find_sections(struct bp_raw *r, Dwarf *dwarf)
 		const char *name;
 		Elf_Data *data;
 		GElf_Shdr sh;
+		bool zdebug;
 
 		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
 			continue;
 		/* .zdebug_ names: libdw inflated them in place */
-		if (!strncmp(name, ".zdebug_", 8))
+		zdebug = !strncmp(name, ".zdebug_", 8);
+		if (zdebug)
 			name += 2;
 		else if (!strncmp(name, ".debug_", 7))
 			name += 1;
@@ -140,6 +144,8 @@ static int find_sections(struct bp_raw *r, Dwarf *dwarf)
 			return bp_raw__refuse(r, "cannot read .%s", name);
 		sec->p = data->d_buf;
 		sec->size = data->d_size;
+		sec->file_off = sh.sh_offset;
+		sec->in_file = !zdebug && data->d_size == sh.sh_size;
 	}
 	if (!r->info.p || !r->abbrev.p)
 		return bp_raw__refuse(r, "no .debug_info or .debug_abbrev");
@@ -160,8 +166,49 @@ int bp_raw__init(struct bp_raw *r, Dwarf *dwarf, const uint32_t *wanted, int nwa
 	return find_sections(r, dwarf);
 }
 
+/* below this, a copy saves too few page faults to be worth its read */
+#define COPY_MIN	(256u << 10)
+
+static void read_section(struct bp_raw_section *sec, int fd)
+{
+	uint8_t *copy;
+	size_t done = 0;
+
+	if (!sec->in_file || sec->copied || sec->size < COPY_MIN)
+		return;
+	copy = bp_bigmem__alloc(sec->size);
+	if (!copy)
+		return;
+	while (done < sec->size) {
+		ssize_t n = pread(fd, copy + done, sec->size - done, sec->file_off + done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			bp_bigmem__free(copy, sec->size);
+			return;
+		}
+		done += n;
+	}
+	sec->p = copy;
+	sec->copied = sec->size;
+}
+
+void bp_raw__read_sections(struct bp_raw *r, int fd)
+{
+	read_section(&r->info, fd);
+	read_section(&r->str, fd);
+}
+
 void bp_raw__free(struct bp_raw *r)
 {
+	struct bp_raw_section *copies[] = { &r->info, &r->str };
+
+	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
+		if (copies[i]->copied)
+			bp_bigmem__free((void *)copies[i]->p, copies[i]->copied);
+		copies[i]->copied = 0;
+	}
 	free(r->v);
 	free(r->attrs);
 	free(r->by_code);

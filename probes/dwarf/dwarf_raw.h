@@ -23,6 +23,9 @@
 struct bp_raw_section {
 	const uint8_t *p;
 	size_t size;
+	uint64_t file_off;	/* where its bytes are in the file */
+	bool in_file;		/* p is libdw's view of the file's bytes */
+	size_t copied;		/* p is a copy of that many bytes (bigmem) */
 };
 
 /* An attribute of an abbreviation. */
@@ -110,6 +113,16 @@ struct bp_raw {
 int bp_raw__init(struct bp_raw *r, Dwarf *dwarf, const uint32_t *wanted, int nwanted,
 		 uint8_t (*classify)(uint32_t tag), char *why, size_t len);
 void bp_raw__free(struct bp_raw *r);
+
+/*
+ * Reads .debug_info and .debug_str, when they are large, from fd (the file
+ * dwarf was read from, opened again by the caller, who made sure it is the
+ * same) into memory of their own, and reads them there: a pass over a
+ * mapping takes a page fault per 64 KiB or so, which on some machines
+ * costs several times what reading the bytes costs (util/bigmem.h). What
+ * cannot be read stays libdw's mapping.
+ */
+void bp_raw__read_sections(struct bp_raw *r, int fd);
 
 /* Records a refusal (the first one is kept); returns r->err. */
 int bp_raw__refuse(struct bp_raw *r, const char *fmt, ...)

@@ -15,9 +15,12 @@
  * (another file, a DIE in a subtree it skipped) is asked of libdw.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
@@ -632,15 +635,47 @@ out:
 	return err;
 }
 
+/*
+ * The binary opened again, when its DWARF is in it and it is the file
+ * libdwfl opened (same identity as di->st, taken before and after), for
+ * dwarf_raw.c to read its large sections with pread; else -1. (A separate
+ * debug file is read through libdw's mapping, as its identity before
+ * libdwfl opened it is not known.)
+ */
+static int binary_fd(const struct bp_debuginfo *di)
+{
+	struct bp_index_file_id want, got;
+	const char *debugfile = NULL;
+	struct stat st;
+	int fd;
+
+	dwfl_module_info(di->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+	if (!di->st_ok || (debugfile && strcmp(debugfile, di->path)))
+		return -1;
+	fd = open(di->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	bp_index_file__id(&di->st, &want);
+	if (fstat(fd, &st) || (bp_index_file__id(&st, &got), memcmp(&want, &got, sizeof(got)))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int bp_index_scan(const struct bp_debuginfo *di, struct bp_dwarf_index *out,
 		  char *why, size_t len)
 {
 	struct scan s = { .di = di, .self_contained = true };
-	int err;
+	int err, fd;
 
 	memset(out, 0, sizeof(*out));
 	out->fd = -1;
 	err = bp_raw__init(&s.raw, di->dwarf, wanted, NVALUES, classify, why, len);
+	if (!err && (fd = binary_fd(di)) >= 0) {
+		bp_raw__read_sections(&s.raw, fd);
+		close(fd);
+	}
 	if (!err)
 		err = scan_units(&s);
 	if (!err)
