@@ -108,27 +108,20 @@ static int after_open(const char *path, int fd)
 		va_end(ap);						\
 	} while (0)
 
-int open(const char *path, int flags, ...)
-{
-	static int (*real)(const char *, int, ...);
-	int mode = 0;
-
-	OPEN_MODE(flags, mode);
-	if (!real)
-		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
-	return after_open(path, real(path, flags, mode));
-}
-
-int open64(const char *path, int flags, ...)
-{
-	static int (*real)(const char *, int, ...);
-	int mode = 0;
-
-	OPEN_MODE(flags, mode);
-	if (!real)
-		real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open64");
-	return after_open(path, real(path, flags, mode));
-}
+/* open and open64: the same call */
+#define OPEN_WRAPPER(fn)							\
+	int fn(const char *path, int flags, ...)				\
+	{									\
+		static int (*real)(const char *, int, ...);			\
+		int mode = 0;							\
+										\
+		OPEN_MODE(flags, mode);						\
+		if (!real)							\
+			real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #fn); \
+		return after_open(path, real(path, flags, mode));		\
+	}
+OPEN_WRAPPER(open)
+OPEN_WRAPPER(open64)
 
 int openat(int dirfd, const char *path, int flags, ...)
 {

@@ -225,35 +225,12 @@ static const char *differ(const struct entries *want, const struct entries *got,
 	return NULL;
 }
 
-/* The unit DIEs inline.c walks because their inlined calls may name
- * another unit's functions. */
-static bool unit_from_outside(Dwarf_Die *unit)
-{
-	Dwarf_Abbrev *abbrev;
-	Dwarf_Off off = 0;
-	size_t len, cnt;
-	unsigned int name, form;
-
-	while ((abbrev = dwarf_getabbrev(unit, off, &len)) != DWARF_END_ABBREV) {
-		if (!abbrev || !len)
-			return true;
-		off += len;
-		if (dwarf_getabbrevtag(abbrev) != DW_TAG_inlined_subroutine ||
-		    dwarf_getattrcnt(abbrev, &cnt))
-			continue;
-		for (size_t i = 0; i < cnt; i++) {
-			if (!dwarf_getabbrevattr(abbrev, i, &name, &form, NULL) &&
-			    name == DW_AT_abstract_origin && form != DW_FORM_ref1 &&
-			    form != DW_FORM_ref2 && form != DW_FORM_ref4 && form != DW_FORM_ref8 &&
-			    form != DW_FORM_ref_udata)
-				return true;
-		}
-	}
-	return false;
-}
-
-/* Whether a unit's abbreviations have a form that may refer outside it. */
-static bool unit_refers_outside(Dwarf_Die *unit)
+/* Whether an abbreviation of unit has an attribute for which has(tag,
+ * name, form) holds; true also when the table cannot be read. (libdw
+ * 0.188 counts one attribute too many of some: the failing last one is
+ * skipped.) */
+static bool any_abbrev_attr(Dwarf_Die *unit, bool (*has)(unsigned int tag, unsigned int name,
+							   unsigned int form))
 {
 	Dwarf_Abbrev *abbrev;
 	Dwarf_Off off = 0;
@@ -265,18 +242,37 @@ static bool unit_refers_outside(Dwarf_Die *unit)
 			return true;
 		off += len;
 		if (dwarf_getattrcnt(abbrev, &cnt))
-			return true;
-		/* (libdw 0.188 counts one attribute too many of some) */
+			continue;
 		for (size_t i = 0; i < cnt; i++) {
-			if (dwarf_getabbrevattr(abbrev, i, &name, &form, NULL))
-				continue;
-			if (form == DW_FORM_ref_addr || form == DW_FORM_ref_sig8 ||
-			    form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 ||
-			    form == DW_FORM_ref_sup8 || form == DW_FORM_indirect)
+			if (!dwarf_getabbrevattr(abbrev, i, &name, &form, NULL) &&
+			    has(dwarf_getabbrevtag(abbrev), name, form))
 				return true;
 		}
 	}
 	return false;
+}
+
+/* An inlined call whose origin may be in another unit */
+static bool origin_outside(unsigned int tag, unsigned int name, unsigned int form)
+{
+	return tag == DW_TAG_inlined_subroutine && name == DW_AT_abstract_origin &&
+	       form != DW_FORM_ref1 && form != DW_FORM_ref2 && form != DW_FORM_ref4 &&
+	       form != DW_FORM_ref8 && form != DW_FORM_ref_udata;
+}
+
+/* A form that may refer outside its unit */
+static bool ref_outside(unsigned int tag, unsigned int name, unsigned int form)
+{
+	return form == DW_FORM_ref_addr || form == DW_FORM_ref_sig8 ||
+	       form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 ||
+	       form == DW_FORM_ref_sup8 || form == DW_FORM_indirect;
+}
+
+/* The unit DIEs inline.c walks because their inlined calls may name
+ * another unit's functions. */
+static bool unit_from_outside(Dwarf_Die *unit)
+{
+	return any_abbrev_attr(unit, origin_outside);
 }
 
 /* The index's unit headers are libdw's, each DIE it lists is in the unit
@@ -304,7 +300,7 @@ static void check_units(const char *bin, Dwarf *dwarf, struct bp_dwarf_index *id
 		if (!dwarf_offdie(dwarf, off + hsize, &cudie) ||
 		    dwarf_cu_info(cudie.cu, NULL, &unit_type, NULL, NULL, NULL, NULL, NULL) ||
 		    unit_type != DW_UT_compile || dwarf_tag(&cudie) != DW_TAG_compile_unit ||
-		    unit_refers_outside(&cudie))
+		    any_abbrev_attr(&cudie, ref_outside))
 			self_contained = false;
 		off = next;
 	}
