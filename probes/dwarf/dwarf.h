@@ -57,6 +57,7 @@ struct bp_site {
 	bool at_entry;
 	const char *file;	/* source position of addr; NULL if unknown */
 	int line;
+	char *file_owned;	/* file, when it is this site's (malloc'ed) */
 	const char *symbol;	/* ELF symbol at fn's entry when its name differs
 				 * (clone_me.constprop.0); else NULL */
 	/* non-zero: this point cannot be probed, and msg (malloc'ed, a whole

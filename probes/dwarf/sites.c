@@ -19,6 +19,7 @@
 #include "probes/dwarf/cxx.h"
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/index.h"
+#include "probes/dwarf/line_at.h"
 #include "probes/dwarf/unit_window.h"
 #include "probes/dwarf/types.h"
 #include "util/log.h"
@@ -581,7 +582,8 @@ static bool name_is_shared(const struct bp_func *funcs, int n, int i)
 	return false;
 }
 
-/* The source line of addr, for reports. */
+/* The source line of addr, for reports: read from the line program
+ * (line_at.h), else as libdw decodes the whole table. */
 static void site_source(struct bp_site *s)
 {
 	Dwarf_Die cudie;
@@ -590,6 +592,10 @@ static void site_source(struct bp_site *s)
 
 	if (!s->fn.has_die || !dwarf_diecu(&s->fn.die, &cudie, NULL, NULL))
 		return;
+	if (!bp_line_at(&cudie, s->addr, &s->file_owned, &s->line)) {
+		s->file = s->file_owned;
+		return;
+	}
 	line = dwarf_getsrc_die(&cudie, s->addr);
 	if (!line || dwarf_lineno(line, &lineno))
 		return;
@@ -722,8 +728,10 @@ void bp_sites__free(struct bp_site *sites, int nsites)
 
 	if (!sites)
 		return;
-	for (i = 0; i < nsites; i++)
+	for (i = 0; i < nsites; i++) {
 		free(sites[i].msg);
+		free(sites[i].file_owned);
+	}
 	free(sites);
 }
 

@@ -8,7 +8,9 @@
  *  - resolving every function by name gives the same points with and
  *    without the index;
  *  - a damaged index (truncated, bytes flipped, counts that lie) is
- *    refused, or stays in bounds.
+ *    refused, or stays in bounds;
+ *  - the source position line_at.c reads of an address is libdw's
+ *    (dwarf_getsrc_die, dwarf_linesrc) wherever it gives one.
  * Binaries the scan does not read (DWZ's imported units) are said and
  * skipped.
  */
@@ -28,6 +30,7 @@
 #include "probes/diag.h"
 #include "probes/dwarf/debuginfo.h"
 #include "probes/dwarf/index.h"
+#include "probes/dwarf/line_at.h"
 #include "probes/dwarf/types.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
@@ -582,6 +585,91 @@ static void test_damaged_refused(void)
 	bp_debuginfo__free(di);
 }
 
+/* --- one address's source position ------------------------------------- */
+
+struct line_check {
+	const char *bin;
+	Dwarf_Die *cudie;
+	int funcs, checked, left;
+};
+
+static void check_line_at(struct line_check *c, uint64_t addr)
+{
+	Dwarf_Line *want = dwarf_getsrc_die(c->cudie, addr);
+	const char *want_file = want ? dwarf_linesrc(want, NULL, NULL) : NULL;
+	int want_line = 0, line = 0;
+	char *file = NULL;
+	int err;
+
+	if (want)
+		dwarf_lineno(want, &want_line);
+	err = bp_line_at(c->cudie, addr, &file, &line);
+	if (err == -EOPNOTSUPP) {
+		c->left++;
+		return;
+	}
+	c->checked++;
+	if (err)
+		CHECK(!want, "%s: 0x%" PRIx64 ": %d, libdw says %s:%d", c->bin, addr, err,
+		      want_file, want_line);
+	else
+		CHECK(want && line == want_line &&
+		      (file && want_file ? !strcmp(file, want_file) : file == want_file),
+		      "%s: 0x%" PRIx64 ": %s:%d, libdw says %s:%d", c->bin, addr, file, line,
+		      want ? want_file : "(none)", want_line);
+	free(file);
+}
+
+static int line_func_cb(Dwarf_Die *die, void *arg)
+{
+	struct line_check *c = arg;
+	Dwarf_Addr lo, hi;
+
+	/* a few functions of each unit, at points in and around them */
+	if (c->funcs++ >= 12 || dwarf_lowpc(die, &lo) || dwarf_highpc(die, &hi) || hi <= lo)
+		return DWARF_CB_OK;
+	check_line_at(c, lo);
+	check_line_at(c, lo + 1);
+	check_line_at(c, lo + (hi - lo) / 2);
+	check_line_at(c, hi - 1);
+	check_line_at(c, hi);
+	return DWARF_CB_OK;
+}
+
+static void test_line_at_is_libdw(void)
+{
+	int checked = 0, left = 0;
+
+	for (int b = 0; b < nbins; b++) {
+		struct bp_debuginfo *di = NULL;
+		struct bp_diag d = {};
+		Dwarf_Die cudie, subdie;
+		Dwarf_CU *cu = NULL;
+		uint8_t unit_type;
+
+		if (bp_debuginfo__open(bins[b], &di, &d) || !di->dwarf) {
+			bp_debuginfo__free(di);
+			continue;
+		}
+		while (!dwarf_get_units(di->dwarf, cu, &cu, NULL, &unit_type, &cudie, &subdie)) {
+			struct line_check c = { .bin = bins[b], .cudie = &cudie };
+
+			if (unit_type != DW_UT_compile)
+				continue;
+			dwarf_getfuncs(&cudie, line_func_cb, &c, 0);
+			/* and past the unit's code, before it */
+			check_line_at(&c, 0);
+			check_line_at(&c, UINT64_MAX);
+			checked += c.checked;
+			left += c.left;
+		}
+		bp_debuginfo__free(di);
+	}
+	CHECK(checked > 1000 && left < checked / 20, "%d addresses checked, %d left to libdw",
+	      checked, left);
+	printf("  (%d addresses checked, %d left to libdw)\n", checked, left);
+}
+
 int main(void)
 {
 	char cache[] = "/tmp/bpfprobe-test-index-XXXXXX", cmd[128];
@@ -594,6 +682,7 @@ int main(void)
 	RUN(test_scan_is_the_walk);
 	RUN(test_resolve_same);
 	RUN(test_damaged_refused);
+	RUN(test_line_at_is_libdw);
 	for (int i = 0; i < nbins; i++)
 		free(bins[i]);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cache);
