@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -380,6 +381,8 @@ static int run(const struct header *h, const uint8_t *p, uint64_t addr, struct r
 			uint8_t adj = op - h->opcode_base;
 
 			line += h->line_base + adj % h->line_range;
+			if (line != (int)line)
+				return -EOPNOTSUPP;
 			a += (uint64_t)h->min_insn * (adj / h->line_range);
 			EMIT(false);
 			disc = 0;
@@ -430,7 +433,9 @@ static int run(const struct header *h, const uint8_t *p, uint64_t addr, struct r
 				a += h->min_insn * u;
 				break;
 			case DW_LNS_advance_line:
-				if (!sleb(&p, h->end, &s))
+				/* (a line past an int is libdw's to read its way) */
+				if (!sleb(&p, h->end, &s) || s > INT32_MAX || s < INT32_MIN ||
+				    line + s != (int)(line + s))
 					return -EOPNOTSUPP;
 				line += s;
 				break;
