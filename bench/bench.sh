@@ -38,7 +38,8 @@
 #                ring buffer (bench/rb.bpf.c) or a perf buffer (pb.bpf.c),
 #                consumed by `bpfprobe load -p` (and, for the ring buffer, a
 #                bare libbpf consumer: bench/rb_bench.c) vs the same loop with
-#                an empty program: records/s, lost, the consumer's CPU.
+#                an empty program (run in turn with each, through the same
+#                consumer): records/s, lost, the consumer's CPU.
 #                Goal: >= 0.95 of the empty program's rate, 0 lost.
 # 5 follow       what following the workload's process tree costs: the
 #                register-argument program loaded by `bpfprobe load -- APP`
@@ -360,18 +361,22 @@ if section 4; then
 	# bpfprobe's own ring buffer output as the consumer: `load -p` on an
 	# app waiting to start; its CPU with records minus its CPU with the
 	# empty program is what consuming and printing the records cost
-	t_all= t_cpu= t_ecpu= t_rec=0 t_lost=0
+	# empty program, each measured beside what it is the yardstick of
+	# (the trap's cost drifts by a fifth within a minute here)
+	t_all= t_cpu= t_ecpu= t_empty= t_rec=0 t_lost=0
 	for _ in 1 2 3; do
 		for o in rb_empty rb; do
 			v=$(tool_consume "$B/$o.bpf.o" "$n")
 			[ $o = rb ] && { t_all+=" $(field ns_per_call "$v")"; t_cpu+=" $(field cpu "$v")"
 				t_rec=$((t_rec + $(field records "$v"))); t_lost=$((t_lost + $(field lost "$v"))); }
-			[ $o = rb_empty ] && t_ecpu+=" $(field cpu "$v")"
+			[ $o = rb_empty ] && { t_ecpu+=" $(field cpu "$v")"; t_empty+=" $(field ns_per_call "$v")"; }
 		done
 	done
 	# the same through a perf buffer
-	p_all= p_cpu= p_rec=0 p_lost=0
+	p_all= p_cpu= p_empty= p_rec=0 p_lost=0
 	for _ in 1 2 3; do
+		v=$(tool_consume "$B/rb_empty.bpf.o" "$n")
+		p_empty+=" $(field ns_per_call "$v")"
 		v=$(tool_consume "$B/pb.bpf.o" "$n" pb_hit pb)
 		p_all+=" $(field ns_per_call "$v")"; p_cpu+=" $(field cpu "$v")"
 		p_rec=$((p_rec + $(field records "$v"))); p_lost=$((p_lost + $(field lost "$v")))
@@ -385,20 +390,23 @@ if section 4; then
 	t_cons=$(awk -v c="$(med "$t_cpu")" -v e="$(med "$t_ecpu")" -v ns="$t_ns" -v n="$n" \
 		'BEGIN { w = n * ns / 1e9; if (w > 0 && c != "") printf "%.0f%%", 100 * (c - e) / w; else print "-" }')
 	e_ns=$(med "$e_all") r_ns=$(med "$r_all") ccpu="$(med "$ccpu_all")%"
-	trap_rate=$(awk -v ns="$e_ns" 'BEGIN { if (ns > 0) printf "%.0f", 1e9 / ns; else print "-" }')
+	rate_of() { awk -v ns="$1" 'BEGIN { if (ns > 0) printf "%.0f", 1e9 / ns; else print "-" }'; }
+	trap_rate=$(rate_of "$e_ns")
+	t_trap=$(rate_of "$(med "$t_empty")") p_trap=$(rate_of "$(med "$p_empty")")
 	# records delivered per second of the producing loop
 	rec_rate=$(awk -v ns="$r_ns" 'BEGIN { if (ns > 0) printf "%.0f", 1e9 / ns; else print "-" }')
 	[ "$rec" -eq $((3 * n)) ] || rec_rate="$rec_rate (only $rec of $((3 * n)))"
 	printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric value "empty prog" ratio "" note | tee -a "$table"
-	row throughput "bpfprobe load, 3x$n" "rec/s" "$t_rate" "$trap_rate" "" \
+	row throughput "bpfprobe load, 3x$n" "rec/s" "$t_rate" "$t_trap" "" \
 		"lost=$t_lost, $t_rec printed; bpfprobe cpu for them $t_cons of one core"
 	p_cons=$(awk -v c="$(med "$p_cpu")" -v e="$(med "$t_ecpu")" -v ns="$p_ns" -v n="$n" \
 		'BEGIN { w = n * ns / 1e9; if (w > 0 && c != "") printf "%.0f%%", 100 * (c - e) / w; else print "-" }')
-	row throughput "bpfprobe load, perf buffer" "rec/s" "$p_rate" "$trap_rate" "" \
+	row throughput "bpfprobe load, perf buffer" "rec/s" "$p_rate" "$p_trap" "" \
 		"lost=$p_lost, $p_rec printed; bpfprobe cpu for them $p_cons of one core"
 	row throughput "libbpf consumer, 3x$n" "rec/s" "$rec_rate" "$trap_rate" "" \
 		"lost=$lost, $rec counted; consumer cpu $ccpu of one core (bench/rb_bench.c)"
-	echo "  (64-byte records, one per call of a uprobed function in a tight loop; an unprobed call takes $plain ns)" | tee -a "$table"
+	echo "  (64-byte records, one per call of a uprobed function in a tight loop; an unprobed call takes $plain ns;" | tee -a "$table"
+	echo "  each row's empty program ran in turn with it, through the same consumer)" | tee -a "$table"
 fi
 
 # --- 5. following the process tree ------------------------------------------
