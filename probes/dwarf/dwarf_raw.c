@@ -43,7 +43,7 @@ int bp_raw__refuse(struct bp_raw *r, const char *fmt, ...)
 
 /* --- bytes ------------------------------------------------------------------ */
 
-static bool sleb(const uint8_t **pp, const uint8_t *end, int64_t *v)
+bool bp_raw__sleb(const uint8_t **pp, const uint8_t *end, int64_t *v)
 {
 	const uint8_t *p = *pp;
 	uint64_t r = 0;
@@ -75,7 +75,7 @@ static uint64_t fixed(const uint8_t *p, int n)
 	return v;
 }
 
-static bool read_fixed(const uint8_t **pp, const uint8_t *end, int n, uint64_t *v)
+bool bp_raw__read_fixed(const uint8_t **pp, const uint8_t *end, int n, uint64_t *v)
 {
 	if (end - *pp < n)
 		return false;
@@ -326,7 +326,7 @@ static bool skip_variable(const struct bp_raw_unit *u, uint32_t form, const uint
 	case DW_FORM_block1:
 	case DW_FORM_block2:
 	case DW_FORM_block4:
-		if (!read_fixed(&p, end, form == DW_FORM_block1 ? 1 : form == DW_FORM_block2 ? 2 : 4,
+		if (!bp_raw__read_fixed(&p, end, form == DW_FORM_block1 ? 1 : form == DW_FORM_block2 ? 2 : 4,
 				&v))
 			return false;
 		break;
@@ -379,7 +379,7 @@ static bool read_value(const struct bp_raw_unit *u, uint32_t form, const struct 
 	case DW_FORM_GNU_str_index:
 		return bp_raw__uleb(&p, u->end, v);
 	case DW_FORM_sdata:
-		return sleb(&p, u->end, (int64_t *)v);
+		return bp_raw__sleb(&p, u->end, (int64_t *)v);
 	case DW_FORM_implicit_const:
 		*v = at ? (uint64_t)at->implicit : 0;
 		return at != NULL;
@@ -387,7 +387,7 @@ static bool read_value(const struct bp_raw_unit *u, uint32_t form, const struct 
 	size = form_size(form, u);
 	if (size <= 0 || size > 8)
 		return false;
-	return read_fixed(&p, u->end, size, v);
+	return bp_raw__read_fixed(&p, u->end, size, v);
 }
 
 /* --- abbreviations -------------------------------------------------------- */
@@ -439,7 +439,7 @@ static int read_attr_specs(struct bp_raw *r, const struct bp_raw_unit *u, const 
 			return bp_raw__refuse(r, "a truncated abbreviation table");
 		if (!name && !form)
 			return 0;
-		if (form == DW_FORM_implicit_const && !sleb(pp, end, &at.implicit))
+		if (form == DW_FORM_implicit_const && !bp_raw__sleb(pp, end, &at.implicit))
 			return bp_raw__refuse(r, "a truncated abbreviation table");
 		size = form_size(form, u);
 		if (form > UINT16_MAX || (size < 0 && !form_known(form)))
@@ -753,11 +753,11 @@ static int read_header(struct bp_raw *r, struct bp_raw_unit *u, uint64_t *next,
 	const uint8_t *p = r->info.p + u->off, *end = r->info.p + r->info.size;
 	uint64_t len, v = 0;
 
-	if (!read_fixed(&p, end, 4, &len))
+	if (!bp_raw__read_fixed(&p, end, 4, &len))
 		return bp_raw__refuse(r, "a truncated unit header");
 	u->offset_size = 4;
 	if (len == 0xffffffff) {
-		if (!read_fixed(&p, end, 8, &len))
+		if (!bp_raw__read_fixed(&p, end, 8, &len))
 			return bp_raw__refuse(r, "a truncated unit header");
 		u->offset_size = 8;
 	} else if (len >= 0xfffffff0) {
@@ -767,19 +767,19 @@ static int read_header(struct bp_raw *r, struct bp_raw_unit *u, uint64_t *next,
 		return bp_raw__refuse(r, "a unit past .debug_info's end");
 	u->end = p + len;
 	*next = u->end - r->info.p;
-	if (!read_fixed(&p, u->end, 2, &v) || v < 2 || v > 5)
+	if (!bp_raw__read_fixed(&p, u->end, 2, &v) || v < 2 || v > 5)
 		return bp_raw__refuse(r, "DWARF version %llu", (unsigned long long)v);
 	u->version = v;
 	if (u->version < 5) {
-		if (!read_fixed(&p, u->end, u->offset_size, abbrev_off) ||
-		    !read_fixed(&p, u->end, 1, &v))
+		if (!bp_raw__read_fixed(&p, u->end, u->offset_size, abbrev_off) ||
+		    !bp_raw__read_fixed(&p, u->end, 1, &v))
 			return bp_raw__refuse(r, "a truncated unit header");
 		u->addr_size = v;
 	} else {
 		uint64_t type;
 
-		if (!read_fixed(&p, u->end, 1, &type) || !read_fixed(&p, u->end, 1, &v) ||
-		    !read_fixed(&p, u->end, u->offset_size, abbrev_off))
+		if (!bp_raw__read_fixed(&p, u->end, 1, &type) || !bp_raw__read_fixed(&p, u->end, 1, &v) ||
+		    !bp_raw__read_fixed(&p, u->end, u->offset_size, abbrev_off))
 			return bp_raw__refuse(r, "a truncated unit header");
 		u->addr_size = v;
 		if (type == DW_UT_type)

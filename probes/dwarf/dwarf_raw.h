@@ -166,6 +166,10 @@ bool bp_raw__ref(const struct bp_raw_unit *u, const struct bp_raw_value *v, uint
 /* A reference form that stays inside its unit (ref1..8, ref_udata). */
 bool bp_raw__local_ref(unsigned int form);
 
+/* A signed LEB128; n bytes (1..8) little-endian. False past end. */
+bool bp_raw__sleb(const uint8_t **pp, const uint8_t *end, int64_t *v);
+bool bp_raw__read_fixed(const uint8_t **pp, const uint8_t *end, int n, uint64_t *v);
+
 /* LEB128, as DIEs start with their abbreviation code. */
 static inline bool bp_raw__uleb(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 {

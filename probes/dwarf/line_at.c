@@ -94,41 +94,6 @@ static int find_sections(Dwarf *dwarf, struct line_sections *s)
 	return s->line.p ? 0 : -ENOENT;
 }
 
-static bool fixed(const uint8_t **pp, const uint8_t *end, int n, uint64_t *v)
-{
-	uint64_t r = 0;
-
-	if (end - *pp < n)
-		return false;
-	for (int i = n - 1; i >= 0; i--)
-		r = r << 8 | (*pp)[i];
-	*pp += n;
-	*v = r;
-	return true;
-}
-
-static bool sleb(const uint8_t **pp, const uint8_t *end, int64_t *v)
-{
-	const uint8_t *p = *pp;
-	uint64_t r = 0;
-	int shift = 0;
-	uint8_t b;
-
-	do {
-		if (p >= end)
-			return false;
-		b = *p++;
-		if (shift < 64)
-			r |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	if (shift < 64 && (b & 0x40))
-		r |= ~(uint64_t)0 << shift;
-	*pp = p;
-	*v = (int64_t)r;
-	return true;
-}
-
 static const char *string_at(const struct sect *s, uint64_t off)
 {
 	if (!s->p || off >= s->size || !memchr(s->p + off, 0, s->size - off))
@@ -154,20 +119,20 @@ static bool read_form(const struct line_sections *secs, const struct header *h, 
 		return true;
 	case DW_FORM_line_strp:
 	case DW_FORM_strp:
-		if (!fixed(pp, h->end, h->offset_size, &v))
+		if (!bp_raw__read_fixed(pp, h->end, h->offset_size, &v))
 			return false;
 		*str = string_at(form == DW_FORM_strp ? &secs->str : &secs->line_str, v);
 		return *str != NULL;
 	case DW_FORM_udata:
 		return bp_raw__uleb(pp, h->end, num);
 	case DW_FORM_data1:
-		return fixed(pp, h->end, 1, num);
+		return bp_raw__read_fixed(pp, h->end, 1, num);
 	case DW_FORM_data2:
-		return fixed(pp, h->end, 2, num);
+		return bp_raw__read_fixed(pp, h->end, 2, num);
 	case DW_FORM_data4:
-		return fixed(pp, h->end, 4, num);
+		return bp_raw__read_fixed(pp, h->end, 4, num);
 	case DW_FORM_data8:
-		return fixed(pp, h->end, 8, num);
+		return bp_raw__read_fixed(pp, h->end, 8, num);
 	case DW_FORM_data16:
 		if (h->end - p < 16)
 			return false;
@@ -277,11 +242,11 @@ static int read_header(const struct line_sections *secs, uint64_t off, const cha
 	if (off >= secs->line.size)
 		return -EOPNOTSUPP;
 	p = secs->line.p + off;
-	if (!fixed(&p, end, 4, &len))
+	if (!bp_raw__read_fixed(&p, end, 4, &len))
 		return -EOPNOTSUPP;
 	h->offset_size = 4;
 	if (len == 0xffffffff) {
-		if (!fixed(&p, end, 8, &len))
+		if (!bp_raw__read_fixed(&p, end, 8, &len))
 			return -EOPNOTSUPP;
 		h->offset_size = 8;
 	} else if (len >= 0xfffffff0) {
@@ -290,7 +255,7 @@ static int read_header(const struct line_sections *secs, uint64_t off, const cha
 	if (len > (uint64_t)(end - p))
 		return -EOPNOTSUPP;
 	h->end = p + len;
-	if (!fixed(&p, h->end, 2, &v) || v < 2 || v > 5)
+	if (!bp_raw__read_fixed(&p, h->end, 2, &v) || v < 2 || v > 5)
 		return -EOPNOTSUPP;
 	h->version = v;
 	h->addr_size = addr_size;
@@ -299,7 +264,7 @@ static int read_header(const struct line_sections *secs, uint64_t off, const cha
 			return -EOPNOTSUPP;
 		p += 2;
 	}
-	if (!fixed(&p, h->end, h->offset_size, &len) || len > (uint64_t)(h->end - p))
+	if (!bp_raw__read_fixed(&p, h->end, h->offset_size, &len) || len > (uint64_t)(h->end - p))
 		return -EOPNOTSUPP;
 	hdr_end = p + len;
 	if (hdr_end - p < (h->version >= 4 ? 6 : 5))
@@ -403,7 +368,7 @@ static int run(const struct header *h, const uint8_t *p, uint64_t addr, struct r
 				a = 0, file = 1, line = 1, column = 0, isa = 0, disc = 0;
 				break;
 			case DW_LNE_set_address:
-				if (!fixed(&p, next, h->addr_size, &a))
+				if (!bp_raw__read_fixed(&p, next, h->addr_size, &a))
 					return -EOPNOTSUPP;
 				break;
 			case DW_LNE_set_discriminator:
@@ -434,7 +399,7 @@ static int run(const struct header *h, const uint8_t *p, uint64_t addr, struct r
 				break;
 			case DW_LNS_advance_line:
 				/* (a line past an int is libdw's to read its way) */
-				if (!sleb(&p, h->end, &s) || s > INT32_MAX || s < INT32_MIN ||
+				if (!bp_raw__sleb(&p, h->end, &s) || s > INT32_MAX || s < INT32_MIN ||
 				    line + s != (int)(line + s))
 					return -EOPNOTSUPP;
 				line += s;
@@ -451,7 +416,7 @@ static int run(const struct header *h, const uint8_t *p, uint64_t addr, struct r
 				a += (uint64_t)h->min_insn * ((255 - h->opcode_base) / h->line_range);
 				break;
 			case DW_LNS_fixed_advance_pc:
-				if (!fixed(&p, h->end, 2, &u))
+				if (!bp_raw__read_fixed(&p, h->end, 2, &u))
 					return -EOPNOTSUPP;
 				a += u;
 				break;
