@@ -166,15 +166,18 @@ int bp_raw__init(struct bp_raw *r, Dwarf *dwarf, const uint32_t *wanted, int nwa
 	return find_sections(r, dwarf);
 }
 
-/* below this, a copy saves too few page faults to be worth its read */
+/* below this, a copy saves too few page faults to be worth its read;
+ * above, it would hold that much memory of its own for the scan (the
+ * mapping's pages are the page cache's) */
 #define COPY_MIN	(256u << 10)
+#define COPY_MAX	((size_t)256 << 20)
 
 static void read_section(struct bp_raw_section *sec, int fd)
 {
 	uint8_t *copy;
 	size_t done = 0;
 
-	if (!sec->in_file || sec->copied || sec->size < COPY_MIN)
+	if (!sec->in_file || sec->copied || sec->size < COPY_MIN || sec->size > COPY_MAX)
 		return;
 	copy = bp_bigmem__alloc(sec->size);
 	if (!copy)

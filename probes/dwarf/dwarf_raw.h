@@ -115,7 +115,8 @@ int bp_raw__init(struct bp_raw *r, Dwarf *dwarf, const uint32_t *wanted, int nwa
 void bp_raw__free(struct bp_raw *r);
 
 /*
- * Reads .debug_info and .debug_str, when they are large, from fd (the file
+ * Reads .debug_info and .debug_str, when they are large (256 KiB to 256
+ * MiB), from fd (the file
  * dwarf was read from, opened again by the caller, who made sure it is the
  * same) into memory of their own, and reads them there: a pass over a
  * mapping takes a page fault per 64 KiB or so, which on some machines
