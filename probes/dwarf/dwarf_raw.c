@@ -86,35 +86,51 @@ bool bp_raw__read_fixed(const uint8_t **pp, const uint8_t *end, int n, uint64_t 
 
 /* --- sections ------------------------------------------------------------- */
 
-static struct bp_raw_section *section_of(struct bp_raw *r, const char *name)
+static struct bp_raw_section *section_of(struct bp_raw_sections *s, const char *name)
 {
 	if (!strcmp(name, "debug_info"))
-		return &r->info;
+		return &s->info;
 	if (!strcmp(name, "debug_abbrev"))
-		return &r->abbrev;
+		return &s->abbrev;
 	if (!strcmp(name, "debug_str"))
-		return &r->str;
+		return &s->str;
 	if (!strcmp(name, "debug_line_str"))
-		return &r->line_str;
+		return &s->line_str;
 	if (!strcmp(name, "debug_str_offsets"))
-		return &r->str_offsets;
+		return &s->str_offsets;
+	if (!strcmp(name, "debug_line"))
+		return &s->line;
 	return NULL;
 }
 
-static int find_sections(struct bp_raw *r, Dwarf *dwarf)
+static __attribute__((format(printf, 3, 4)))
+int refuse(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && len) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return -EOPNOTSUPP;
+}
+
+int bp_raw__sections(Dwarf *dwarf, struct bp_raw_sections *s, char *why, size_t len)
 {
 	Elf *elf = dwarf_getelf(dwarf);
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Ehdr eh;
 
+	memset(s, 0, sizeof(*s));
 	if (!elf || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx))
-		return bp_raw__refuse(r, "cannot read the debug file's ELF header");
+		return refuse(why, len, "cannot read the debug file's ELF header");
 	if (eh.e_ident[EI_DATA] != ELFDATA2LSB || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
-		return bp_raw__refuse(r, "not little-endian DWARF");
+		return refuse(why, len, "not little-endian DWARF");
 	/* libdwfl relocates a relocatable file's DWARF in memory */
 	if (eh.e_type == ET_REL)
-		return bp_raw__refuse(r, "a relocatable file");
+		return refuse(why, len, "a relocatable file");
 	while ((scn = elf_nextscn(elf, scn))) {
 		struct bp_raw_section *sec;
 		const char *name;
@@ -132,23 +148,21 @@ static int find_sections(struct bp_raw *r, Dwarf *dwarf)
 			name += 1;
 		else
 			continue;
-		sec = section_of(r, name);
+		sec = section_of(s, name);
 		if (!sec)
 			continue;
 		if (sh.sh_type == SHT_NOBITS)
-			return bp_raw__refuse(r, "no .%s bytes in the debug file", name);
+			return refuse(why, len, "no .%s bytes in the debug file", name);
 		if (sh.sh_flags & SHF_COMPRESSED)
-			return bp_raw__refuse(r, ".%s is compressed", name);
+			return refuse(why, len, ".%s is compressed", name);
 		data = elf_getdata(scn, NULL);
 		if (!data || (!data->d_buf && data->d_size))
-			return bp_raw__refuse(r, "cannot read .%s", name);
+			return refuse(why, len, "cannot read .%s", name);
 		sec->p = data->d_buf;
 		sec->size = data->d_size;
 		sec->file_off = sh.sh_offset;
 		sec->in_file = !zdebug && data->d_size == sh.sh_size;
 	}
-	if (!r->info.p || !r->abbrev.p)
-		return bp_raw__refuse(r, "no .debug_info or .debug_abbrev");
 	return 0;
 }
 
@@ -163,7 +177,12 @@ int bp_raw__init(struct bp_raw *r, Dwarf *dwarf, const uint32_t *wanted, int nwa
 		return bp_raw__refuse(r, "too many attributes asked for");
 	memcpy(r->wanted, wanted, nwanted * sizeof(*wanted));
 	r->nwanted = nwanted;
-	return find_sections(r, dwarf);
+	r->err = bp_raw__sections(dwarf, &r->sec, why, len);
+	if (r->err)
+		return r->err;
+	if (!r->sec.info.p || !r->sec.abbrev.p)
+		return bp_raw__refuse(r, "no .debug_info or .debug_abbrev");
+	return 0;
 }
 
 /* below this, a copy saves too few page faults to be worth its read;
@@ -199,13 +218,13 @@ static void read_section(struct bp_raw_section *sec, int fd)
 
 void bp_raw__read_sections(struct bp_raw *r, int fd)
 {
-	read_section(&r->info, fd);
-	read_section(&r->str, fd);
+	read_section(&r->sec.info, fd);
+	read_section(&r->sec.str, fd);
 }
 
 void bp_raw__free(struct bp_raw *r)
 {
-	struct bp_raw_section *copies[] = { &r->info, &r->str };
+	struct bp_raw_section *copies[] = { &r->sec.info, &r->sec.str };
 
 	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
 		if (copies[i]->copied)
@@ -502,15 +521,15 @@ static bool may_leave_unit(uint32_t form)
 
 static int read_abbrevs(struct bp_raw *r, uint64_t off, struct bp_raw_unit *u)
 {
-	const uint8_t *p, *end = r->abbrev.p + r->abbrev.size;
+	const uint8_t *p, *end = r->sec.abbrev.p + r->sec.abbrev.size;
 	int err;
 
 	r->n = 0;
 	r->nattrs = 0;
-	if (off >= r->abbrev.size)
+	if (off >= r->sec.abbrev.size)
 		return bp_raw__refuse(r, "abbreviation offset 0x%llx out of .debug_abbrev",
 				      (unsigned long long)off);
-	p = r->abbrev.p + off;
+	p = r->sec.abbrev.p + off;
 	for (;;) {
 		struct bp_raw_abbrev a = { .sibling_at = -1 };
 		uint64_t code, tag;
@@ -646,8 +665,8 @@ bool bp_raw__skip_children(const struct bp_raw *r, const struct bp_raw_unit *u,
 		if (!ab)
 			return false;
 		sib = ab->children ? bp_raw__quick_sibling(u, ab, p) : 0;
-		if (sib > (uint64_t)(p - r->info.p) && sib <= (uint64_t)(u->end - r->info.p)) {
-			p = r->info.p + sib;
+		if (sib > (uint64_t)(p - r->sec.info.p) && sib <= (uint64_t)(u->end - r->sec.info.p)) {
+			p = r->sec.info.p + sib;
 			continue;
 		}
 		if (!bp_raw__skip_attrs(r, u, ab, &p))
@@ -659,7 +678,7 @@ bool bp_raw__skip_children(const struct bp_raw *r, const struct bp_raw_unit *u,
 	return true;
 }
 
-static const char *section_string(const struct bp_raw_section *sec, uint64_t off)
+const char *bp_raw__section_string(const struct bp_raw_section *sec, uint64_t off)
 {
 	if (!sec->p || off >= sec->size || !memchr(sec->p + off, 0, sec->size - off))
 		return NULL;
@@ -678,10 +697,10 @@ const char *bp_raw__string(const struct bp_raw *r, const struct bp_raw_unit *u,
 		return memchr(v->at, 0, u->end - v->at) ? (const char *)v->at : NULL;
 	case DW_FORM_strp:
 		return read_value(u, v->form, v->attr, v->at, &val) ?
-		       section_string(&r->str, val) : NULL;
+		       bp_raw__section_string(&r->sec.str, val) : NULL;
 	case DW_FORM_line_strp:
 		return read_value(u, v->form, v->attr, v->at, &val) ?
-		       section_string(&r->line_str, val) : NULL;
+		       bp_raw__section_string(&r->sec.line_str, val) : NULL;
 	case DW_FORM_strx:
 	case DW_FORM_GNU_str_index:
 	case DW_FORM_strx1:
@@ -689,13 +708,13 @@ const char *bp_raw__string(const struct bp_raw *r, const struct bp_raw_unit *u,
 	case DW_FORM_strx3:
 	case DW_FORM_strx4:
 		if (!read_value(u, v->form, v->attr, v->at, &val) || u->str_offsets_base < 0 ||
-		    !r->str_offsets.p)
+		    !r->sec.str_offsets.p)
 			return NULL;
 		off = (uint64_t)u->str_offsets_base + val * u->offset_size;
-		if (off >= r->str_offsets.size ||
-		    r->str_offsets.size - off < (uint64_t)u->offset_size)
+		if (off >= r->sec.str_offsets.size ||
+		    r->sec.str_offsets.size - off < (uint64_t)u->offset_size)
 			return NULL;
-		return section_string(&r->str, fixed(r->str_offsets.p + off, u->offset_size));
+		return bp_raw__section_string(&r->sec.str, fixed(r->sec.str_offsets.p + off, u->offset_size));
 	}
 	return NULL;
 }
@@ -753,7 +772,7 @@ static int read_unit_die(struct bp_raw *r, struct bp_raw_unit *u,
 static int read_header(struct bp_raw *r, struct bp_raw_unit *u, uint64_t *next,
 		       const uint8_t **pp, uint64_t *abbrev_off)
 {
-	const uint8_t *p = r->info.p + u->off, *end = r->info.p + r->info.size;
+	const uint8_t *p = r->sec.info.p + u->off, *end = r->sec.info.p + r->sec.info.size;
 	uint64_t len, v = 0;
 
 	if (!bp_raw__read_fixed(&p, end, 4, &len))
@@ -769,7 +788,7 @@ static int read_header(struct bp_raw *r, struct bp_raw_unit *u, uint64_t *next,
 	if ((uint64_t)(end - p) < len)
 		return bp_raw__refuse(r, "a unit past .debug_info's end");
 	u->end = p + len;
-	*next = u->end - r->info.p;
+	*next = u->end - r->sec.info.p;
 	if (!bp_raw__read_fixed(&p, u->end, 2, &v) || v < 2 || v > 5)
 		return bp_raw__refuse(r, "DWARF version %llu", (unsigned long long)v);
 	u->version = v;
@@ -814,7 +833,7 @@ int bp_raw__unit(struct bp_raw *r, struct bp_raw_unit *u, uint64_t *next, const 
 	err = read_abbrevs(r, abbrev_off, u);
 	if (err)
 		return err;
-	u->die_off = p - r->info.p;
+	u->die_off = p - r->sec.info.p;
 	if (!bp_raw__uleb(&p, u->end, &code) || !code || !(ab = bp_raw__abbrev(r, code)))
 		return bp_raw__refuse(r, "a unit without its DIE at 0x%llx",
 				      (unsigned long long)u->off);

@@ -86,8 +86,13 @@ struct bp_raw_value {
 
 #define BP_RAW_MAX_WANTED	8
 
+/* The sections the readers take (p NULL: the file has none). */
+struct bp_raw_sections {
+	struct bp_raw_section info, abbrev, str, line_str, str_offsets, line;
+};
+
 struct bp_raw {
-	struct bp_raw_section info, abbrev, str, line_str, str_offsets;
+	struct bp_raw_sections sec;
 	/* the attributes whose values the caller reads */
 	uint32_t wanted[BP_RAW_MAX_WANTED];
 	int nwanted;
@@ -113,6 +118,17 @@ struct bp_raw {
 int bp_raw__init(struct bp_raw *r, Dwarf *dwarf, const uint32_t *wanted, int nwanted,
 		 uint8_t (*classify)(uint32_t tag), char *why, size_t len);
 void bp_raw__free(struct bp_raw *r);
+
+/*
+ * dwarf's sections as libdw has them (compressed .zdebug_ ones inflated),
+ * little-endian and of a file libdwfl does not relocate. 0, or
+ * -EOPNOTSUPP with why (may be NULL).
+ */
+int bp_raw__sections(Dwarf *dwarf, struct bp_raw_sections *s, char *why, size_t len);
+
+/* The NUL-terminated string at off in sec, or NULL (none there, or it
+ * runs past the section's end). */
+const char *bp_raw__section_string(const struct bp_raw_section *sec, uint64_t off);
 
 /*
  * Reads .debug_info and .debug_str, when they are large (256 KiB to 256

@@ -226,6 +226,10 @@ int bp_index_file__identify(const struct bp_debuginfo *di, struct bp_index_heade
 /* A file's identity from its stat. */
 void bp_index_file__id(const struct stat *st, struct bp_index_file_id *id);
 
+/* path opened again (read-only) when it is still the file id names: its
+ * fd, or -errno (-ESTALE: another file, or the same one changed). */
+int bp_index_file__reopen(const char *path, const struct bp_index_file_id *id);
+
 /* The sum of the header (its checksum field taken as 0) and the block
  * sums that follow it; of one block of the payload. */
 uint64_t bp_index__header_sum(const struct bp_index_header *h, const uint64_t *sums);

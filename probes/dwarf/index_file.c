@@ -48,6 +48,26 @@ void bp_index_file__id(const struct stat *st, struct bp_index_file_id *id)
 	id->ctime_nsec = st->st_ctim.tv_nsec;
 }
 
+int bp_index_file__reopen(const char *path, const struct bp_index_file_id *id)
+{
+	struct bp_index_file_id got;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -errno;
+	}
+	bp_index_file__id(&st, &got);
+	if (memcmp(&got, id, sizeof(got))) {
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
+}
+
 static uint64_t hash_path(const char *p)
 {
 	uint64_t h = 0xcbf29ce484222325ull;

@@ -15,12 +15,10 @@
  * (another file, a DIE in a subtree it skipped) is asked of libdw.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
@@ -199,7 +197,7 @@ static int note(struct scan *s, const struct bp_raw_unit *u, const struct level 
 		/* room at once for what a unit's DWARF usually holds: the
 		 * pages not filled cost nothing */
 		if (bp_bigmem__grow((void **)&s->subs, s->nsubs, &s->cap_subs, sizeof(*s->subs),
-				    1024 + s->raw.info.size / 128))
+				    1024 + s->raw.sec.info.size / 128))
 			return -ENOMEM;
 		s->subs[s->nsubs++] = (struct sub){ .off = off, .n = *n, .reported = reported };
 	}
@@ -214,7 +212,7 @@ static int note(struct scan *s, const struct bp_raw_unit *u, const struct level 
 
 static int walk_unit(struct scan *s, const struct bp_raw_unit *u, const uint8_t *p)
 {
-	const uint8_t *base = s->raw.info.p;
+	const uint8_t *base = s->raw.sec.info.p;
 	struct level levels[MAX_LEVELS];
 	bool c_unit = is_c(u->lang);
 	size_t depth = 1;
@@ -294,7 +292,7 @@ static int scan_units(struct scan *s)
 	uint64_t off = 0, next = 0;
 	int err = 0;
 
-	while (!err && off < s->raw.info.size) {
+	while (!err && off < s->raw.sec.info.size) {
 		struct bp_raw_unit u = { .off = off };
 		const uint8_t *p;
 		bool children = false;
@@ -644,23 +642,14 @@ out:
  */
 static int binary_fd(const struct bp_debuginfo *di)
 {
-	struct bp_index_file_id want, got;
+	struct bp_index_file_id want;
 	const char *debugfile = NULL;
-	struct stat st;
-	int fd;
 
 	dwfl_module_info(di->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
 	if (!di->st_ok || (debugfile && strcmp(debugfile, di->path)))
 		return -1;
-	fd = open(di->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
 	bp_index_file__id(&di->st, &want);
-	if (fstat(fd, &st) || (bp_index_file__id(&st, &got), memcmp(&want, &got, sizeof(got)))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	return bp_index_file__reopen(di->path, &want);
 }
 
 int bp_index_scan(const struct bp_debuginfo *di, struct bp_dwarf_index *out,

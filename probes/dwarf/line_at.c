@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dwarf.h>
-#include <gelf.h>
 
 #include "probes/dwarf/dwarf_raw.h"
 #include "probes/dwarf/line_at.h"
@@ -18,16 +17,6 @@
 /* directories and files told apart, at most (more: libdw's) */
 #define MAX_DIRS	1024
 #define MAX_FILES	4096
-
-struct sect {
-	const uint8_t *p;
-	size_t size;
-};
-
-/* The sections a line table reads, as libdw has them. */
-struct line_sections {
-	struct sect line, line_str, str;
-};
 
 struct header {
 	const uint8_t *end;		/* of the unit's program */
@@ -54,56 +43,9 @@ struct row {
 	int line;
 };
 
-static int find_sections(Dwarf *dwarf, struct line_sections *s)
-{
-	Elf *elf = dwarf_getelf(dwarf);
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	GElf_Ehdr eh;
-
-	/* libdwfl relocates a relocatable file's DWARF; byte orders */
-	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_type == ET_REL ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ ||
-	    elf_getshdrstrndx(elf, &shstrndx))
-		return -EOPNOTSUPP;
-	memset(s, 0, sizeof(*s));
-	while ((scn = elf_nextscn(elf, scn))) {
-		struct sect *to = NULL;
-		const char *name;
-		Elf_Data *data;
-		GElf_Shdr sh;
-
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
-			return -EOPNOTSUPP;
-		if (!strcmp(name, ".debug_line"))
-			to = &s->line;
-		else if (!strcmp(name, ".debug_line_str"))
-			to = &s->line_str;
-		else if (!strcmp(name, ".debug_str"))
-			to = &s->str;
-		else if (!strncmp(name, ".zdebug_", 8))
-			return -EOPNOTSUPP;
-		if (!to)
-			continue;
-		if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED) ||
-		    !(data = elf_getdata(scn, NULL)) || (!data->d_buf && data->d_size))
-			return -EOPNOTSUPP;
-		to->p = data->d_buf;
-		to->size = data->d_size;
-	}
-	return s->line.p ? 0 : -ENOENT;
-}
-
-static const char *string_at(const struct sect *s, uint64_t off)
-{
-	if (!s->p || off >= s->size || !memchr(s->p + off, 0, s->size - off))
-		return NULL;
-	return (const char *)s->p + off;
-}
-
 /* An entry's value of form at *pp: a string (*str) or a number (*num);
  * false for a form this reader leaves to libdw or bytes past end. */
-static bool read_form(const struct line_sections *secs, const struct header *h, uint64_t form,
+static bool read_form(const struct bp_raw_sections *secs, const struct header *h, uint64_t form,
 		      const uint8_t **pp, const char **str, uint64_t *num)
 {
 	const uint8_t *p = *pp, *nul;
@@ -121,7 +63,7 @@ static bool read_form(const struct line_sections *secs, const struct header *h, 
 	case DW_FORM_strp:
 		if (!bp_raw__read_fixed(pp, h->end, h->offset_size, &v))
 			return false;
-		*str = string_at(form == DW_FORM_strp ? &secs->str : &secs->line_str, v);
+		*str = bp_raw__section_string(form == DW_FORM_strp ? &secs->str : &secs->line_str, v);
 		return *str != NULL;
 	case DW_FORM_udata:
 		return bp_raw__uleb(pp, h->end, num);
@@ -148,7 +90,7 @@ static bool read_form(const struct line_sections *secs, const struct header *h, 
 }
 
 /* A DWARF 5 list of entries (directories or files) with their formats. */
-static int read_entries(const struct line_sections *secs, struct header *h, const uint8_t **pp,
+static int read_entries(const struct bp_raw_sections *secs, struct header *h, const uint8_t **pp,
 			bool files)
 {
 	uint64_t kinds[256], forms[256], count, i;
@@ -232,7 +174,7 @@ static int read_lists(struct header *h, const uint8_t **pp)
 	return 0;
 }
 
-static int read_header(const struct line_sections *secs, uint64_t off, const char *comp_dir,
+static int read_header(const struct bp_raw_sections *secs, uint64_t off, const char *comp_dir,
 		       int addr_size, struct header *h, const uint8_t **prog)
 {
 	const uint8_t *p, *end = secs->line.p + secs->line.size, *hdr_end;
@@ -464,7 +406,7 @@ static int file_name(const struct header *h, uint64_t i, char **out)
 int bp_line_at(Dwarf_Die *cudie, uint64_t addr, char **file, int *line)
 {
 	struct row best = {}, last = {};
-	struct line_sections secs;
+	struct bp_raw_sections secs;
 	Dwarf_Attribute attr;
 	const uint8_t *prog;
 	Dwarf_Word off;
@@ -478,9 +420,10 @@ int bp_line_at(Dwarf_Die *cudie, uint64_t addr, char **file, int *line)
 		return -EOPNOTSUPP;	/* split units and such: libdw's */
 	if (!dwarf_attr(cudie, DW_AT_stmt_list, &attr) || dwarf_formudata(&attr, &off))
 		return -ENOENT;
-	err = find_sections(dwarf_cu_getdwarf(cudie->cu), &secs);
-	if (err)
-		return err;
+	if (bp_raw__sections(dwarf_cu_getdwarf(cudie->cu), &secs, NULL, 0))
+		return -EOPNOTSUPP;
+	if (!secs.line.p)
+		return -ENOENT;
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;

@@ -5,10 +5,8 @@
  * made-up unit header covering every unit before the wanted one.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <gelf.h>
 
@@ -113,11 +111,9 @@ static struct bp_unit_window *window_open(const struct bp_debuginfo *di,
 					  const struct bp_dwarf_index *idx, uint64_t unit)
 {
 	const struct bp_index_file_id *want;
-	struct bp_index_file_id got;
 	struct bp_unit_window *w;
 	const char *path, *why = "out of memory";
 	Elf_Data *info;
-	struct stat st;
 
 	w = calloc(1, sizeof(*w));
 	if (!w)
@@ -125,13 +121,9 @@ static struct bp_unit_window *window_open(const struct bp_debuginfo *di,
 	w->fd = -1;
 	w->start = unit;
 	path = dwarf_file(di, idx, &want);
-	if (!path || (w->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(w->fd, &st)) {
-		why = "cannot open its file again";
-		goto out;
-	}
-	bp_index_file__id(&st, &got);
-	if (memcmp(&got, want, sizeof(got))) {
-		why = "its file changed";
+	w->fd = path ? bp_index_file__reopen(path, want) : -ENOENT;
+	if (w->fd < 0) {
+		why = w->fd == -ESTALE ? "its file changed" : "cannot open its file again";
 		goto out;
 	}
 	/* private and writable: the made-up header is the process's own copy */
