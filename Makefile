@@ -7,20 +7,32 @@ BUILD   ?= build
 CFLAGS  ?= -O2 -g
 CFLAGS  += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 	   -std=gnu11 -fPIC -fvisibility=hidden -I. -Iinclude
-LDLIBS  := -lbpf -ldw -lelf -lz -ltraceevent
-# The bpfprobe command links Debian's static archives of these libraries
-# (and of their compressors; glibc stays shared): each shared library costs
-# its relocations and page faults at every start, and a short command
-# (resolve, list, load of one probe) is mostly start. LINK=shared links the
-# shared ones, as a distribution's package would. libbpfprobe.so and the
+# Every build whose C library is shared links cxx_runtime.c, which finds
+# libstdc++'s demangler at run time (an archive member nothing else pulls).
+LDLIBS  := -lbpf -ldw -lelf -lz -ltraceevent -Wl,-u,bp_cxx__runtime_demangler
+# The bpfprobe command is one static program: Debian's static archives of
+# these libraries, of their compressors, of glibc, and libstdc++'s
+# demangler (__cxa_demangle). A short command (resolve, list, load of one
+# probe) is mostly start: each shared library costs its relocations and
+# page faults at every start, and the dynamic loader itself about a
+# millisecond. LINK=static-libs keeps glibc shared (a preload can then
+# reach its calls: the fault tests' build); LINK=shared links the shared
+# libraries, as a distribution's package would. libbpfprobe.so and the
 # tests link the shared libraries either way.
 LINK    ?= static
+# (The static link warns that libdw's debuginfod client is loaded with
+# dlopen: in a static program that needs this glibc's shared libraries at
+# run time, which a Debian system has; without them debuginfod is not used.)
+ARCHIVES := -lbpf -ldw -lelf -ltraceevent -lz -llzma -lbz2
+STATIC_LIBS_LDLIBS := -Wl,-Bstatic $(ARCHIVES) -Wl,-Bdynamic -Wl,-u,bp_cxx__runtime_demangler
 ifeq ($(LINK),static)
-CLI_LDLIBS := -Wl,-Bstatic -lbpf -ldw -lelf -ltraceevent -lz -llzma -lbz2 -Wl,-Bdynamic
+CLI_LDLIBS := -static $(ARCHIVES) -Wl,-u,__cxa_demangle -lstdc++
+else ifeq ($(LINK),static-libs)
+CLI_LDLIBS := $(STATIC_LIBS_LDLIBS)
 else ifeq ($(LINK),shared)
 CLI_LDLIBS := $(LDLIBS)
 else
-$(error LINK=$(LINK): say static or shared)
+$(error LINK=$(LINK): say static, static-libs or shared)
 endif
 VERSION := 0.1.0
 
@@ -85,6 +97,13 @@ $(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a
 	$(call msg,LD,$@)
 	$(Q)$(CC) -o $@ $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a $(CLI_LDLIBS)
 
+# The command with glibc shared, whatever LINK says, so that a preload
+# reaches its libc calls: the fault tests' (tests/e2e/fault_stop.c).
+$(BUILD)/tests/bpfprobe-preloadable: $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a
+	@mkdir -p $(dir $@)
+	$(call msg,LD,$@)
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/libbpfprobe.a $(STATIC_LIBS_LDLIBS)
+
 # A unit test links the helpers (tests/unit/*.c other than test_*.c) it names here.
 $(BUILD)/tests/test_prologue $(BUILD)/tests/test_guard $(BUILD)/tests/test_map_trace \
 	$(BUILD)/tests/test_follow $(BUILD)/tests/test_expr: $(BUILD)/obj/tests/unit/bpf_interp.o
@@ -127,7 +146,7 @@ ASAN_BUILD ?= build/asan
 .PHONY: test-asan
 test-asan: deps
 	$(Q)$(MAKE) tests-build
-	$(Q)$(MAKE) BUILD=$(ASAN_BUILD) CC="$(ASAN_CC)" asan-bins
+	$(Q)$(MAKE) BUILD=$(ASAN_BUILD) CC="$(ASAN_CC)" LINK=static-libs asan-bins
 	$(call msg,RUN,fuzz/test-asan.sh $(ASAN_BUILD))
 	$(Q)./fuzz/test-asan.sh $(ASAN_BUILD)
 

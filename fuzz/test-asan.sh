@@ -43,7 +43,7 @@ for t in "$asan"/tests/test_*; do
 done
 
 # e2e only: run.sh's unit tests are build/'s, already run above sanitized
-BPFPROBE=$PWD/$asan/bpfprobe TESTS="e2e/${TESTS:-}" ./tests/run.sh >"$out" 2>&1
+BPFPROBE=$PWD/$asan/bpfprobe BPFPROBE_PRELOADABLE=$PWD/$asan/bpfprobe TESTS="e2e/${TESTS:-}" ./tests/run.sh >"$out" 2>&1
 cat "$out"
 sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' "$out" | tail -1 |
 	{ read -r p f s; echo "${p:-0} ${f:-1} ${s:-0}"; } >"$out.sum"

@@ -4,6 +4,7 @@
 # arguments are installed too (bench/ and fuzz/ ask for their own).
 set -eu
 pkgs=(gcc make clang llvm libbpf-dev libdw-dev libelf-dev zlib1g-dev liblzma-dev libbz2-dev
+      libc6-dev libstdc++-12-dev	# the static command: libc.a, libstdc++.a's demangler
       libtraceevent-dev linux-libc-dev bpftool linux-perf jq strace
       procps iproute2	# the tests' pgrep/ps, the VM module tests' ip
       util-linux	# setpriv and unshare (unprivileged and PID namespace tests)

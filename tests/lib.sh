@@ -1,6 +1,9 @@
 # Shared by the e2e scripts: result lines the runner counts, and helpers.
 # Source it from the repository root.
 BPFPROBE=${BPFPROBE:-build/bpfprobe}
+# The same command with glibc shared (Makefile), for runs that preload
+# tests/e2e/fault_stop.c: a preload cannot reach into the static build.
+BPFPROBE_PRELOADABLE=${BPFPROBE_PRELOADABLE:-build/tests/bpfprobe-preloadable}
 VARIANTS=${VARIANTS:-"gcc-O0 gcc-O2 clang-O0 clang-O2"}
 BPF_CFLAGS="-O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(uname -m)-linux-gnu"
 

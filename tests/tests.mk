@@ -50,4 +50,4 @@ $(BUILD)/bpf/$(1)-$(2).o: tests/bpf/$(1).bpf.c $(wildcard tests/bpf/*.h)
 endef
 $(foreach b,$(BPF_NAMES),$(foreach v,$(call target_variants,$(call bpf_target,$(b))),$(eval $(call bpf_rule,$(b),$(v)))))
 
-TEST_ARTIFACTS := $(TARGET_BINS) $(BPF_OBJS)
+TEST_ARTIFACTS := $(TARGET_BINS) $(BPF_OBJS) $(BUILD)/tests/bpfprobe-preloadable

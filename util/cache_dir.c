@@ -7,7 +7,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,17 +112,38 @@ int bp_cache_dir__open_trusted(const char *path, bool mine, char *why, size_t le
 	return fd;
 }
 
+/*
+ * The effective user's home directory in /etc/passwd, into buf; false if
+ * the file has none. Read directly, not through NSS (getpwuid): the
+ * command's fully static build cannot load NSS modules.
+ */
+static bool passwd_home(char *buf, size_t len)
+{
+	FILE *f = fopen("/etc/passwd", "re");
+	uid_t uid = geteuid();
+	struct passwd *pw;
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && (pw = fgetpwent(f)))
+		if (pw->pw_uid == uid && pw->pw_dir && pw->pw_dir[0] == '/')
+			found = snprintf(buf, len, "%s", pw->pw_dir) < (int)len;
+	fclose(f);
+	return found;
+}
+
 static void cache_path(char *buf, size_t len)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	struct passwd *pw;
+	char dir[PATH_MAX - sizeof("/.cache/bpfprobe")];
 
 	if (xdg && xdg[0] == '/')
 		snprintf(buf, len, "%s/bpfprobe", xdg);
 	else if (home && home[0] == '/')
 		snprintf(buf, len, "%s/.cache/bpfprobe", home);
-	else if ((pw = getpwuid(geteuid())) && pw->pw_dir && pw->pw_dir[0] == '/')
-		snprintf(buf, len, "%s/.cache/bpfprobe", pw->pw_dir);
+	else if (passwd_home(dir, sizeof(dir)))
+		snprintf(buf, len, "%s/.cache/bpfprobe", dir);
 	else
 		snprintf(buf, len, "/var/cache/bpfprobe");
 }

@@ -9,7 +9,6 @@
  * signature, others against DW_AT_name as for C.
  */
 #include <ctype.h>
-#include <dlfcn.h>
 #include <pthread.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -21,21 +20,25 @@
 #include "probes/dwarf/types.h"
 
 /*
- * libstdc++'s demangler (the C++ ABI's __cxa_demangle, a C function),
- * found at run time: programs linking the library need no C++ runtime,
- * and without one C++ signatures are simply not matched.
+ * libstdc++'s demangler: linked in (the command's fully static build links
+ * __cxa_demangle from libstdc++.a), else loaded at run time
+ * (cxx_runtime.c: every build whose C library is shared links it). Both are
+ * weak references: whichever the program has is used; with neither, C++
+ * signatures are simply not matched.
  */
-typedef char *(*demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status)
+	__attribute__((weak));
+extern bp_cxx_demangle_fn bp_cxx__runtime_demangler(void) __attribute__((weak));
 
-static demangle_fn demangler;
+static bp_cxx_demangle_fn demangler;
 static pthread_once_t demangler_once = PTHREAD_ONCE_INIT;
 
 static void find_demangler(void)
 {
-	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-
-	if (h)
-		demangler = (demangle_fn)dlsym(h, "__cxa_demangle");
+	if (__cxa_demangle)
+		demangler = __cxa_demangle;
+	else if (bp_cxx__runtime_demangler)
+		demangler = bp_cxx__runtime_demangler();
 }
 
 #define MAX_SCOPES	32

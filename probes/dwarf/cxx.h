@@ -40,4 +40,9 @@ const char *bp_cxx__qualified(Dwarf_Die *die, char *buf, size_t len);
  * malloc'ed; NULL for a function without one (C). */
 char *bp_cxx__demangled(Dwarf_Die *die);
 
+/* The C++ ABI's demangler (__cxa_demangle, a C function). */
+typedef char *(*bp_cxx_demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
+/* libstdc++'s, loaded at run time (cxx_runtime.c); NULL without it. */
+bp_cxx_demangle_fn bp_cxx__runtime_demangler(void);
+
 #endif /* BPFPROBE_CXX_H */

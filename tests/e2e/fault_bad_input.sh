@@ -30,7 +30,10 @@ bad() {
 	shift
 	rm -f "$tmp/mark/ran"
 	insts=$(instances_now)
-	env "${envs[@]}" timeout 60 "$BPFPROBE" load "$obj" -- sh -c "touch $tmp/mark/ran" \
+	# a preload reaches only the build whose glibc is shared
+	local cmd=$BPFPROBE
+	[[ " ${envs[*]}" == *" LD_PRELOAD="* ]] && cmd=$BPFPROBE_PRELOADABLE
+	env "${envs[@]}" timeout 60 "$cmd" load "$obj" -- sh -c "touch $tmp/mark/ran" \
 		>/dev/null 2>"$tmp/err" &
 	bp=$!
 	wait $bp

@@ -28,7 +28,7 @@ fi
 stopped_run() {
 	rm -f "$tmp/stopped"
 	FAULT_STOP_AT=$2 FAULT_STOP_FILE=$tmp/stopped LD_PRELOAD=$tmp/stop.so \
-		"$BPFPROBE" load "$tmp/obj.o" -- "$V" 3 >"$tmp/out" 2>"$tmp/err" &
+		"$BPFPROBE_PRELOADABLE" load "$tmp/obj.o" -- "$V" 3 >"$tmp/out" 2>"$tmp/err" &
 	bp=$!
 	if ! wait_stopped $bp || ! grep -q "stopped at $2" "$tmp/stopped" 2>/dev/null; then
 		fail "$1" "bpfprobe did not reach '$2': $(tail -3 "$tmp/err")"

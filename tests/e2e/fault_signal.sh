@@ -33,7 +33,7 @@ signalled() {
 	shift 4
 	rm -f "$tmp/stopped" "$tmp/ran"
 	FAULT_STOP_AT=$at FAULT_STOP_FILE=$tmp/stopped LD_PRELOAD=$tmp/stop.so \
-		"$BPFPROBE" load "$@" >"$tmp/out" 2>"$tmp/err" &
+		"$BPFPROBE_PRELOADABLE" load "$@" >"$tmp/out" 2>"$tmp/err" &
 	bp=$!
 	if ! wait_stopped $bp || ! grep -q "stopped at $at" "$tmp/stopped" 2>/dev/null; then
 		fail "$name" "bpfprobe did not reach '$at': $(tail -3 "$tmp/err")"

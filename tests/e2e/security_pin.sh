@@ -37,7 +37,7 @@ stopped_pin() {
 	shift
 	rm -f "$tmp/stopped"
 	FAULT_STOP_AT=$at FAULT_STOP_FILE=$tmp/stopped LD_PRELOAD=$tmp/stop.so \
-		"$BPFPROBE" load "$@" "$tmp/obj.o" >/dev/null 2>"$tmp/err" &
+		"$BPFPROBE_PRELOADABLE" load "$@" "$tmp/obj.o" >/dev/null 2>"$tmp/err" &
 	bp=$!
 	bps+=($bp)
 	wait_stopped $bp && grep -q "stopped at $at" "$tmp/stopped" 2>/dev/null
