@@ -23,9 +23,9 @@ struct bp_cli_opt {
 /* --no-cache, for the commands that resolve (load, resolve, vars) */
 #define BP_NO_CACHE_OPTION(KEY)							\
 	{ "no-cache", (KEY), no_argument, NULL,					\
-	  "no DWARF index: do not read binaries' function index from the\n"	\
-	  "cache (~/.cache/bpfprobe/dwarf-index) nor build and store one;\n"	\
-	  "walk their DWARF instead" }
+	  "no caches: do not read binaries' function index nor finished\n"	\
+	  "resolutions from ~/.cache/bpfprobe (dwarf-index, resolutions)\n"	\
+	  "nor store them; walk the DWARF instead" }
 
 struct bp_cli_cmd {
 	const char *name;	/* "load" */

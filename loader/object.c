@@ -172,6 +172,7 @@ int bp_object__resolve_programs(struct bpfprobe_object *obj)
 		return -ENOMEM;
 	}
 	bp_resolver__set_no_cache(r, obj->no_cache);
+	bp_resolver__set_resolution_cache(r, !obj->no_cache);
 	if (obj->obj && obj->nprogs && !bpf_object__btf(obj->obj))
 		bp_err("warning: '%s' has no BTF (built without -g): the programs' prototypes cannot be checked against their SEC() annotations (the ABI: int prog(void *ctx, int err, u64 arg1, ...))\n",
 		       obj->path);

@@ -103,8 +103,10 @@ void bp_report__diag(struct bp_report *r, struct bp_diag *d, const char *where)
 	for (i = 0; i < d->nwarnings; i++) {
 		const struct bp_diag_warning *w = &d->warnings[i];
 
-		if (w->once && !say_once(w->once))
+		if (w->once && !say_once(w->once)) {
+			bp_log__unsaid_warning();
 			continue;
+		}
 		if (r)
 			keep_line(r, w->text, strlen(w->text));
 		else

@@ -7,6 +7,7 @@
  * and the kernel's symbols and BTF.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,9 @@
 #include "probes/kernel/kernel.h"
 #include "probes/map/map.h"
 #include "probes/report.h"
+#include "probes/resolution_cache.h"
 #include "probes/resolve.h"
+#include "util/log.h"
 
 struct bp_resolver {
 	/* opened binaries by path: specs often share one */
@@ -28,6 +31,8 @@ struct bp_resolver {
 	char *vmlinux;
 	/* map tracing (map=): kallsyms and kernel BTF, loaded by the first */
 	struct bp_map_resolver *map;
+	/* finished resolutions read from and kept in the user's cache */
+	bool resolutions;
 };
 
 struct bp_resolver *bp_resolver__new(void)
@@ -49,6 +54,11 @@ void bp_resolver__free(struct bp_resolver *r)
 void bp_resolver__set_no_cache(struct bp_resolver *r, bool no_cache)
 {
 	r->cache.no_index = no_cache;
+}
+
+void bp_resolver__set_resolution_cache(struct bp_resolver *r, bool on)
+{
+	r->resolutions = on;
 }
 
 int bp_resolver__set_vmlinux(struct bp_resolver *r, const char *path)
@@ -86,10 +96,66 @@ static int check_spec(const struct bp_spec *spec, struct bp_report *rep)
 	return 0;
 }
 
-static int open_binary(struct bp_resolver *r, const struct bp_spec *spec,
+static int open_binary(struct bp_resolver *r, const struct bp_spec *spec, const char *path,
 		       struct bp_debuginfo **di, struct bp_report *rep)
 {
 	struct bp_diag d = {};
+	int err;
+
+	err = bp_debuginfo_cache__get(&r->cache, path, di, &d);
+	bp_report__diag(rep, &d, point_name(spec));
+	if (err)
+		return err;
+	if (spec->nargs && !(*di)->dwarf && !bp_spec__only_plain_retval(spec)) {
+		bp_report__line(rep, "%s: binary %s has no debug info (DWARF), needed to find argument '%s': rebuild it with -g, or install its debug info (the -dbg/-dbgsym package, or set DEBUGINFOD_URLS for debuginfod)\n",
+				point_name(spec), (*di)->path, arg_text(&spec->args[0]));
+		return -ENODATA;
+	}
+	return 0;
+}
+
+/* --- the resolution cache ------------------------------------------------- */
+
+/* spec's points against the binary at path from the resolution cache:
+ * whether they were there. */
+static bool cached(const struct bp_spec *spec, const char *path, struct bp_point **points,
+		   int *npoints)
+{
+	char file[PATH_MAX], why[PATH_MAX + 128];
+	int err;
+
+	err = bp_resolution_cache__read(path, spec->text, points, npoints, file, sizeof(file),
+					why, sizeof(why));
+	if (!err)
+		bp_info("SEC(\"%s\"): %d probe point%s from the resolution cache %s (--no-cache resolves it again)\n",
+			spec->text, *npoints, *npoints == 1 ? "" : "s", file);
+	else if (err != -ENOENT)
+		bp_info("SEC(\"%s\"): not using the resolution cache%s%s: %s\n", spec->text,
+			file[0] ? " " : "", file, why);
+	return !err;
+}
+
+static void keep(const struct bp_debuginfo *di, const struct bp_spec *spec,
+		 const struct bp_point *points, int npoints)
+{
+	char file[PATH_MAX], why[PATH_MAX + 128];
+
+	if (bp_resolution_cache__write(di, spec->text, points, npoints, file, sizeof(file),
+				       why, sizeof(why)))
+		bp_info("SEC(\"%s\"): resolution not kept: %s\n", spec->text, why);
+	else
+		bp_info("SEC(\"%s\"): resolution kept in %s\n", spec->text, file);
+}
+
+/* A user-space spec: resolved from the binary's DWARF, or from the
+ * resolution cache when one is used (only while printing: what a report
+ * would keep is not kept there). */
+static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
+			struct bp_point **points, int *npoints, struct bp_report *rep)
+{
+	bool cache = r->resolutions && !rep && spec->text;
+	unsigned long warnings = bp_log__warnings();
+	struct bp_debuginfo *di;
 	char *path;
 	int err;
 
@@ -100,17 +166,18 @@ static int open_binary(struct bp_resolver *r, const struct bp_spec *spec,
 				" (a bare name is looked up in PATH and, like the dynamic loader, in LD_LIBRARY_PATH, /etc/ld.so.cache, /lib and /usr/lib)");
 		return -ENOENT;
 	}
-	err = bp_debuginfo_cache__get(&r->cache, path, di, &d);
-	free(path);
-	bp_report__diag(rep, &d, point_name(spec));
-	if (err)
-		return err;
-	if (spec->nargs && !(*di)->dwarf && !bp_spec__only_plain_retval(spec)) {
-		bp_report__line(rep, "%s: binary %s has no debug info (DWARF), needed to find argument '%s': rebuild it with -g, or install its debug info (the -dbg/-dbgsym package, or set DEBUGINFOD_URLS for debuginfod)\n",
-				point_name(spec), (*di)->path, arg_text(&spec->args[0]));
-		return -ENODATA;
+	if (cache && cached(spec, path, points, npoints)) {
+		free(path);
+		return 0;
 	}
-	return 0;
+	err = open_binary(r, spec, path, &di, rep);
+	free(path);
+	if (!err)
+		err = bp_dwarf__resolve(di, spec, points, npoints, rep);
+	/* kept only when nothing was said: what is given again says nothing */
+	if (!err && cache && bp_log__warnings() == warnings)
+		keep(di, spec, *points, *npoints);
+	return err;
 }
 
 int bp_resolver__resolve(struct bp_resolver *r, const struct bp_spec *spec,
@@ -123,7 +190,6 @@ int bp_resolver__resolve_report(struct bp_resolver *r, const struct bp_spec *spe
 				struct bp_point **points, int *npoints,
 				struct bp_report *rep)
 {
-	struct bp_debuginfo *di;
 	int err;
 
 	if (spec->map) {
@@ -146,10 +212,6 @@ int bp_resolver__resolve_report(struct bp_resolver *r, const struct bp_spec *spe
 		return bp_kernel__resolve(r->kernel, &r->cache, spec, points, npoints, rep);
 	}
 	err = check_spec(spec, rep);
-	if (!err)
-		err = open_binary(r, spec, &di, rep);
-	if (err)
-		return err;
-	return bp_dwarf__resolve(di, spec, points, npoints, rep);
+	return err ?: resolve_user(r, spec, points, npoints, rep);
 }
 

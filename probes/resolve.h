@@ -42,6 +42,12 @@ int bp_resolver__resolve_report(struct bp_resolver *r, const struct bp_spec *spe
  * from nor stored in the user's cache): their DWARF is walked. */
 void bp_resolver__set_no_cache(struct bp_resolver *r, bool no_cache);
 
+/* on: a user-space spec resolved while printing (bp_resolver__resolve) is
+ * read from the resolution cache (probes/resolution_cache.h) when there,
+ * and kept there when resolved without a warning. Off by default: for
+ * specs parsed from their own text (spec->text says all they ask). */
+void bp_resolver__set_resolution_cache(struct bp_resolver *r, bool on);
+
 /* Kernel DWARF from this file (a vmlinux with debug info) instead of the
  * usual places; must be set before the first kernel spec. */
 int bp_resolver__set_vmlinux(struct bp_resolver *r, const char *path);

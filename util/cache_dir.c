@@ -5,6 +5,7 @@
  * or anything on their path (cache_dir.h says why).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,9 +17,15 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/cache_dir.h"
+
+/* bp_cache_dir__create_temp's names start so */
+#define TEMP_PREFIX	"tmp-"
+/* a temporary file this old was left by a run killed while writing it */
+#define STALE_TEMP_SECONDS	3600
 
 /*
  * Why the directory path (st) may have been changed by someone else, in
@@ -285,7 +292,7 @@ int bp_cache_dir__create_temp(const struct bp_cache_dir *cd, const char *suffix,
 	for (int tries = 0;; tries++) {
 		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
 			rnd ^= (unsigned)getpid() * 2654435761u + tries;
-		snprintf(tmp, tmp_len, "tmp-%d-%08x%s", (int)getpid(), rnd, suffix);
+		snprintf(tmp, tmp_len, TEMP_PREFIX "%d-%08x%s", (int)getpid(), rnd, suffix);
 		fd = openat(cd->fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 			    0600);
 		if (fd >= 0 || errno != EEXIST || tries > 100)
@@ -322,4 +329,59 @@ void bp_cache_dir__close(struct bp_cache_dir *cd)
 	if (cd->fd >= 0)
 		close(cd->fd);
 	cd->fd = -1;
+}
+
+static bool ends_with(const char *s, const char *end)
+{
+	size_t ls = strlen(s), le = strlen(end);
+
+	return ls >= le && !strcmp(s + ls - le, end);
+}
+
+void bp_cache_dir__prune(const struct bp_cache_dir *cd, const char *suffix, long max_age)
+{
+	time_t now = time(NULL);
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int fd;
+
+	fd = openat(cd->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		time_t age;
+
+		if (!ends_with(de->d_name, suffix) ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		age = now - st.st_mtime;
+		if (!strncmp(de->d_name, TEMP_PREFIX, strlen(TEMP_PREFIX)) ?
+		    age > STALE_TEMP_SECONDS : age > max_age)
+			unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+}
+
+int bp_cache_dir__open_user_sub(const char *name, struct bp_cache_dir *cd, char *why,
+				size_t len)
+{
+	struct bp_cache_dir top;
+	char msg[PATH_MAX + 128];
+	int err;
+
+	cd->fd = -1;
+	err = bp_cache_dir__open_user(&top, msg, sizeof(msg));
+	if (!err) {
+		err = bp_cache_dir__open_sub(&top, name, cd, msg, sizeof(msg));
+		bp_cache_dir__close(&top);
+	}
+	if (err)
+		snprintf(why, len, "the cache directory cannot be trusted: %s", msg);
+	return err;
 }

@@ -47,6 +47,11 @@ int bp_cache_dir__open_user(struct bp_cache_dir *cd, char *why, size_t len);
 int bp_cache_dir__open_sub(const struct bp_cache_dir *parent, const char *name,
 			   struct bp_cache_dir *cd, char *why, size_t len);
 
+/* Both: the directory name in the per-user cache directory; why says
+ * "the cache directory cannot be trusted: ..." when it fails. */
+int bp_cache_dir__open_user_sub(const char *name, struct bp_cache_dir *cd, char *why,
+				size_t len);
+
 /*
  * Opens the directory at the canonical path path, walking it from "/"
  * without following a symlink, each directory on the way trusted as above
@@ -78,6 +83,13 @@ int bp_cache_dir__create_temp(const struct bp_cache_dir *cd, const char *suffix,
  */
 int bp_cache_dir__commit(const struct bp_cache_dir *cd, int fd, const char *tmp,
 			 const char *name, bool ok, char *why, size_t len);
+
+/*
+ * Removes from cd the files named *suffix not rewritten for max_age
+ * seconds (builds long gone, mostly), and the temporary files of runs
+ * killed while writing one.
+ */
+void bp_cache_dir__prune(const struct bp_cache_dir *cd, const char *suffix, long max_age);
 
 void bp_cache_dir__close(struct bp_cache_dir *cd);
 

@@ -15,6 +15,15 @@ void bp_log(enum bpfprobe_print_level level, const char *fmt, ...)
  * failed (their first line is often the reason). Callers hold
  * the section handler's lock (loader/object.h) across both.
  */
+/*
+ * How many warnings (BPFPROBE_WARN messages) the library has said so far,
+ * and one more for a warning not said again (said once per process): a
+ * result made without any may be kept and given again without its
+ * messages (the resolution cache).
+ */
+unsigned long bp_log__warnings(void);
+void bp_log__unsaid_warning(void);
+
 void bp_log__hold_libbpf(char *buf, size_t size);
 void bp_log__release_libbpf(enum bpfprobe_print_level level);
 

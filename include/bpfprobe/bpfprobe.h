@@ -83,9 +83,10 @@ struct bpfprobe_open_opts {
 	 */
 	const char *source;
 	/**
-	 * Resolve without the DWARF index: neither read one from the user's
-	 * cache directory nor build and store one, but walk the binaries'
-	 * DWARF as a whole (slower on large binaries; the points are the same).
+	 * Resolve without the caches: neither read the DWARF index nor
+	 * finished resolutions from the user's cache directory, nor store
+	 * them, but walk the binaries' DWARF as a whole (slower on large
+	 * binaries; the points are the same).
 	 */
 	bool no_cache;
 	/**

@@ -13,7 +13,6 @@
  * the temporary files of runs killed while writing.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -34,8 +33,6 @@
 /* no index of a real binary comes near this: a larger file is not ours */
 #define MAX_INDEX_SIZE	(1ull << 31)
 #define PRUNE_DAYS	30
-/* a temporary file this old was left by a run killed while writing it */
-#define STALE_TEMP_SECONDS	3600
 
 void bp_index_file__id(const struct stat *st, struct bp_index_file_id *id)
 {
@@ -126,18 +123,7 @@ int bp_index_file__identify(const struct bp_debuginfo *di, struct bp_index_heade
 /* The cache's index directory. */
 static int open_dir(struct bp_cache_dir *dir, char *why, size_t len)
 {
-	struct bp_cache_dir top;
-	char msg[PATH_MAX + 128];
-	int err;
-
-	err = bp_cache_dir__open_user(&top, msg, sizeof(msg));
-	if (!err) {
-		err = bp_cache_dir__open_sub(&top, INDEX_DIR, dir, msg, sizeof(msg));
-		bp_cache_dir__close(&top);
-	}
-	if (err)
-		snprintf(why, len, "the cache directory cannot be trusted: %s", msg);
-	return err;
+	return bp_cache_dir__open_user_sub(INDEX_DIR, dir, why, len);
 }
 
 static bool same_id(const struct bp_index_file_id *a, const struct bp_index_file_id *b)
@@ -283,44 +269,6 @@ out:
 	return err;
 }
 
-static bool ends_with(const char *s, const char *end)
-{
-	size_t ls = strlen(s), le = strlen(end);
-
-	return ls >= le && !strcmp(s + ls - le, end);
-}
-
-/* Removes the old indexes and dead temporary files of dir. */
-static void prune(const struct bp_cache_dir *dir)
-{
-	time_t now = time(NULL);
-	struct dirent *de;
-	struct stat st;
-	DIR *d;
-	int fd;
-
-	fd = openat(dir->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	while ((de = readdir(d))) {
-		time_t age;
-
-		if (!ends_with(de->d_name, ".idx") ||
-		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    !S_ISREG(st.st_mode))
-			continue;
-		age = now - st.st_mtime;
-		if (!strncmp(de->d_name, "tmp-", 4) ? age > STALE_TEMP_SECONDS :
-		    age > PRUNE_DAYS * 86400)
-			unlinkat(dirfd(d), de->d_name, 0);
-	}
-	closedir(d);
-}
-
 int bp_index_file__write(const struct bp_dwarf_index *idx, const char *name,
 			 char *path, size_t path_len, char *why, size_t len)
 {
@@ -342,7 +290,7 @@ int bp_index_file__write(const struct bp_dwarf_index *idx, const char *name,
 		snprintf(why, len, "cannot write %s/%s: %s", dir.path, tmp, strerror(-err));
 	err = bp_cache_dir__commit(&dir, fd, tmp, name, !err, why, len) ?: err;
 	if (!err)
-		prune(&dir);
+		bp_cache_dir__prune(&dir, ".idx", PRUNE_DAYS * 86400L);
 	bp_cache_dir__close(&dir);
 	return err;
 }

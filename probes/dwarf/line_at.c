@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -424,9 +425,13 @@ int bp_line_at(Dwarf_Die *cudie, uint64_t addr, char **file, int *line)
 		return -EOPNOTSUPP;
 	if (!secs.line.p)
 		return -ENOENT;
-	h = calloc(1, sizeof(*h));
+	/* the tables are read only below ndirs and nfiles: not zeroed (the
+	 * header is tens of KiB, mostly tables no unit fills) */
+	h = malloc(sizeof(*h));
 	if (!h)
 		return -ENOMEM;
+	memset(h, 0, offsetof(struct header, dirs));
+	h->ndirs = h->nfiles = 0;
 	err = read_header(&secs, off,
 			  dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &attr)),
 			  addr_size, h, &prog);

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,24 @@ struct loc_eval {
 	int njumps;
 	struct { int at; size_t to; } jumps[MAX_XMODE_OPS];
 };
+
+/*
+ * An evaluation's state (large: values that may hold expressions), on the
+ * heap, zeroed but for the stack, which push_val() writes before anything
+ * reads it: zeroing it would touch tens of KiB no evaluation uses.
+ */
+static struct loc_eval *new_eval(void)
+{
+	const size_t stack_end = offsetof(struct loc_eval, stack) +
+				 sizeof(((struct loc_eval *)0)->stack);
+	struct loc_eval *e = malloc(sizeof(*e));
+
+	if (e) {
+		memset(e, 0, offsetof(struct loc_eval, stack));
+		memset((char *)e + stack_end, 0, sizeof(*e) - stack_end);
+	}
+	return e;
+}
 
 static const char *op_name(unsigned int op)
 {
@@ -714,7 +733,7 @@ static int param_ref(struct loc_eval *e, const Dwarf_Op *op)
 
 int bp_loc__cfa_expr(const struct bp_arg_ctx *c, struct bp_expr *x)
 {
-	struct loc_eval *e = calloc(1, sizeof(*e));
+	struct loc_eval *e = new_eval();
 	int err;
 
 	if (!e)
@@ -1369,7 +1388,7 @@ static int eval_ops(struct loc_eval *e, Dwarf_Op *ops, size_t nops, struct bp_va
 static int eval(const struct bp_arg_ctx *c, Dwarf_Attribute *attr, int depth,
 		Dwarf_Op *ops, size_t nops, struct bp_val *out)
 {
-	struct loc_eval *e = calloc(1, sizeof(*e));
+	struct loc_eval *e = new_eval();
 	int err;
 
 	if (!e)

@@ -58,6 +58,8 @@ resolved() {
 	local name=$1 bin=$2
 	shift 2
 	last=$name
+	# the resolution cache would answer without the index: this is about the index
+	rm -rf "$XDG_CACHE_HOME/bpfprobe/resolutions"
 	"$BPFPROBE" resolve -v "$@" "$(SEC_OF "$bin")" >"$tmp/$name.out" 2>"$tmp/$name.err"
 	"$BPFPROBE" resolve --no-cache "$(SEC_OF "$bin")" >"$tmp/$name.ref" 2>/dev/null
 }

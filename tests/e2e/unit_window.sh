@@ -73,6 +73,8 @@ EARLY="func=win_early x y"
 resolved() {
 	local name=$1 bin=$2 spec=$3
 	"$BPFPROBE" resolve "exec=$bin;$spec" >/dev/null 2>&1
+	# the resolution cache would answer without the window: this is about the window
+	rm -rf "$XDG_CACHE_HOME/bpfprobe/resolutions"
 	"$BPFPROBE" resolve -vv "exec=$bin;$spec" >"$tmp/$name.out" 2>"$tmp/$name.err"
 	"$BPFPROBE" resolve --no-cache "exec=$bin;$spec" >"$tmp/$name.ref" 2>/dev/null
 }
@@ -113,6 +115,7 @@ int early(void *ctx, int err, long x, long y)
 char LICENSE[] SEC("license") = "GPL";
 EOF
 if clang $BPF_CFLAGS -c "$tmp/two.c" -o "$tmp/two.o"; then
+	rm -rf "$XDG_CACHE_HOME/bpfprobe/resolutions"
 	"$BPFPROBE" resolve -vv "$tmp/two.o" >"$tmp/two.out" 2>"$tmp/two.err"
 	"$BPFPROBE" resolve --no-cache "$tmp/two.o" >"$tmp/two.ref" 2>/dev/null
 	if same two && said two "$WINDOW" && grep -q "win_early" "$tmp/two.out"; then

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The resolution cache's entries (see resolution_cache.h). An entry is one
+ * file: a fixed header (format, this build's ID, the identities of the
+ * binary and of its debug file, the body's size and sum) and a body (the
+ * binary's path, the debug file's, the SEC text, BPFPROBE_DEBUGINFO_PATH,
+ * then the points as point_codec.h writes them). Its name is a hash of the
+ * key; the key itself is in the body and compared whole, so two keys with
+ * one name only replace each other.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <elf.h>
+#include <elfutils/libdwelf.h>
+
+#include "probes/dwarf/debuginfo.h"
+#include "probes/dwarf/index.h"
+#include "probes/point_codec.h"
+#include "probes/resolution_cache.h"
+#include "util/cache_dir.h"
+#include "util/self_build_id.h"
+
+#define CACHE_SUBDIR	"resolutions"
+#define SUFFIX		".res"
+#define MAGIC		"BPRESv01"
+#define BYTE_ORDER_MARK	0x01020304u
+/* no resolution comes near this: a larger file is not ours */
+#define MAX_ENTRY_SIZE	(64u << 20)
+#define PRUNE_DAYS	30
+
+struct entry_header {
+	char magic[8];
+	uint32_t byte_order;
+	uint32_t npoints;
+	uint64_t checksum;	/* bp_index__block_sum of the body */
+	uint64_t body_size;
+	uint32_t self_id_len;	/* the build ID of the bpfprobe that made it */
+	uint8_t self_id[BP_SELF_BUILD_ID_MAX];
+	uint32_t has_debug_file;	/* the DWARF was in another file */
+	struct bp_index_file_id binary, debug;
+	uint32_t build_id_len;	/* the binary's; 0: it has none */
+	uint8_t build_id[BP_INDEX_BUILD_ID_MAX];
+};
+
+/* What an entry is for, and the name of its file. */
+struct entry_key {
+	const char *binary, *spec_text;
+	const char *debuginfo_path;	/* NULL: unset */
+	const uint8_t *self_id;
+	size_t self_id_len;
+	char name[32];
+};
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ c[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static int make_key(struct entry_key *k, const char *binary, const char *spec_text,
+		    char *why, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	k->self_id_len = bp_self__build_id(&k->self_id);
+	if (!k->self_id_len) {
+		snprintf(why, len, "this bpfprobe has no build ID to key them by");
+		return -EOPNOTSUPP;
+	}
+	k->binary = binary;
+	k->spec_text = spec_text;
+	k->debuginfo_path = getenv("BPFPROBE_DEBUGINFO_PATH");
+	/* each with its NUL: ("ab", "c") and ("a", "bc") differ */
+	h = fnv1a(h, binary, strlen(binary) + 1);
+	h = fnv1a(h, spec_text, strlen(spec_text) + 1);
+	if (k->debuginfo_path)
+		h = fnv1a(h, k->debuginfo_path, strlen(k->debuginfo_path) + 1);
+	h = fnv1a(h, k->self_id, k->self_id_len);
+	snprintf(k->name, sizeof(k->name), "%016" PRIx64 SUFFIX, h);
+	return 0;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+/* Whether path is still the file id names; why when not. */
+static bool still(const char *what, const char *path, const struct bp_index_file_id *id,
+		  char *why, size_t len)
+{
+	struct bp_index_file_id now;
+	struct stat st;
+
+	if (stat(path, &st)) {
+		snprintf(why, len, "cannot stat %s %s: %s", what, path, strerror(errno));
+		return false;
+	}
+	bp_index_file__id(&st, &now);
+	if (memcmp(&now, id, sizeof(now))) {
+		snprintf(why, len, "%s %s changed since it was made (device, inode, size or times)",
+			 what, path);
+		return false;
+	}
+	return true;
+}
+
+static bool read_at(int fd, void *p, size_t size, uint64_t off)
+{
+	return off <= INT64_MAX && pread(fd, p, size, (off_t)off) == (ssize_t)size;
+}
+
+/*
+ * The GNU build ID of the 64-bit ELF file at path, from its note
+ * segments, into id: its length, 0 when it has none, -1 when the file
+ * cannot be read as such. (Only these few bytes are read: libelf would
+ * map the file and read its section headers.)
+ */
+static int file_build_id(const char *path, uint8_t *id)
+{
+	unsigned char note[4096];
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), got = -1;
+
+	if (fd < 0)
+		return -1;
+	if (!read_at(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(ph))
+		goto out;
+	got = 0;
+	for (int i = 0; i < eh.e_phnum && !got; i++) {
+		size_t off = 0, size;
+
+		if (!read_at(fd, &ph, sizeof(ph), eh.e_phoff + (uint64_t)i * sizeof(ph))) {
+			got = -1;
+			break;
+		}
+		size = ph.p_filesz < sizeof(note) ? ph.p_filesz : sizeof(note);
+		if (ph.p_type != PT_NOTE || !read_at(fd, note, size, ph.p_offset))
+			continue;
+		while (size - off >= sizeof(Elf64_Nhdr) && !got) {
+			const Elf64_Nhdr *n = (const void *)(note + off);
+			size_t at = off + sizeof(*n), name = (n->n_namesz + 3) & ~3u,
+			       desc = (n->n_descsz + 3) & ~3u;
+
+			if (name > size - at || desc > size - at - name)
+				break;
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    !memcmp(note + at, "GNU", 4) && n->n_descsz &&
+			    n->n_descsz <= BP_INDEX_BUILD_ID_MAX) {
+				memcpy(id, note + at + name, n->n_descsz);
+				got = n->n_descsz;
+			}
+			off = at + name + desc;
+		}
+	}
+out:
+	close(fd);
+	return got;
+}
+
+/* The entry's points, checked against k and the files as they are now. */
+static int parse(const void *buf, size_t size, const struct entry_key *k,
+		 struct bp_point **pts, int *n, char *why, size_t len)
+{
+	const struct entry_header *h = buf;
+	struct bp_bytes_reader r = { .p = (const unsigned char *)buf + sizeof(*h) };
+	char *binary = NULL, *debug = NULL, *text = NULL, *dpath = NULL;
+	uint8_t build_id[BP_INDEX_BUILD_ID_MAX];
+	int err = -EINVAL;
+
+	if (memcmp(h->magic, MAGIC, sizeof(h->magic)) || h->byte_order != BYTE_ORDER_MARK ||
+	    h->build_id_len > BP_INDEX_BUILD_ID_MAX) {
+		snprintf(why, len, "not an entry of this format");
+		return -EINVAL;
+	}
+	if (h->self_id_len != k->self_id_len || memcmp(h->self_id, k->self_id, k->self_id_len)) {
+		snprintf(why, len, "made by another build of bpfprobe");
+		return -ESTALE;
+	}
+	r.size = size - sizeof(*h);
+	if (h->body_size != r.size || bp_index__block_sum(r.p, r.size, 0) != h->checksum) {
+		snprintf(why, len, "corrupt (its size or sum is wrong)");
+		return -EINVAL;
+	}
+	if (!bp_bytes__get_str(&r, &binary) || !bp_bytes__get_str(&r, &debug) ||
+	    !bp_bytes__get_str(&r, &text) || !bp_bytes__get_str(&r, &dpath) || !binary || !text ||
+	    !h->has_debug_file != !debug) {
+		snprintf(why, len, "malformed");
+		goto out;
+	}
+	err = -ESTALE;
+	if (!same_str(binary, k->binary) || !same_str(text, k->spec_text) ||
+	    !same_str(dpath, k->debuginfo_path)) {
+		snprintf(why, len, "made for another SEC text, binary or BPFPROBE_DEBUGINFO_PATH");
+		goto out;
+	}
+	if (!still("the binary", binary, &h->binary, why, len) ||
+	    (debug && !still("its debug file", debug, &h->debug, why, len)))
+		goto out;
+	/* the same times and size, yet rewritten within one clock tick: the
+	 * build ID tells (as for the DWARF index) */
+	if (file_build_id(binary, build_id) != (int)h->build_id_len ||
+	    memcmp(build_id, h->build_id, h->build_id_len)) {
+		snprintf(why, len, "the binary %s is another build now (build ID)", binary);
+		goto out;
+	}
+	if (h->npoints > INT32_MAX || bp_points__decode(&r, (int)h->npoints, pts) ||
+	    r.off != r.size) {
+		bp_points__free(*pts, *pts ? (int)h->npoints : 0);
+		*pts = NULL;
+		snprintf(why, len, "malformed (its points)");
+		err = -EINVAL;
+		goto out;
+	}
+	*n = (int)h->npoints;
+	err = 0;
+out:
+	free(binary);
+	free(debug);
+	free(text);
+	free(dpath);
+	return err;
+}
+
+/* size bytes at off of fd into or from p, whole (short transfers continued). */
+static int transfer(int fd, void *p, size_t size, bool out)
+{
+	size_t done = 0;
+
+	while (done < size) {
+		char *at = (char *)p + done;
+		ssize_t got = out ? pwrite(fd, at, size - done, done) :
+				    pread(fd, at, size - done, done);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return got < 0 ? -errno : -EIO;
+		done += got;
+	}
+	return 0;
+}
+
+int bp_resolution_cache__read(const char *binary, const char *spec_text,
+			      struct bp_point **pts, int *n, char *path, size_t path_len,
+			      char *why, size_t len)
+{
+	struct bp_cache_dir dir;
+	struct entry_key k;
+	void *buf = NULL;
+	struct stat st;
+	int fd = -1, err;
+
+	*pts = NULL;
+	*n = 0;
+	snprintf(path, path_len, "%s", "");
+	err = make_key(&k, binary, spec_text, why, len);
+	if (err)
+		return err;
+	err = bp_cache_dir__open_user_sub(CACHE_SUBDIR, &dir, why, len);
+	if (err)
+		return err;
+	snprintf(path, path_len, "%s/%s", dir.path, k.name);
+	fd = openat(dir.fd, k.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		if (err != -ENOENT)
+			snprintf(why, len, "%s", errno == ELOOP ? "a symbolic link" : strerror(errno));
+		goto out;
+	}
+	if (!bp_cache_dir__file_trusted(fd, k.name, why, len)) {
+		err = -EPERM;
+		goto out;
+	}
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(struct entry_header) ||
+	    st.st_size > MAX_ENTRY_SIZE) {
+		snprintf(why, len, "a file of %lld bytes", (long long)st.st_size);
+		err = -EINVAL;
+		goto out;
+	}
+	buf = malloc(st.st_size);
+	err = buf ? transfer(fd, buf, st.st_size, false) : -ENOMEM;
+	if (err)
+		snprintf(why, len, "cannot read it: %s", strerror(-err));
+	else
+		err = parse(buf, st.st_size, &k, pts, n, why, len);
+out:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	bp_cache_dir__close(&dir);
+	return err;
+}
+
+/* Why di's points are not kept, or NULL. debug gets the path of its
+ * separate debug file (NULL: the DWARF is in the binary). */
+static const char *not_kept(const struct bp_debuginfo *di, const struct bp_point *pts, int n,
+			    const char **debug)
+{
+	const char *alt, *debugfile = NULL;
+	const void *id;
+
+	if (n < 1 || !bp_points__encodable(pts, n))
+		return "they are not user-space probe points";
+	if (!di->dwarf)
+		return "they were resolved without DWARF";
+	if (dwelf_dwarf_gnu_debugaltlink(di->dwarf, &alt, &id) > 0)
+		return "its DWARF has a DWZ alternate file";
+	dwfl_module_info(di->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+	*debug = debugfile && strcmp(debugfile, di->path) ? debugfile : NULL;
+	if (*debug && (*debug)[0] != '/')
+		return "the path of its debug file is not absolute";
+	return NULL;
+}
+
+int bp_resolution_cache__write(const struct bp_debuginfo *di, const char *spec_text,
+			       const struct bp_point *pts, int n, char *path, size_t path_len,
+			       char *why, size_t len)
+{
+	struct bp_index_header ih = {};
+	struct entry_header h = {};
+	struct bp_bytes b = {};
+	struct bp_cache_dir dir;
+	const char *debug = NULL, *no;
+	struct entry_key k;
+	char tmp[96], iname[128];
+	int fd, err;
+
+	snprintf(path, path_len, "%s", "");
+	no = not_kept(di, pts, n, &debug);
+	if (no) {
+		snprintf(why, len, "%s", no);
+		return -EOPNOTSUPP;
+	}
+	err = make_key(&k, di->path, spec_text, why, len) ?:
+	      bp_index_file__identify(di, &ih, iname, sizeof(iname), why, len);
+	if (err)
+		return err;
+	if (!ih.has_debug_file)
+		debug = NULL;	/* another name of the binary itself */
+	memcpy(h.magic, MAGIC, sizeof(h.magic));
+	h.byte_order = BYTE_ORDER_MARK;
+	h.npoints = n;
+	h.self_id_len = k.self_id_len;
+	memcpy(h.self_id, k.self_id, k.self_id_len);
+	h.has_debug_file = !!debug;
+	h.binary = ih.binary;
+	h.debug = ih.debug;
+	h.build_id_len = ih.build_id_len;
+	memcpy(h.build_id, ih.build_id, ih.build_id_len);
+	err = bp_bytes__put(&b, &h, sizeof(h)) ?: bp_bytes__put_str(&b, k.binary) ?:
+	      bp_bytes__put_str(&b, debug) ?: bp_bytes__put_str(&b, k.spec_text) ?:
+	      bp_bytes__put_str(&b, k.debuginfo_path) ?: bp_points__encode(pts, n, &b);
+	if (!err && b.len > MAX_ENTRY_SIZE)
+		err = -E2BIG;
+	if (err) {
+		snprintf(why, len, "%s", err == -E2BIG ? "they would take more than 64 MiB" :
+			 strerror(-err));
+		bp_bytes__free(&b);
+		return err;
+	}
+	h.body_size = b.len - sizeof(h);
+	h.checksum = bp_index__block_sum(b.data + sizeof(h), h.body_size, 0);
+	memcpy(b.data, &h, sizeof(h));
+
+	err = bp_cache_dir__open_user_sub(CACHE_SUBDIR, &dir, why, len);
+	if (err) {
+		bp_bytes__free(&b);
+		return err;
+	}
+	snprintf(path, path_len, "%s/%s", dir.path, k.name);
+	fd = bp_cache_dir__create_temp(&dir, SUFFIX, tmp, sizeof(tmp), why, len);
+	if (fd >= 0) {
+		err = transfer(fd, b.data, b.len, true);
+		if (err)
+			snprintf(why, len, "cannot write %s/%s: %s", dir.path, tmp, strerror(-err));
+		err = bp_cache_dir__commit(&dir, fd, tmp, k.name, !err, why, len) ?: err;
+		if (!err)
+			bp_cache_dir__prune(&dir, SUFFIX, PRUNE_DAYS * 86400L);
+	} else {
+		err = fd;
+	}
+	bp_cache_dir__close(&dir);
+	bp_bytes__free(&b);
+	return err;
+}

@@ -1,0 +1,196 @@
+# The resolution cache (probes/resolution_cache.h): a first resolve keeps
+# its probe points, the next gives them again without reading DWARF (said
+# at -v), the same output as `--no-cache` to the byte; never used for a
+# binary or debug file that changed, an entry another build of bpfprobe
+# made, a damaged entry or one in a directory someone else could write;
+# nothing kept when the resolution said a warning; `--no-cache` neither
+# reads nor keeps. A load from the cache fetches the values the program
+# prints.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+tmp=$(mktemp -d)
+chmod 755 "$tmp"
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache
+RES=$XDG_CACHE_HOME/bpfprobe/resolutions
+
+# mk OUT VERSION [CFLAGS...]: the target; version 2 swaps the parameters
+mk() {
+	local out=$1 v=$2
+	shift 2
+	cat >"$tmp/t.c" <<EOF
+#include <stdio.h>
+volatile long sink;
+#if $v == 1
+__attribute__((noinline)) long rc_fn(long a, int b) { sink = a; return a + b; }
+#define CALL(a, b) rc_fn(a, b)
+#else
+__attribute__((noinline)) long rc_fn(int b, long a) { sink = a; return a - b; }
+#define CALL(a, b) rc_fn(b, a)
+#endif
+__attribute__((noinline)) long rc_other(int x) { sink = x; return x; }
+int main(int argc, char **argv)
+{
+	long a = 1000 + argc, r;
+	int b = 7 * $v;
+
+	printf("TRUTH a=%ld b=%d\n", a, b);
+	fflush(stdout);
+	r = CALL(a, b) + rc_other(argc);
+	return r == 0;
+}
+EOF
+	gcc -O2 -g "$@" "$tmp/t.c" -o "$out.new" && mv "$out.new" "$out"
+}
+
+SEC_OF() { echo "exec=$1;func=rc_fn a b"; }
+
+# resolved NAME SEC [OPTIONS]: resolve -v's output in $tmp/NAME.out, stderr
+# in NAME.err, and --no-cache's output in NAME.ref
+last=
+resolved() {
+	local name=$1 sec=$2
+	shift 2
+	last=$name
+	"$BPFPROBE" resolve -v "$@" "$sec" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	"$BPFPROBE" resolve --no-cache "$sec" >"$tmp/$name.ref" 2>/dev/null
+}
+same() { [ -s "$tmp/$1.ref" ] && cmp -s "$tmp/$1.out" "$tmp/$1.ref"; }
+said() { grep -q -- "$2" "$tmp/$1.err"; }
+nres() { find "$RES" -name '*.res' 2>/dev/null | wc -l; }
+check() {
+	local name=$1 why=$2
+	shift 2
+	if "$@"; then
+		pass "$name"
+	else
+		fail "$name" "$why: $(head -c 1500 "$tmp/$last.err" 2>/dev/null)"
+	fi
+}
+HIT="probe point from the resolution cache $RES/"
+KEPT="resolution kept in $RES/"
+
+BIN=$tmp/app
+mk "$BIN" 1 || { fail resolution_cache_build "gcc failed"; exit 0; }
+
+# --- kept, given again -------------------------------------------------------
+
+resolved cold "$(SEC_OF "$BIN")"
+check resolution_cache_kept "the first resolve kept nothing, or answered otherwise" \
+	eval 'same cold && said cold "$KEPT" && [ "$(nres)" = 1 ]'
+resolved warm "$(SEC_OF "$BIN")"
+check resolution_cache_warm "the second resolve did not come from the cache, or answered otherwise" \
+	eval 'same warm && said warm "$HIT" && ! said warm "DWARF index" && ! said warm "debug info (DWARF) from"'
+"$BPFPROBE" resolve -v --no-cache "$(SEC_OF "$BIN")" >/dev/null 2>"$tmp/nocache.err"
+last=nocache
+check resolution_cache_no_cache "--no-cache read or kept a resolution" \
+	eval '! said nocache "resolution cache" && ! said nocache "resolution kept"'
+# another SEC text is another entry
+resolved other "exec=$BIN;func=rc_other x"
+check resolution_cache_other_text "another SEC text was answered from the first one's entry" \
+	eval 'same other && said other "$KEPT" && [ "$(nres)" = 2 ]'
+
+# --- a load from the cache fetches the right values ------------------------------
+
+why=$(uprobe_unavailable)
+if [ -n "$why" ]; then
+	skip resolution_cache_load "$why"
+else
+	cat >"$tmp/p.c" <<EOF
+#include <linux/types.h>
+#include <bpf/bpf_helpers.h>
+SEC("$(SEC_OF "$BIN")")
+int p(void *ctx, int err, long a, long b)
+{
+	bpf_printk("GOT a=%ld b=%ld", a, b);
+	return 0;
+}
+char LICENSE[] SEC("license") = "GPL";
+EOF
+	if ! clang $BPF_CFLAGS -c "$tmp/p.c" -o "$tmp/p.o"; then
+		fail resolution_cache_load "clang failed"
+	else
+		timeout 60 "$BPFPROBE" load -v --quiet-meta "$tmp/p.o" -- "$BIN" >/dev/null 2>&1
+		out=$(timeout 60 "$BPFPROBE" load -v --quiet-meta "$tmp/p.o" -- "$BIN" 2>&1)
+		truth=$(grep -o 'TRUTH a=[0-9]* b=[0-9]*' <<<"$out" | head -1)
+		got=$(grep -o 'GOT a=[0-9]* b=[0-9]*' <<<"$out" | head -1)
+		if ! grep -q "$HIT" <<<"$out"; then
+			fail resolution_cache_load "the load did not come from the cache: $(head -c 800 <<<"$out")"
+		elif [ -z "$truth" ] || [ "${got#GOT }" != "${truth#TRUTH }" ]; then
+			fail resolution_cache_load "fetched '${got:-nothing}', the program printed '${truth:-nothing}'"
+		else
+			pass resolution_cache_load
+		fi
+	fi
+fi
+
+# --- never for a changed binary --------------------------------------------------
+
+touch "$BIN"
+resolved touched "$(SEC_OF "$BIN")"
+check resolution_cache_touched "a touched binary was answered from its old entry" \
+	eval 'same touched && said touched "the binary $BIN changed since it was made" && said touched "$KEPT" && ! said touched "$HIT"'
+resolved touched_again "$(SEC_OF "$BIN")"
+check resolution_cache_touched_kept_again "the entry made after the touch was not used" \
+	eval 'same touched_again && said touched_again "$HIT"'
+# another build (the parameters in other registers) at the same path
+mk "$tmp/v2" 2 && cp "$tmp/v2" "$BIN"
+resolved replaced "$(SEC_OF "$BIN")"
+check resolution_cache_replaced "a replaced binary was answered from the old entry" \
+	eval 'same replaced && ! said replaced "$HIT" && ! cmp -s "$tmp/replaced.out" "$tmp/warm.out"'
+
+# --- never for a changed debug file ----------------------------------------------
+
+SPLIT=$tmp/split
+mk "$SPLIT" 1 &&
+	objcopy --only-keep-debug "$SPLIT" "$SPLIT.debug" &&
+	objcopy --strip-debug --add-gnu-debuglink="$SPLIT.debug" "$SPLIT"
+resolved split_cold "$(SEC_OF "$SPLIT")"
+resolved split_warm "$(SEC_OF "$SPLIT")"
+check resolution_cache_debug_file "a binary with a separate debug file was not answered from the cache" \
+	eval 'same split_warm && said split_cold "$KEPT" && said split_warm "$HIT"'
+touch "$SPLIT.debug"
+resolved split_touched "$(SEC_OF "$SPLIT")"
+check resolution_cache_debug_file_touched "a touched debug file's binary was answered from the old entry" \
+	eval 'same split_touched && said split_touched "its debug file $SPLIT.debug changed since it was made" && ! said split_touched "$HIT"'
+
+# --- damaged entries, another build's, untrusted places ------------------------------
+
+entry=$(ls -t "$RES"/*.res | head -1)
+# the header's build ID of bpfprobe starts at byte 36
+printf '\xff' | dd of="$entry" bs=1 seek=36 conv=notrunc status=none
+resolved other_build "$(SEC_OF "$SPLIT")"
+check resolution_cache_other_build "an entry of another bpfprobe build was used" \
+	eval 'same other_build && said other_build "made by another build of bpfprobe" && said other_build "$KEPT"'
+size=$(stat -c %s "$entry")
+printf '\x5a' | dd of="$entry" bs=1 seek=$((size - 3)) conv=notrunc status=none
+resolved corrupt "$(SEC_OF "$SPLIT")"
+check resolution_cache_corrupt "a corrupt entry was used" \
+	eval 'same corrupt && said corrupt "corrupt" && said corrupt "$KEPT"'
+: >"$entry"
+resolved empty "$(SEC_OF "$SPLIT")"
+check resolution_cache_empty "an empty entry was used" \
+	eval 'same empty && said empty "not using the resolution cache" && said empty "$KEPT"'
+chmod 770 "$RES"
+resolved group_writable "$(SEC_OF "$SPLIT")"
+check resolution_cache_untrusted_dir "a group-writable resolutions directory was used" \
+	eval 'same group_writable && said group_writable "cannot be trusted" && ! said group_writable "$HIT"'
+chmod 700 "$RES"
+ln -sf /etc/hostname "$tmp/link" && mv -f "$tmp/link" "$entry"
+resolved symlinked "$(SEC_OF "$SPLIT")"
+check resolution_cache_symlink "an entry that is a symbolic link was followed" \
+	eval 'same symlinked && said symlinked "a symbolic link" && ! said symlinked "$HIT"'
+
+# --- nothing kept when the resolution said a warning ------------------------------
+
+PTS=build/targets/points-gcc-O2
+if [ -x "$PTS" ]; then
+	sec="exec=$PTS;force=yes;func=force_* v"
+	resolved forced "$sec"
+	resolved forced_again "$sec"
+	check resolution_cache_not_after_warning "a resolution that said a warning was kept" \
+		eval 'same forced_again && said forced_again "skipping probe point force_drop" && ! said forced "$KEPT" && ! said forced_again "$HIT"'
+else
+	fail resolution_cache_not_after_warning "no $PTS (make tests-build)"
+fi

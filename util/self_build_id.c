@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* This build's GNU build ID, from the loaded object's PT_NOTE segments. */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "util/self_build_id.h"
+
+static uint8_t self_id[BP_SELF_BUILD_ID_MAX];
+static size_t self_len;
+static pthread_once_t self_once = PTHREAD_ONCE_INIT;
+
+/* The NT_GNU_BUILD_ID note in the note segment at p (size bytes), into self_id. */
+static void find_note(const unsigned char *p, size_t size)
+{
+	size_t off = 0;
+
+	while (size - off >= sizeof(ElfW(Nhdr))) {
+		const ElfW(Nhdr) *n = (const void *)(p + off);
+		size_t name = (n->n_namesz + 3) & ~(size_t)3, desc = (n->n_descsz + 3) & ~(size_t)3;
+		size_t at = off + sizeof(*n);
+
+		if (name > size - at || desc > size - at - name)
+			return;
+		if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+		    !memcmp(p + at, "GNU", 4) && n->n_descsz &&
+		    n->n_descsz <= BP_SELF_BUILD_ID_MAX) {
+			memcpy(self_id, p + at + name, n->n_descsz);
+			self_len = n->n_descsz;
+			return;
+		}
+		off = at + name + desc;
+	}
+}
+
+/* dl_iterate_phdr's callback: the object whose segments hold this code. */
+static int visit(struct dl_phdr_info *info, size_t size, void *data)
+{
+	uintptr_t here = (uintptr_t)data;
+	bool mine = false;
+
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && here >= start && here - start < ph->p_memsz)
+			mine = true;
+	}
+	if (!mine)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum && !self_len; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_NOTE)
+			find_note((const void *)(info->dlpi_addr + ph->p_vaddr), ph->p_memsz);
+	}
+	return 1;
+}
+
+static void find_self(void)
+{
+	dl_iterate_phdr(visit, (void *)(uintptr_t)&find_self);
+}
+
+size_t bp_self__build_id(const uint8_t **id)
+{
+	pthread_once(&self_once, find_self);
+	*id = self_id;
+	return self_len;
+}
