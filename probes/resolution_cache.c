@@ -25,7 +25,7 @@
 #include "probes/point_codec.h"
 #include "probes/resolution_cache.h"
 #include "util/cache_dir.h"
-#include "util/self_build_id.h"
+#include "util/build_id.h"
 
 #define CACHE_SUBDIR	"resolutions"
 #define SUFFIX		".res"
@@ -42,7 +42,7 @@ struct entry_header {
 	uint64_t checksum;	/* bp_index__block_sum of the body */
 	uint64_t body_size;
 	uint32_t self_id_len;	/* the build ID of the bpfprobe that made it */
-	uint8_t self_id[BP_SELF_BUILD_ID_MAX];
+	uint8_t self_id[BP_BUILD_ID_MAX];
 	uint32_t has_debug_file;	/* the DWARF was in another file */
 	struct bp_index_file_id binary, debug;
 	uint32_t build_id_len;	/* the binary's; 0: it has none */
@@ -128,7 +128,7 @@ static bool read_at(int fd, void *p, size_t size, uint64_t off)
  */
 static int file_build_id(const char *path, uint8_t *id)
 {
-	unsigned char note[4096];
+	uint32_t note[1024];	/* notes are 4-byte aligned */
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), got = -1;
@@ -140,30 +140,15 @@ static int file_build_id(const char *path, uint8_t *id)
 		goto out;
 	got = 0;
 	for (int i = 0; i < eh.e_phnum && !got; i++) {
-		size_t off = 0, size;
+		size_t size;
 
 		if (!read_at(fd, &ph, sizeof(ph), eh.e_phoff + (uint64_t)i * sizeof(ph))) {
 			got = -1;
 			break;
 		}
 		size = ph.p_filesz < sizeof(note) ? ph.p_filesz : sizeof(note);
-		if (ph.p_type != PT_NOTE || !read_at(fd, note, size, ph.p_offset))
-			continue;
-		while (size - off >= sizeof(Elf64_Nhdr) && !got) {
-			const Elf64_Nhdr *n = (const void *)(note + off);
-			size_t at = off + sizeof(*n), name = (n->n_namesz + 3) & ~3u,
-			       desc = (n->n_descsz + 3) & ~3u;
-
-			if (name > size - at || desc > size - at - name)
-				break;
-			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-			    !memcmp(note + at, "GNU", 4) && n->n_descsz &&
-			    n->n_descsz <= BP_INDEX_BUILD_ID_MAX) {
-				memcpy(id, note + at + name, n->n_descsz);
-				got = n->n_descsz;
-			}
-			off = at + name + desc;
-		}
+		if (ph.p_type == PT_NOTE && read_at(fd, note, size, ph.p_offset))
+			got = bp_build_id__from_notes(note, size, id, BP_INDEX_BUILD_ID_MAX);
 	}
 out:
 	close(fd);
@@ -234,25 +219,6 @@ out:
 	return err;
 }
 
-/* size bytes at off of fd into or from p, whole (short transfers continued). */
-static int transfer(int fd, void *p, size_t size, bool out)
-{
-	size_t done = 0;
-
-	while (done < size) {
-		char *at = (char *)p + done;
-		ssize_t got = out ? pwrite(fd, at, size - done, done) :
-				    pread(fd, at, size - done, done);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return got < 0 ? -errno : -EIO;
-		done += got;
-	}
-	return 0;
-}
-
 int bp_resolution_cache__read(const char *binary, const char *spec_text,
 			      struct bp_point **pts, int *n, char *path, size_t path_len,
 			      char *why, size_t len)
@@ -291,7 +257,7 @@ int bp_resolution_cache__read(const char *binary, const char *spec_text,
 		goto out;
 	}
 	buf = malloc(st.st_size);
-	err = buf ? transfer(fd, buf, st.st_size, false) : -ENOMEM;
+	err = buf ? bp_cache_dir__transfer(fd, buf, 0, st.st_size, false) : -ENOMEM;
 	if (err)
 		snprintf(why, len, "cannot read it: %s", strerror(-err));
 	else
@@ -383,7 +349,7 @@ int bp_resolution_cache__write(const struct bp_debuginfo *di, const char *spec_t
 	snprintf(path, path_len, "%s/%s", dir.path, k.name);
 	fd = bp_cache_dir__create_temp(&dir, SUFFIX, tmp, sizeof(tmp), why, len);
 	if (fd >= 0) {
-		err = transfer(fd, b.data, b.len, true);
+		err = bp_cache_dir__transfer(fd, b.data, 0, b.len, true);
 		if (err)
 			snprintf(why, len, "cannot write %s/%s: %s", dir.path, tmp, strerror(-err));
 		err = bp_cache_dir__commit(&dir, fd, tmp, k.name, !err, why, len) ?: err;

@@ -118,8 +118,8 @@ static int open_binary(struct bp_resolver *r, const struct bp_spec *spec, const 
 
 /* spec's points against the binary at path from the resolution cache:
  * whether they were there. */
-static bool cached(const struct bp_spec *spec, const char *path, struct bp_point **points,
-		   int *npoints)
+static bool cached_resolution(const struct bp_spec *spec, const char *path,
+			      struct bp_point **points, int *npoints)
 {
 	char file[PATH_MAX], why[PATH_MAX + 128];
 	int err;
@@ -135,8 +135,8 @@ static bool cached(const struct bp_spec *spec, const char *path, struct bp_point
 	return !err;
 }
 
-static void keep(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		 const struct bp_point *points, int npoints)
+static void keep_resolution(const struct bp_debuginfo *di, const struct bp_spec *spec,
+			    const struct bp_point *points, int npoints)
 {
 	char file[PATH_MAX], why[PATH_MAX + 128];
 
@@ -166,7 +166,7 @@ static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
 				" (a bare name is looked up in PATH and, like the dynamic loader, in LD_LIBRARY_PATH, /etc/ld.so.cache, /lib and /usr/lib)");
 		return -ENOENT;
 	}
-	if (cache && cached(spec, path, points, npoints)) {
+	if (cache && cached_resolution(spec, path, points, npoints)) {
 		free(path);
 		return 0;
 	}
@@ -176,7 +176,7 @@ static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
 		err = bp_dwarf__resolve(di, spec, points, npoints, rep);
 	/* kept only when nothing was said: what is given again says nothing */
 	if (!err && cache && bp_log__warnings() == warnings)
-		keep(di, spec, *points, *npoints);
+		keep_resolution(di, spec, *points, *npoints);
 	return err;
 }
 

@@ -385,3 +385,21 @@ int bp_cache_dir__open_user_sub(const char *name, struct bp_cache_dir *cd, char 
 		snprintf(why, len, "the cache directory cannot be trusted: %s", msg);
 	return err;
 }
+
+int bp_cache_dir__transfer(int fd, void *mem, uint64_t off, size_t size, bool out)
+{
+	size_t done = 0;
+
+	while (done < size) {
+		char *p = (char *)mem + off + done;
+		ssize_t n = out ? pwrite(fd, p, size - done, off + done) :
+				  pread(fd, p, size - done, off + done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += n;
+	}
+	return 0;
+}

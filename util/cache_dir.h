@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct bp_cache_dir {
 	int fd;			/* the directory, opened: files go in with *at() calls */
@@ -83,6 +84,11 @@ int bp_cache_dir__create_temp(const struct bp_cache_dir *cd, const char *suffix,
  */
 int bp_cache_dir__commit(const struct bp_cache_dir *cd, int fd, const char *tmp,
 			 const char *name, bool ok, char *why, size_t len);
+
+/* size bytes at off of the file fd and at mem + off, read into memory or
+ * written from it (out) whole (short transfers continued, EINTR retried):
+ * 0 or a negative errno (-EIO: the file ended first). */
+int bp_cache_dir__transfer(int fd, void *mem, uint64_t off, size_t size, bool out);
 
 /*
  * Removes from cd the files named *suffix not rewritten for max_age

@@ -145,26 +145,6 @@ static const char *stale(const struct bp_index_header *hdr, const struct bp_inde
 	return NULL;
 }
 
-/* size bytes at off of the file and at mem + off, read into memory or
- * written from it (out) whole (short transfers continued, EINTR retried). */
-static int transfer(int fd, void *mem, uint64_t off, size_t size, bool out)
-{
-	size_t done = 0;
-
-	while (done < size) {
-		char *p = (char *)mem + off + done;
-		ssize_t n = out ? pwrite(fd, p, size - done, off + done) :
-				  pread(fd, p, size - done, off + done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		done += n;
-	}
-	return 0;
-}
-
 /*
  * The header and the sums of the index open as fd into idx, checked: its
  * payload is read block by block as look-ups need it (index_format.c), into
@@ -188,14 +168,15 @@ static int read_header(int fd, size_t size, struct bp_dwarf_index *idx, char *wh
 	}
 	idx->mapped = true;
 	h = idx->mem;
-	err = transfer(fd, idx->mem, 0, sizeof(*h), false);
+	err = bp_cache_dir__transfer(fd, idx->mem, 0, sizeof(*h), false);
 	/* the sums, up to the payload (bp_index__validate checks the rest) */
 	if (!err && (h->payload_off < sizeof(*h) || h->payload_off > size)) {
 		snprintf(why, len, "a malformed header (truncated?)");
 		return -EINVAL;
 	}
 	if (!err)
-		err = transfer(fd, idx->mem, sizeof(*h), h->payload_off - sizeof(*h), false);
+		err = bp_cache_dir__transfer(fd, idx->mem, sizeof(*h),
+					     h->payload_off - sizeof(*h), false);
 	if (err) {
 		snprintf(why, len, "cannot read it: %s", strerror(-err));
 		return err;
@@ -285,7 +266,7 @@ int bp_index_file__write(const struct bp_dwarf_index *idx, const char *name,
 		bp_cache_dir__close(&dir);
 		return fd;
 	}
-	err = transfer(fd, idx->mem, 0, idx->size, true);
+	err = bp_cache_dir__transfer(fd, idx->mem, 0, idx->size, true);
 	if (err)
 		snprintf(why, len, "cannot write %s/%s: %s", dir.path, tmp, strerror(-err));
 	err = bp_cache_dir__commit(&dir, fd, tmp, name, !err, why, len) ?: err;

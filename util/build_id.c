@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* This build's GNU build ID, from the loaded object's PT_NOTE segments. */
+/* GNU build IDs: from note bytes, and this build's own from its PT_NOTE segments. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <link.h>
@@ -8,15 +8,15 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "util/self_build_id.h"
+#include "util/build_id.h"
 
-static uint8_t self_id[BP_SELF_BUILD_ID_MAX];
+static uint8_t self_id[BP_BUILD_ID_MAX];
 static size_t self_len;
 static pthread_once_t self_once = PTHREAD_ONCE_INIT;
 
-/* The NT_GNU_BUILD_ID note in the note segment at p (size bytes), into self_id. */
-static void find_note(const unsigned char *p, size_t size)
+size_t bp_build_id__from_notes(const void *notes, size_t size, uint8_t *id, size_t max)
 {
+	const unsigned char *p = notes;
 	size_t off = 0;
 
 	while (size - off >= sizeof(ElfW(Nhdr))) {
@@ -25,16 +25,15 @@ static void find_note(const unsigned char *p, size_t size)
 		size_t at = off + sizeof(*n);
 
 		if (name > size - at || desc > size - at - name)
-			return;
+			return 0;
 		if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-		    !memcmp(p + at, "GNU", 4) && n->n_descsz &&
-		    n->n_descsz <= BP_SELF_BUILD_ID_MAX) {
-			memcpy(self_id, p + at + name, n->n_descsz);
-			self_len = n->n_descsz;
-			return;
+		    !memcmp(p + at, "GNU", 4) && n->n_descsz && n->n_descsz <= max) {
+			memcpy(id, p + at + name, n->n_descsz);
+			return n->n_descsz;
 		}
 		off = at + name + desc;
 	}
+	return 0;
 }
 
 /* dl_iterate_phdr's callback: the object whose segments hold this code. */
@@ -56,7 +55,8 @@ static int visit(struct dl_phdr_info *info, size_t size, void *data)
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
 		if (ph->p_type == PT_NOTE)
-			find_note((const void *)(info->dlpi_addr + ph->p_vaddr), ph->p_memsz);
+			self_len = bp_build_id__from_notes((const void *)(info->dlpi_addr + ph->p_vaddr),
+							   ph->p_memsz, self_id, sizeof(self_id));
 	}
 	return 1;
 }
