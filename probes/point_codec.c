@@ -26,6 +26,8 @@ int bp_bytes__put(struct bp_bytes *b, const void *p, size_t size)
 {
 	void *v = b->data;
 
+	if (!size)
+		return 0;	/* p may be NULL then (a NULL string's bytes) */
 	if (size > SIZE_MAX / 2 - b->len)
 		return -ENOMEM;
 	while (b->cap - b->len < size) {
