@@ -27,7 +27,9 @@ static int cli_print(enum bpfprobe_print_level level, const char *fmt, va_list a
 /*
  * One line per subcommand; each lives in cli/cmd_NAME.c. A quick one reads
  * DWARF, prints and exits: its heap is set up for speed, in 2 MiB pages,
- * and not given back to the system before the end (util/bigmem.h).
+ * and not given back to the system before the end (util/bigmem.h), and
+ * its output, which shares no pipe with a workload, is written in blocks
+ * when it goes to no terminal (stdio's default) instead of line by line.
  */
 static const struct {
 	const char *name;
@@ -66,11 +68,16 @@ static const char *closest_command(const char *name)
 	return bp_cli__closest(name, names, NCOMMANDS);
 }
 
+static bool quick_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return commands[i].quick;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
-	/* whole lines per write(2): a pipe shared with the workload never
-	 * gets one of our records cut by one of its lines */
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	bpfprobe_set_print(cli_print);
 	/* libbpf's warnings (a verifier log) and -vv chatter go the same way */
 	bpfprobe_route_libbpf_print(true);
@@ -78,6 +85,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* whole lines per write(2): a pipe shared with the workload never
+	 * gets one of our records cut by one of its lines (see quick) */
+	if (!quick_command(argv[1]))
+		setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("bpfprobe %s (libbpf %s)\n", BPFPROBE_VERSION, libbpf_version_string());
 		return 0;

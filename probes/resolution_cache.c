@@ -129,25 +129,23 @@ static bool read_at(int fd, void *p, size_t size, uint64_t off)
 static int file_build_id(const char *path, uint8_t *id)
 {
 	uint32_t note[1024];	/* notes are 4-byte aligned */
+	Elf64_Phdr ph[64];
 	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), got = -1;
 
 	if (fd < 0)
 		return -1;
+	/* the program headers at once: a binary has about a dozen */
 	if (!read_at(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(ph))
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(ph[0]) ||
+	    eh.e_phnum > sizeof(ph) / sizeof(ph[0]) ||
+	    !read_at(fd, ph, eh.e_phnum * sizeof(ph[0]), eh.e_phoff))
 		goto out;
 	got = 0;
 	for (int i = 0; i < eh.e_phnum && !got; i++) {
-		size_t size;
+		size_t size = ph[i].p_filesz < sizeof(note) ? ph[i].p_filesz : sizeof(note);
 
-		if (!read_at(fd, &ph, sizeof(ph), eh.e_phoff + (uint64_t)i * sizeof(ph))) {
-			got = -1;
-			break;
-		}
-		size = ph.p_filesz < sizeof(note) ? ph.p_filesz : sizeof(note);
-		if (ph.p_type == PT_NOTE && read_at(fd, note, size, ph.p_offset))
+		if (ph[i].p_type == PT_NOTE && read_at(fd, note, size, ph[i].p_offset))
 			got = bp_build_id__from_notes(note, size, id, BP_INDEX_BUILD_ID_MAX);
 	}
 out:
