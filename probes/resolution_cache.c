@@ -4,7 +4,7 @@
  * file: a fixed header (format, this build's ID, the identities of the
  * binary and of its debug file, the body's size and sum) and a body (the
  * binary's path, the debug file's, the SEC text, BPFPROBE_DEBUGINFO_PATH,
- * then the points as point_codec.h writes them). Its name is a hash of the
+ * the kernel's release, then the points as point_codec.h writes them). Its name is a hash of the
  * key; the key itself is in the body and compared whole, so two keys with
  * one name only replace each other.
  */
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <elf.h>
 #include <elfutils/libdwelf.h>
@@ -29,7 +30,7 @@
 
 #define CACHE_SUBDIR	"resolutions"
 #define SUFFIX		".res"
-#define MAGIC		"BPRESv01"
+#define MAGIC		"BPRESv02"
 #define BYTE_ORDER_MARK	0x01020304u
 /* no resolution comes near this: a larger file is not ours */
 #define MAX_ENTRY_SIZE	(64u << 20)
@@ -53,6 +54,9 @@ struct entry_header {
 struct entry_key {
 	const char *binary, *spec_text;
 	const char *debuginfo_path;	/* NULL: unset */
+	/* the running kernel's release: what is said about a resolution
+	 * may depend on it (features it lacks) */
+	char release[65];
 	const uint8_t *self_id;
 	size_t self_id_len;
 	char name[32];
@@ -71,6 +75,7 @@ static int make_key(struct entry_key *k, const char *binary, const char *spec_te
 		    char *why, size_t len)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
+	struct utsname u;
 
 	k->self_id_len = bp_self__build_id(&k->self_id);
 	if (!k->self_id_len) {
@@ -80,11 +85,17 @@ static int make_key(struct entry_key *k, const char *binary, const char *spec_te
 	k->binary = binary;
 	k->spec_text = spec_text;
 	k->debuginfo_path = getenv("BPFPROBE_DEBUGINFO_PATH");
+	if (uname(&u)) {
+		snprintf(why, len, "cannot know the kernel's release: %s", strerror(errno));
+		return -errno;
+	}
+	snprintf(k->release, sizeof(k->release), "%s", u.release);
 	/* each with its NUL: ("ab", "c") and ("a", "bc") differ */
 	h = fnv1a(h, binary, strlen(binary) + 1);
 	h = fnv1a(h, spec_text, strlen(spec_text) + 1);
 	if (k->debuginfo_path)
 		h = fnv1a(h, k->debuginfo_path, strlen(k->debuginfo_path) + 1);
+	h = fnv1a(h, k->release, strlen(k->release) + 1);
 	h = fnv1a(h, k->self_id, k->self_id_len);
 	snprintf(k->name, sizeof(k->name), "%016" PRIx64 SUFFIX, h);
 	return 0;
@@ -159,7 +170,7 @@ static int parse(const void *buf, size_t size, const struct entry_key *k,
 {
 	const struct entry_header *h = buf;
 	struct bp_bytes_reader r = { .p = (const unsigned char *)buf + sizeof(*h) };
-	char *binary = NULL, *debug = NULL, *text = NULL, *dpath = NULL;
+	char *binary = NULL, *debug = NULL, *text = NULL, *dpath = NULL, *release = NULL;
 	uint8_t build_id[BP_INDEX_BUILD_ID_MAX];
 	int err = -EINVAL;
 
@@ -178,15 +189,16 @@ static int parse(const void *buf, size_t size, const struct entry_key *k,
 		return -EINVAL;
 	}
 	if (!bp_bytes__get_str(&r, &binary) || !bp_bytes__get_str(&r, &debug) ||
-	    !bp_bytes__get_str(&r, &text) || !bp_bytes__get_str(&r, &dpath) || !binary || !text ||
+	    !bp_bytes__get_str(&r, &text) || !bp_bytes__get_str(&r, &dpath) ||
+	    !bp_bytes__get_str(&r, &release) || !binary || !text || !release ||
 	    !h->has_debug_file != !debug) {
 		snprintf(why, len, "malformed");
 		goto out;
 	}
 	err = -ESTALE;
 	if (!same_str(binary, k->binary) || !same_str(text, k->spec_text) ||
-	    !same_str(dpath, k->debuginfo_path)) {
-		snprintf(why, len, "made for another SEC text, binary or BPFPROBE_DEBUGINFO_PATH");
+	    !same_str(dpath, k->debuginfo_path) || !same_str(release, k->release)) {
+		snprintf(why, len, "made for another SEC text, binary, kernel release or BPFPROBE_DEBUGINFO_PATH");
 		goto out;
 	}
 	if (!still("the binary", binary, &h->binary, why, len) ||
@@ -214,6 +226,7 @@ out:
 	free(debug);
 	free(text);
 	free(dpath);
+	free(release);
 	return err;
 }
 
@@ -326,7 +339,8 @@ int bp_resolution_cache__write(const struct bp_debuginfo *di, const char *spec_t
 	memcpy(h.build_id, ih.build_id, ih.build_id_len);
 	err = bp_bytes__put(&b, &h, sizeof(h)) ?: bp_bytes__put_str(&b, k.binary) ?:
 	      bp_bytes__put_str(&b, debug) ?: bp_bytes__put_str(&b, k.spec_text) ?:
-	      bp_bytes__put_str(&b, k.debuginfo_path) ?: bp_points__encode(pts, n, &b);
+	      bp_bytes__put_str(&b, k.debuginfo_path) ?: bp_bytes__put_str(&b, k.release) ?:
+	      bp_points__encode(pts, n, &b);
 	if (!err && b.len > MAX_ENTRY_SIZE)
 		err = -E2BIG;
 	if (err) {

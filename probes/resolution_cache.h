@@ -5,8 +5,8 @@
  * (resolutions/HASH.res, under util/cache_dir.h's rules) so that the same
  * SEC text against the same binary is given again without reading any
  * DWARF. An entry is used only when it was made by this very build of
- * bpfprobe (its build ID), for this SEC text, binary path and
- * BPFPROBE_DEBUGINFO_PATH, and the binary and the debug file it was read
+ * bpfprobe (its build ID), for this SEC text, binary path, kernel release
+ * and BPFPROBE_DEBUGINFO_PATH, and the binary and the debug file it was read
  * from still have the identity (device, inode, size, modification and
  * change times) they had: a binary rebuilt, touched or replaced, or its
  * debug file, is resolved again. Only resolutions made from DWARF without

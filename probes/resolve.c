@@ -148,12 +148,13 @@ static void keep_resolution(const struct bp_debuginfo *di, const struct bp_spec 
 }
 
 /* A user-space spec: resolved from the binary's DWARF, or from the
- * resolution cache when one is used (only while printing: what a report
- * would keep is not kept there). */
+ * resolution cache when one is used: only while printing (what a report
+ * would keep is not kept there), and not for a lazy pattern, whose points
+ * depend on the source file's text as well. */
 static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
 			struct bp_point **points, int *npoints, struct bp_report *rep)
 {
-	bool cache = r->resolutions && !rep && spec->text;
+	bool cache = r->resolutions && !rep && spec->text && !spec->lazy;
 	unsigned long warnings = bp_log__warnings();
 	struct bp_debuginfo *di;
 	char *path;

@@ -4,8 +4,9 @@
 # binary or debug file that changed, an entry another build of bpfprobe
 # made, a damaged entry or one in a directory someone else could write;
 # nothing kept when the resolution said a warning; `--no-cache` neither
-# reads nor keeps. A load from the cache fetches the values the program
-# prints.
+# reads nor keeps; nothing kept for a lazy pattern (its points depend on
+# the source file's text). A load from the cache fetches the values the
+# program prints.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
@@ -86,6 +87,10 @@ check resolution_cache_warm "the second resolve did not come from the cache, or 
 last=nocache
 check resolution_cache_no_cache "--no-cache read or kept a resolution" \
 	eval '! said nocache "resolution cache" && ! said nocache "resolution kept"'
+# a lazy pattern reads the source file: never kept
+resolved lazy "exec=$BIN;rc_fn;*sink=a;*"
+check resolution_cache_not_lazy "a lazy pattern's resolution was kept" \
+	eval 'same lazy && ! said lazy "$KEPT" && [ "$(nres)" = 1 ]'
 # another SEC text is another entry
 resolved other "exec=$BIN;func=rc_other x"
 check resolution_cache_other_text "another SEC text was answered from the first one's entry" \
