@@ -86,8 +86,10 @@ static int make_key(struct entry_key *k, const char *binary, const char *spec_te
 	k->spec_text = spec_text;
 	k->debuginfo_path = getenv("BPFPROBE_DEBUGINFO_PATH");
 	if (uname(&u)) {
-		snprintf(why, len, "cannot know the kernel's release: %s", strerror(errno));
-		return -errno;
+		int err = -errno;
+
+		snprintf(why, len, "cannot know the kernel's release: %s", strerror(-err));
+		return err;
 	}
 	snprintf(k->release, sizeof(k->release), "%s", u.release);
 	/* each with its NUL: ("ab", "c") and ("a", "bc") differ */
@@ -302,6 +304,8 @@ static const char *not_kept(const struct bp_debuginfo *di, const struct bp_point
 	return NULL;
 }
 
+static bool pruned;
+
 int bp_resolution_cache__write(const struct bp_debuginfo *di, const char *spec_text,
 			       const struct bp_point *pts, int n, char *path, size_t path_len,
 			       char *why, size_t len)
@@ -365,7 +369,8 @@ int bp_resolution_cache__write(const struct bp_debuginfo *di, const char *spec_t
 		if (err)
 			snprintf(why, len, "cannot write %s/%s: %s", dir.path, tmp, strerror(-err));
 		err = bp_cache_dir__commit(&dir, fd, tmp, k.name, !err, why, len) ?: err;
-		if (!err)
+		/* once per process: an object's every SEC may keep one */
+		if (!err && !__atomic_exchange_n(&pruned, true, __ATOMIC_RELAXED))
 			bp_cache_dir__prune(&dir, SUFFIX, PRUNE_DAYS * 86400L);
 	} else {
 		err = fd;

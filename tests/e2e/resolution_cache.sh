@@ -96,6 +96,15 @@ resolved other "exec=$BIN;func=rc_other x"
 check resolution_cache_other_text "another SEC text was answered from the first one's entry" \
 	eval 'same other && said other "$KEPT" && [ "$(nres)" = 2 ]'
 
+# old entries (and temporary files of killed runs) go when one is kept
+echo x >"$RES/0123456789abcdef.res" && touch -d '40 days ago' "$RES/0123456789abcdef.res"
+echo x >"$RES/fedcba9876543210.res"
+echo x >"$RES/tmp-1-deadbeef.res" && touch -d '2 hours ago' "$RES/tmp-1-deadbeef.res"
+resolved pruning "exec=$BIN;func=rc_fn a"
+check resolution_cache_prunes_old "an old entry or a dead temporary file was left, or a recent one removed" \
+	eval 'said pruning "$KEPT" && [ ! -e "$RES/0123456789abcdef.res" ] && [ ! -e "$RES/tmp-1-deadbeef.res" ] && [ -e "$RES/fedcba9876543210.res" ]'
+rm -f "$RES/fedcba9876543210.res"
+
 # --- a load from the cache fetches the right values ------------------------------
 
 why=$(uprobe_unavailable)
