@@ -31,7 +31,7 @@ static int cli_print(enum bpfprobe_print_level level, const char *fmt, va_list a
  * its output, which shares no pipe with a workload, is written in blocks
  * when it goes to no terminal (stdio's default) instead of line by line.
  */
-static const struct {
+static const struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
@@ -68,16 +68,18 @@ static const char *closest_command(const char *name)
 	return bp_cli__closest(name, names, NCOMMANDS);
 }
 
-static bool quick_command(const char *name)
+static const struct command *find_command(const char *name)
 {
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(name, commands[i].name))
-			return commands[i].quick;
-	return false;
+			return &commands[i];
+	return NULL;
 }
 
 int main(int argc, char **argv)
 {
+	const struct command *cmd;
+
 	bpfprobe_set_print(cli_print);
 	/* libbpf's warnings (a verifier log) and -vv chatter go the same way */
 	bpfprobe_route_libbpf_print(true);
@@ -87,7 +89,8 @@ int main(int argc, char **argv)
 	}
 	/* whole lines per write(2): a pipe shared with the workload never
 	 * gets one of our records cut by one of its lines (see quick) */
-	if (!quick_command(argv[1]))
+	cmd = find_command(argv[1]);
+	if (!cmd || !cmd->quick)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("bpfprobe %s (libbpf %s)\n", BPFPROBE_VERSION, libbpf_version_string());
@@ -95,21 +98,20 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		/* help COMMAND is COMMAND --help */
-		for (size_t i = 0; argc > 2 && i < NCOMMANDS; i++)
-			if (!strcmp(argv[2], commands[i].name)) {
-				char *args[] = { argv[2], "--help", NULL };
+		const struct command *about = argc > 2 ? find_command(argv[2]) : NULL;
 
-				return commands[i].fn(2, args);
-			}
+		if (about) {
+			char *args[] = { argv[2], "--help", NULL };
+
+			return about->fn(2, args);
+		}
 		usage(stdout);
 		return 0;
 	}
-	for (size_t i = 0; i < NCOMMANDS; i++) {
-		if (strcmp(argv[1], commands[i].name))
-			continue;
-		if (commands[i].quick)
+	if (cmd) {
+		if (cmd->quick)
 			bp_bigmem__heap(4u << 20);
-		return commands[i].fn(argc - 1, argv + 1);
+		return cmd->fn(argc - 1, argv + 1);
 	}
 	if (closest_command(argv[1]))
 		fprintf(stderr, "bpfprobe: unknown command '%s'; did you mean '%s'?\n", argv[1],
