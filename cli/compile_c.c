@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include "cli/cache_dir.h"
 #include "cli/compile_c.h"
+#include "util/fnv.h"
 #include "util/log.h"
 
 #ifndef BP_CLANG
@@ -67,24 +68,11 @@
 #define TARGET_ARCH NULL
 #endif
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-
 bool bp_is_c_source(const char *path)
 {
 	size_t n = strlen(path);
 
 	return n > 2 && !strcmp(path + n - 2, ".c");
-}
-
-static uint64_t fnv1a(uint64_t h, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
 }
 
 /* A word of extra that would change what clang outputs, or where. */
@@ -212,7 +200,7 @@ static int finish_hashed(struct piped *c, uint64_t *h)
 				continue;
 			break;
 		}
-		*h = fnv1a(*h, buf, n);
+		*h = bp_fnv1a(*h, buf, n);
 	}
 	close(c->fd);
 	rc = reap(c->pid);
@@ -263,18 +251,18 @@ static int cache_key(const struct compiler *cc, const char **argv, int n, const 
 		     uint64_t *key)
 {
 	const char *version[] = { cc->path, "--version", NULL };
-	uint64_t h = FNV_OFFSET, hv = FNV_OFFSET;
+	uint64_t h = BP_FNV1A_INIT, hv = BP_FNV1A_INIT;
 	uint64_t id[] = { cc->st.st_dev, cc->st.st_ino, cc->st.st_size, cc->st.st_mtim.tv_sec,
 			  cc->st.st_mtim.tv_nsec, cc->st.st_ctim.tv_sec, cc->st.st_ctim.tv_nsec };
 	struct piped ver, pre;
 	int rc, rc_ver = 0;
 
-	h = fnv1a(h, "bpfprobe-compile 2", 19);
-	h = fnv1a(h, cc->real, strlen(cc->real) + 1);
-	h = fnv1a(h, id, sizeof(id));
+	h = bp_fnv1a(h, "bpfprobe-compile 2", 19);
+	h = bp_fnv1a(h, cc->real, strlen(cc->real) + 1);
+	h = bp_fnv1a(h, id, sizeof(id));
 	for (int i = 1; i < n; i++)
-		h = fnv1a(h, argv[i], strlen(argv[i]) + 1);
-	h = fnv1a(h, src, strlen(src) + 1);
+		h = bp_fnv1a(h, argv[i], strlen(argv[i]) + 1);
+	h = bp_fnv1a(h, src, strlen(src) + 1);
 	argv[n] = "-E";
 	argv[n + 1] = src;
 	argv[n + 2] = NULL;
@@ -295,7 +283,7 @@ static int cache_key(const struct compiler *cc, const char **argv, int n, const 
 		bp_err("'%s --version' failed\n", cc->path);
 		return -EINVAL;
 	}
-	*key = fnv1a(h, &hv, sizeof(hv));
+	*key = bp_fnv1a(h, &hv, sizeof(hv));
 	return 0;
 }
 

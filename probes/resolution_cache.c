@@ -26,6 +26,7 @@
 #include "probes/point_codec.h"
 #include "probes/resolution_cache.h"
 #include "util/cache_dir.h"
+#include "util/fnv.h"
 #include "util/build_id.h"
 
 #define CACHE_SUBDIR	"resolutions"
@@ -62,19 +63,10 @@ struct entry_key {
 	char name[32];
 };
 
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ c[i]) * 0x100000001b3ull;
-	return h;
-}
-
 static int make_key(struct entry_key *k, const char *binary, const char *spec_text,
 		    char *why, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = BP_FNV1A_INIT;
 	struct utsname u;
 
 	k->self_id_len = bp_self__build_id(&k->self_id);
@@ -93,12 +85,12 @@ static int make_key(struct entry_key *k, const char *binary, const char *spec_te
 	}
 	snprintf(k->release, sizeof(k->release), "%s", u.release);
 	/* each with its NUL: ("ab", "c") and ("a", "bc") differ */
-	h = fnv1a(h, binary, strlen(binary) + 1);
-	h = fnv1a(h, spec_text, strlen(spec_text) + 1);
+	h = bp_fnv1a(h, binary, strlen(binary) + 1);
+	h = bp_fnv1a(h, spec_text, strlen(spec_text) + 1);
 	if (k->debuginfo_path)
-		h = fnv1a(h, k->debuginfo_path, strlen(k->debuginfo_path) + 1);
-	h = fnv1a(h, k->release, strlen(k->release) + 1);
-	h = fnv1a(h, k->self_id, k->self_id_len);
+		h = bp_fnv1a(h, k->debuginfo_path, strlen(k->debuginfo_path) + 1);
+	h = bp_fnv1a(h, k->release, strlen(k->release) + 1);
+	h = bp_fnv1a(h, k->self_id, k->self_id_len);
 	snprintf(k->name, sizeof(k->name), "%016" PRIx64 SUFFIX, h);
 	return 0;
 }

@@ -28,6 +28,7 @@
 #include "probes/dwarf/debuginfo.h"
 #include "probes/dwarf/index.h"
 #include "util/cache_dir.h"
+#include "util/fnv.h"
 
 #define INDEX_DIR	"dwarf-index"
 /* no index of a real binary comes near this: a larger file is not ours */
@@ -63,15 +64,6 @@ int bp_index_file__reopen(const char *path, const struct bp_index_file_id *id)
 		return -ESTALE;
 	}
 	return fd;
-}
-
-static uint64_t hash_path(const char *p)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-	return h;
 }
 
 int bp_index_file__identify(const struct bp_debuginfo *di, struct bp_index_header *hdr,
@@ -111,7 +103,8 @@ int bp_index_file__identify(const struct bp_debuginfo *di, struct bp_index_heade
 		}
 	}
 	if (!hdr->build_id_len) {
-		snprintf(name, name_len, "path-%016" PRIx64 ".idx", hash_path(di->path));
+		snprintf(name, name_len, "path-%016" PRIx64 ".idx",
+			 bp_fnv1a(BP_FNV1A_INIT, di->path, strlen(di->path)));
 		return 0;
 	}
 	for (pos = 0, n = 0; n < (int)hdr->build_id_len && pos + 3 < name_len; n++)
