@@ -100,24 +100,19 @@ static bool same_str(const char *a, const char *b)
 	return a && b ? !strcmp(a, b) : a == b;
 }
 
-/* Whether path is still the file id names; why when not. */
-static bool still(const char *what, const char *path, const struct bp_index_file_id *id,
-		  char *why, size_t len)
+/* path opened again when it is still the file id names (an fd), else -1
+ * with why. */
+static int still(const char *what, const char *path, const struct bp_index_file_id *id,
+		 char *why, size_t len)
 {
-	struct bp_index_file_id now;
-	struct stat st;
+	int fd = bp_index_file__reopen(path, id);
 
-	if (stat(path, &st)) {
-		snprintf(why, len, "cannot stat %s %s: %s", what, path, strerror(errno));
-		return false;
-	}
-	bp_index_file__id(&st, &now);
-	if (memcmp(&now, id, sizeof(now))) {
+	if (fd == -ESTALE)
 		snprintf(why, len, "%s %s changed since it was made (device, inode, size or times)",
 			 what, path);
-		return false;
-	}
-	return true;
+	else if (fd < 0)
+		snprintf(why, len, "cannot open %s %s: %s", what, path, strerror(-fd));
+	return fd < 0 ? -1 : fd;
 }
 
 static bool read_at(int fd, void *p, size_t size, uint64_t off)
@@ -126,35 +121,30 @@ static bool read_at(int fd, void *p, size_t size, uint64_t off)
 }
 
 /*
- * The GNU build ID of the 64-bit ELF file at path, from its note
+ * The GNU build ID of the 64-bit ELF file open as fd, from its note
  * segments, into id: its length, 0 when it has none, -1 when the file
  * cannot be read as such. (Only these few bytes are read: libelf would
  * map the file and read its section headers.)
  */
-static int file_build_id(const char *path, uint8_t *id)
+static int file_build_id(int fd, uint8_t *id)
 {
 	uint32_t note[1024];	/* notes are 4-byte aligned */
 	Elf64_Phdr ph[64];
 	Elf64_Ehdr eh;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), got = -1;
+	int got = 0;
 
-	if (fd < 0)
-		return -1;
 	/* the program headers at once: a binary has about a dozen */
 	if (!read_at(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(ph[0]) ||
 	    eh.e_phnum > sizeof(ph) / sizeof(ph[0]) ||
 	    !read_at(fd, ph, eh.e_phnum * sizeof(ph[0]), eh.e_phoff))
-		goto out;
-	got = 0;
+		return -1;
 	for (int i = 0; i < eh.e_phnum && !got; i++) {
 		size_t size = ph[i].p_filesz < sizeof(note) ? ph[i].p_filesz : sizeof(note);
 
 		if (ph[i].p_type == PT_NOTE && read_at(fd, note, size, ph[i].p_offset))
 			got = bp_build_id__from_notes(note, size, id, BP_INDEX_BUILD_ID_MAX);
 	}
-out:
-	close(fd);
 	return got;
 }
 
@@ -166,7 +156,7 @@ static int parse(const void *buf, size_t size, const struct entry_key *k,
 	struct bp_bytes_reader r = { .p = (const unsigned char *)buf + sizeof(*h) };
 	char *binary = NULL, *debug = NULL, *text = NULL, *dpath = NULL, *release = NULL;
 	uint8_t build_id[BP_INDEX_BUILD_ID_MAX];
-	int err = -EINVAL;
+	int err = -EINVAL, fd, got;
 
 	if (memcmp(h->magic, MAGIC, sizeof(h->magic)) || h->byte_order != BYTE_ORDER_MARK ||
 	    h->build_id_len > BP_INDEX_BUILD_ID_MAX) {
@@ -195,13 +185,20 @@ static int parse(const void *buf, size_t size, const struct entry_key *k,
 		snprintf(why, len, "made for another SEC text, binary, kernel release or BPFPROBE_DEBUGINFO_PATH");
 		goto out;
 	}
-	if (!still("the binary", binary, &h->binary, why, len) ||
-	    (debug && !still("its debug file", debug, &h->debug, why, len)))
+	fd = still("the binary", binary, &h->binary, why, len);
+	if (fd < 0)
 		goto out;
+	got = file_build_id(fd, build_id);
+	close(fd);
+	if (debug) {
+		fd = still("its debug file", debug, &h->debug, why, len);
+		if (fd < 0)
+			goto out;
+		close(fd);
+	}
 	/* the same times and size, yet rewritten within one clock tick: the
 	 * build ID tells (as for the DWARF index) */
-	if (file_build_id(binary, build_id) != (int)h->build_id_len ||
-	    memcmp(build_id, h->build_id, h->build_id_len)) {
+	if (got != (int)h->build_id_len || memcmp(build_id, h->build_id, h->build_id_len)) {
 		snprintf(why, len, "the binary %s is another build now (build ID)", binary);
 		goto out;
 	}
@@ -275,12 +272,10 @@ out:
 	return err;
 }
 
-/* Why di's points are not kept, or NULL. debug gets the path of its
- * separate debug file (NULL: the DWARF is in the binary). */
-static const char *not_kept(const struct bp_debuginfo *di, const struct bp_point *pts, int n,
-			    const char **debug)
+/* Why di's points are not kept, or NULL. */
+static const char *not_kept(const struct bp_debuginfo *di, const struct bp_point *pts, int n)
 {
-	const char *alt, *debugfile = NULL;
+	const char *alt;
 	const void *id;
 
 	if (n < 1 || !bp_points__encodable(pts, n))
@@ -289,10 +284,6 @@ static const char *not_kept(const struct bp_debuginfo *di, const struct bp_point
 		return "they were resolved without DWARF";
 	if (dwelf_dwarf_gnu_debugaltlink(di->dwarf, &alt, &id) > 0)
 		return "its DWARF has a DWZ alternate file";
-	dwfl_module_info(di->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
-	*debug = debugfile && strcmp(debugfile, di->path) ? debugfile : NULL;
-	if (*debug && (*debug)[0] != '/')
-		return "the path of its debug file is not absolute";
 	return NULL;
 }
 
@@ -312,7 +303,7 @@ int bp_resolution_cache__write(const struct bp_debuginfo *di, const char *spec_t
 	int fd, err;
 
 	snprintf(path, path_len, "%s", "");
-	no = not_kept(di, pts, n, &debug);
+	no = not_kept(di, pts, n);
 	if (no) {
 		snprintf(why, len, "%s", no);
 		return -EOPNOTSUPP;
@@ -321,8 +312,13 @@ int bp_resolution_cache__write(const struct bp_debuginfo *di, const char *spec_t
 	      bp_index_file__identify(di, &ih, iname, sizeof(iname), why, len);
 	if (err)
 		return err;
-	if (!ih.has_debug_file)
-		debug = NULL;	/* another name of the binary itself */
+	/* the DWARF in another file (identify has its identity): its path */
+	if (ih.has_debug_file)
+		dwfl_module_info(di->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debug);
+	if (debug && debug[0] != '/') {
+		snprintf(why, len, "the path of its debug file is not absolute");
+		return -EOPNOTSUPP;
+	}
 	memcpy(h.magic, MAGIC, sizeof(h.magic));
 	h.byte_order = BYTE_ORDER_MARK;
 	h.npoints = n;
