@@ -72,3 +72,38 @@ nobody_copy() {
 as_nobody() {
 	(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@")
 }
+
+# swapped_target OUT VERSION FN [GCC FLAGS...]: a program whose FN(a, b)
+# (noinline) takes its parameters in the order VERSION says: version 2
+# swaps them, so that a and b live in other registers than in version 1
+# (a rebuilt binary whose old DWARF would now be wrong). It prints
+# "TRUTH a=A b=B", the values FN receives; FN_other(x) is a second
+# function. Its source is OUT.c.
+swapped_target() {
+	local out=$1 v=$2 fn=$3
+	shift 3
+	cat >"$out.c" <<EOF
+#include <stdio.h>
+#include <stdlib.h>
+volatile long sink;
+#if $v == 1
+__attribute__((noinline)) long $fn(long a, int b) { sink = a; return a + b; }
+#define CALL(a, b) $fn(a, b)
+#else
+__attribute__((noinline)) long $fn(int b, long a) { sink = a; return a - b; }
+#define CALL(a, b) $fn(b, a)
+#endif
+__attribute__((noinline)) long ${fn}_other(int x) { sink = x; return x; }
+int main(int argc, char **argv)
+{
+	long a = 1000 + argc, r;
+	int b = 7 * $v;
+
+	printf("TRUTH a=%ld b=%d\n", a, b);
+	fflush(stdout);
+	r = CALL(a, b) + ${fn}_other(argc);
+	return r == 0;
+}
+EOF
+	gcc -O2 -g "$@" "$out.c" -o "$out.new" && mv "$out.new" "$out"
+}

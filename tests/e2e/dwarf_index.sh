@@ -18,35 +18,8 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME=$tmp/cache
 IDX=$XDG_CACHE_HOME/bpfprobe/dwarf-index
 
-# mk OUT VERSION [LDFLAGS...]: the target; version 2 swaps the parameters,
-# so that a and b live in other registers
-mk() {
-	local out=$1 v=$2
-	shift 2
-	cat >"$tmp/t.c" <<EOF
-#include <stdio.h>
-#include <stdlib.h>
-volatile long sink;
-#if $v == 1
-__attribute__((noinline)) long idx_fn(long a, int b) { sink = a; return a + b; }
-#define CALL(a, b) idx_fn(a, b)
-#else
-__attribute__((noinline)) long idx_fn(int b, long a) { sink = a; return a - b; }
-#define CALL(a, b) idx_fn(b, a)
-#endif
-int main(int argc, char **argv)
-{
-	long a = 1000 + argc, r;
-	int b = 7 * $v;
-
-	printf("TRUTH a=%ld b=%d\n", a, b);
-	fflush(stdout);
-	r = CALL(a, b);
-	return r == 0;
-}
-EOF
-	gcc -O2 -g "$@" "$tmp/t.c" -o "$out.new" && mv "$out.new" "$out"
-}
+# mk OUT VERSION [LDFLAGS...]: the target (tests/lib.sh)
+mk() { swapped_target "$1" "$2" idx_fn "${@:3}"; }
 
 SEC_OF() { echo "exec=$1;func=idx_fn a b"; }
 # what resolve says of the arguments: the part that differs between builds

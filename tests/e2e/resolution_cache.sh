@@ -16,34 +16,8 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME=$tmp/cache
 RES=$XDG_CACHE_HOME/bpfprobe/resolutions
 
-# mk OUT VERSION [CFLAGS...]: the target; version 2 swaps the parameters
-mk() {
-	local out=$1 v=$2
-	shift 2
-	cat >"$tmp/t.c" <<EOF
-#include <stdio.h>
-volatile long sink;
-#if $v == 1
-__attribute__((noinline)) long rc_fn(long a, int b) { sink = a; return a + b; }
-#define CALL(a, b) rc_fn(a, b)
-#else
-__attribute__((noinline)) long rc_fn(int b, long a) { sink = a; return a - b; }
-#define CALL(a, b) rc_fn(b, a)
-#endif
-__attribute__((noinline)) long rc_other(int x) { sink = x; return x; }
-int main(int argc, char **argv)
-{
-	long a = 1000 + argc, r;
-	int b = 7 * $v;
-
-	printf("TRUTH a=%ld b=%d\n", a, b);
-	fflush(stdout);
-	r = CALL(a, b) + rc_other(argc);
-	return r == 0;
-}
-EOF
-	gcc -O2 -g "$@" "$tmp/t.c" -o "$out.new" && mv "$out.new" "$out"
-}
+# mk OUT VERSION [CFLAGS...]: the target (tests/lib.sh)
+mk() { swapped_target "$1" "$2" rc_fn "${@:3}"; }
 
 SEC_OF() { echo "exec=$1;func=rc_fn a b"; }
 
@@ -92,7 +66,7 @@ resolved lazy "exec=$BIN;rc_fn;*sink=a;*"
 check resolution_cache_not_lazy "a lazy pattern's resolution was kept" \
 	eval 'same lazy && ! said lazy "$KEPT" && [ "$(nres)" = 1 ]'
 # another SEC text is another entry
-resolved other "exec=$BIN;func=rc_other x"
+resolved other "exec=$BIN;func=rc_fn_other x"
 check resolution_cache_other_text "another SEC text was answered from the first one's entry" \
 	eval 'same other && said other "$KEPT" && [ "$(nres)" = 2 ]'
 
