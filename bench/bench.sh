@@ -5,10 +5,14 @@
 # machine and on what else runs on it. No test asserts on any of this.
 #
 # Usage: bench/bench.sh [BENCH_DIR]   (make bench builds BENCH_DIR first)
-#   BENCH_RUNS=N   runs per measurement, medians reported (default 5)
+#   BENCH_RUNS=N   runs per measurement, medians reported (default 5; at
+#                  least 11 for the warm resolves, a few milliseconds each)
 #   BENCH_ONLY=1,3 run only those sections
 #   BENCH_SIZES="400 800" CU counts of the resolution benchmark (x150 functions)
 #   BPFPROBE=...   the tool under test (default build/bpfprobe)
+#
+# Each command is started with posix_spawn (bench/runstat.c): a harness's
+# fork would add its own copy-on-write faults to the command's CPU time.
 #
 # 1 load+attach  `bpfprobe load OBJ -- /bin/true` vs `perf record -e OBJ --
 #                /bin/true` on the same object built without -g: wall, CPU
@@ -143,7 +147,7 @@ verdict_cpu() {
 	esac
 }
 
-echo "bpfprobe benchmark, $(date -u +%Y-%m-%dT%H:%MZ), $(uname -r), $(nproc) cpus, $RUNS runs per measurement (medians)"
+echo "bpfprobe benchmark, $(date -u +%Y-%m-%dT%H:%MZ), $(uname -r), $(nproc) cpus, $RUNS runs per measurement (medians; at least 11 for warm resolves)"
 echo "ratio = bpfprobe / perf; below 1 is better; 'other' is bpftrace where comparable"
 echo
 printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric bpfprobe perf ratio other note | tee -a "$table"
@@ -176,7 +180,10 @@ verdict_ratio() {
 # resolve_case BIN LABEL SEC PERFSPEC BPFTRACE_PROBE MODE [GOAL]: one
 # bpfprobe mode (cold, warm, no-cache) against perf; bpftrace's line is $bt
 resolve_case() {
-	local bin=$1 bp pf before= opts=()
+	local bin=$1 bp pf before= opts=() RUNS=$RUNS
+	# a warm resolve takes a few milliseconds, where one run's noise is a
+	# tenth of it: its medians are taken over more runs (cheap ones)
+	case $6 in warm*) [ "$RUNS" -ge 11 ] || RUNS=11 ;; esac
 	case $6 in
 	cold) before="rm -rf $idx_home/bpfprobe" ;;
 	warm) XDG_CACHE_HOME=$idx_home "$BPFPROBE" resolve "exec=$bin;$3" >/dev/null 2>&1 ;;

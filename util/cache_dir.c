@@ -28,23 +28,24 @@
 #define STALE_TEMP_SECONDS	3600
 
 /*
- * Why the directory path (st) may have been changed by someone else, in
- * why; NULL when it cannot. mine: it must be the effective user's and
- * writable by it alone; else root's will do too, and a sticky directory
- * others may write (/tmp), since they cannot rename what is not theirs.
+ * Why the directory path (its first n characters; st) may have been
+ * changed by someone else, in why; NULL when it cannot. mine: it must be
+ * the effective user's and writable by it alone; else root's will do too,
+ * and a sticky directory others may write (/tmp), since they cannot rename
+ * what is not theirs.
  */
-static const char *why_untrusted(const char *path, const struct stat *st, bool mine,
+static const char *why_untrusted(const char *path, int n, const struct stat *st, bool mine,
 				 char *why, size_t len)
 {
 	uid_t me = geteuid();
 
 	if (!S_ISDIR(st->st_mode)) {
-		snprintf(why, len, "%s is not a directory", path);
+		snprintf(why, len, "%.*s is not a directory", n, path);
 	} else if (st->st_uid != me && (mine || st->st_uid != 0)) {
-		snprintf(why, len, "%s is owned by uid %u, not by uid %u%s", path,
+		snprintf(why, len, "%.*s is owned by uid %u, not by uid %u%s", n, path,
 			 (unsigned)st->st_uid, (unsigned)me, mine || !me ? "" : " or root");
 	} else if ((st->st_mode & (S_IWGRP | S_IWOTH)) && (mine || !(st->st_mode & S_ISVTX))) {
-		snprintf(why, len, "%s is writable by %s (mode %04o)", path,
+		snprintf(why, len, "%.*s is writable by %s (mode %04o)", n, path,
 			 st->st_mode & S_IWOTH ? "others" : "its group",
 			 (unsigned)(st->st_mode & 07777));
 	} else {
@@ -55,7 +56,7 @@ static const char *why_untrusted(const char *path, const struct stat *st, bool m
 
 int bp_cache_dir__open_trusted(const char *path, bool mine, char *why, size_t len)
 {
-	char walked[PATH_MAX], comp[NAME_MAX + 1];
+	char comp[NAME_MAX + 1];
 	const char *p = path;
 	struct stat st;
 	int fd, err = 0;
@@ -72,14 +73,14 @@ int bp_cache_dir__open_trusted(const char *path, bool mine, char *why, size_t le
 			close(fd);
 		return err;
 	}
-	if (why_untrusted("/", &st, mine && !path[strspn(path, "/")], why, len)) {
+	if (why_untrusted("/", 1, &st, mine && !path[strspn(path, "/")], why, len)) {
 		close(fd);
 		return -EPERM;
 	}
 	while (!err) {
 		bool last;
 		size_t n;
-		int next;
+		int next, walked;
 
 		p += strspn(p, "/");
 		if (!*p)
@@ -94,18 +95,19 @@ int bp_cache_dir__open_trusted(const char *path, bool mine, char *why, size_t le
 		comp[n] = '\0';
 		p += n;
 		last = !p[strspn(p, "/")];
-		snprintf(walked, sizeof(walked), "%.*s", (int)(p - path), path);
+		/* the path up to this name, for what is said */
+		walked = (int)(p - path);
 		next = openat(fd, comp, (last ? O_RDONLY : O_PATH) | O_DIRECTORY | O_NOFOLLOW |
 					O_CLOEXEC);
 		if (next < 0) {
 			err = -errno;
-			snprintf(why, len, "%s: %s", walked,
+			snprintf(why, len, "%.*s: %s", walked, path,
 				 errno == ELOOP || errno == ENOTDIR ?
 				 "a symbolic link or not a directory" : strerror(errno));
 		} else if (fstat(next, &st)) {
 			err = -errno;
-			snprintf(why, len, "%s: %s", walked, strerror(errno));
-		} else if (why_untrusted(walked, &st, last && mine, why, len)) {
+			snprintf(why, len, "%.*s: %s", walked, path, strerror(errno));
+		} else if (why_untrusted(path, walked, &st, last && mine, why, len)) {
 			err = -EPERM;
 		}
 		close(fd);
@@ -143,14 +145,14 @@ static bool passwd_home(char *buf, size_t len)
 static void cache_path(char *buf, size_t len)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char dir[PATH_MAX - sizeof("/.cache/bpfprobe")];
+	const char *sub = "/.cache/bpfprobe";
 
 	if (xdg && xdg[0] == '/')
 		snprintf(buf, len, "%s/bpfprobe", xdg);
 	else if (home && home[0] == '/')
-		snprintf(buf, len, "%s/.cache/bpfprobe", home);
-	else if (passwd_home(dir, sizeof(dir)))
-		snprintf(buf, len, "%s/.cache/bpfprobe", dir);
+		snprintf(buf, len, "%s%s", home, sub);
+	else if (len > strlen(sub) && passwd_home(buf, len - strlen(sub)))
+		strcat(buf, sub);
 	else
 		snprintf(buf, len, "/var/cache/bpfprobe");
 }
@@ -188,58 +190,87 @@ static void make_missing(char *path)
 	}
 }
 
+/* Whether path has no empty, "." or ".." component: then, when walking
+ * it meets no symlink, it is already canonical. */
+static bool plain_path(const char *path)
+{
+	for (const char *p = path; *p; p++) {
+		if (*p != '/')
+			continue;
+		if (p[1] == '/' || !p[1] ||
+		    (p[1] == '.' && (p[2] == '/' || !p[2] || (p[2] == '.' && (p[3] == '/' || !p[3])))))
+			return false;
+	}
+	return true;
+}
+
+/* The cache directory at path (as cache_path made it): its missing
+ * directories made, and opened by its canonical path. */
+static int __attribute__((noinline)) open_made(const char *path, struct bp_cache_dir *cd,
+						 char *why, size_t len)
+{
+	char made[PATH_MAX];
+	struct stat st;
+	int err;
+
+	snprintf(made, sizeof(made), "%s", path);
+	make_missing(made);
+	if (lstat(made, &st)) {
+		err = -errno;
+		snprintf(why, len, "%s: %s", made, strerror(errno));
+		return err;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(why, len, "%s is a symbolic link", made);
+		return -ELOOP;
+	}
+	if (!realpath(made, cd->path)) {
+		err = -errno;
+		snprintf(why, len, "%s: %s", made, strerror(errno));
+		return err;
+	}
+	return bp_cache_dir__open_trusted(cd->path, true, why, len);
+}
+
 int bp_cache_dir__open_user(struct bp_cache_dir *cd, char *why, size_t len)
 {
-	char path[PATH_MAX];
-	struct stat st;
-	int fd;
+	int fd = -ENOENT;
 
 	cd->fd = -1;
 	cd->temporary = false;
-	cache_path(path, sizeof(path));
-	make_missing(path);
-	if (lstat(path, &st)) {
-		fd = -errno;
-		snprintf(why, len, "%s: %s", path, strerror(errno));
-		return fd;
-	}
-	if (S_ISLNK(st.st_mode)) {
-		snprintf(why, len, "%s is a symbolic link", path);
-		return -ELOOP;
-	}
-	if (!realpath(path, cd->path)) {
-		fd = -errno;
-		snprintf(why, len, "%s: %s", path, strerror(errno));
-		return fd;
-	}
-	fd = bp_cache_dir__open_trusted(cd->path, true, why, len);
+	cache_path(cd->path, sizeof(cd->path));
+	/*
+	 * Where it exists and no symlink is on its way (the usual case) the
+	 * walk alone opens it. Else (missing, a symlink on the way, or
+	 * found untrusted there) its missing directories are made and its
+	 * canonical path walked, as if the quick walk had not been tried.
+	 */
+	if (plain_path(cd->path))
+		fd = bp_cache_dir__open_trusted(cd->path, true, why, len);
+	if (fd < 0)
+		fd = open_made(cd->path, cd, why, len);
 	if (fd < 0)
 		return fd;
 	cd->fd = fd;
 	return 0;
 }
 
-int bp_cache_dir__open_sub(const struct bp_cache_dir *parent, const char *name,
-			   struct bp_cache_dir *cd, char *why, size_t len)
+/* The directory name in the directory dirfd, whose path with name is
+ * cd->path already: opened (made when missing) and checked, into cd->fd. */
+static int open_named(int dirfd, const char *name, struct bp_cache_dir *cd, char *why,
+		      size_t len)
 {
 	struct stat st;
 	int fd, err;
 
-	cd->fd = -1;
-	cd->temporary = parent->temporary;
-	if (snprintf(cd->path, sizeof(cd->path), "%s/%s", parent->path, name) >=
-	    (int)sizeof(cd->path)) {
-		snprintf(why, len, "%s/%s: path too long", parent->path, name);
-		return -ENAMETOOLONG;
-	}
-	fd = openat(parent->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT) {
-		if (mkdirat(parent->fd, name, 0700) && errno != EEXIST) {
+		if (mkdirat(dirfd, name, 0700) && errno != EEXIST) {
 			err = -errno;
 			snprintf(why, len, "cannot create %s: %s", cd->path, strerror(errno));
 			return err;
 		}
-		fd = openat(parent->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	}
 	if (fd < 0) {
 		err = -errno;
@@ -254,12 +285,25 @@ int bp_cache_dir__open_sub(const struct bp_cache_dir *parent, const char *name,
 		close(fd);
 		return err;
 	}
-	if (why_untrusted(cd->path, &st, true, why, len)) {
+	if (why_untrusted(cd->path, (int)strlen(cd->path), &st, true, why, len)) {
 		close(fd);
 		return -EPERM;
 	}
 	cd->fd = fd;
 	return 0;
+}
+
+int bp_cache_dir__open_sub(const struct bp_cache_dir *parent, const char *name,
+			   struct bp_cache_dir *cd, char *why, size_t len)
+{
+	cd->fd = -1;
+	cd->temporary = parent->temporary;
+	if (snprintf(cd->path, sizeof(cd->path), "%s/%s", parent->path, name) >=
+	    (int)sizeof(cd->path)) {
+		snprintf(why, len, "%s/%s: path too long", parent->path, name);
+		return -ENAMETOOLONG;
+	}
+	return open_named(parent->fd, name, cd, why, len);
 }
 
 bool bp_cache_dir__file_trusted(int fd, const char *name, char *why, size_t len)
@@ -371,18 +415,30 @@ void bp_cache_dir__prune(const struct bp_cache_dir *cd, const char *suffix, long
 int bp_cache_dir__open_user_sub(const char *name, struct bp_cache_dir *cd, char *why,
 				size_t len)
 {
-	struct bp_cache_dir top;
-	char msg[PATH_MAX + 128];
-	int err;
+	static const char prefix[] = "the cache directory cannot be trusted: ";
+	/* what is wrong goes after the prefix, in why itself */
+	size_t skip = len > sizeof(prefix) ? sizeof(prefix) - 1 : 0;
+	size_t at;
+	int top, err;
 
-	cd->fd = -1;
-	err = bp_cache_dir__open_user(&top, msg, sizeof(msg));
+	err = bp_cache_dir__open_user(cd, why + skip, len - skip);
 	if (!err) {
-		err = bp_cache_dir__open_sub(&top, name, cd, msg, sizeof(msg));
-		bp_cache_dir__close(&top);
+		/* the top directory's path becomes its subdirectory's */
+		top = cd->fd;
+		cd->fd = -1;
+		at = strlen(cd->path);
+		if (snprintf(cd->path + at, sizeof(cd->path) - at, "/%s", name) >=
+		    (int)(sizeof(cd->path) - at)) {
+			cd->path[at] = '\0';
+			snprintf(why + skip, len - skip, "%s/%s: path too long", cd->path, name);
+			err = -ENAMETOOLONG;
+		} else {
+			err = open_named(top, name, cd, why + skip, len - skip);
+		}
+		close(top);
 	}
-	if (err)
-		snprintf(why, len, "the cache directory cannot be trusted: %s", msg);
+	if (err && skip)
+		memcpy(why, prefix, skip);
 	return err;
 }
 

@@ -78,6 +78,12 @@ resolved pruning "exec=$BIN;func=rc_fn a"
 check resolution_cache_prunes_old "an old entry or a dead temporary file was left, or a recent one removed" \
 	eval 'said pruning "$KEPT" && [ ! -e "$RES/0123456789abcdef.res" ] && [ ! -e "$RES/tmp-1-deadbeef.res" ] && [ -e "$RES/fedcba9876543210.res" ]'
 rm -f "$RES/fedcba9876543210.res"
+# the cache directory named through a symlink and "..": the same entry,
+# under its canonical path
+ln -s "$tmp" "$tmp/via"
+XDG_CACHE_HOME=$tmp/via/cache/../cache resolved indirect "$(SEC_OF "$BIN")"
+check resolution_cache_canonical_dir "a cache directory named through a symlink and .. was not used under its canonical path" \
+	eval 'same indirect && said indirect "$HIT"'
 
 # --- a load from the cache fetches the right values ------------------------------
 
