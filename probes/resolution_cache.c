@@ -267,12 +267,11 @@ int bp_resolution_cache__read(const char *binary, const char *spec_text,
 			snprintf(why, len, "%s", errno == ELOOP ? "a symbolic link" : strerror(errno));
 		goto out;
 	}
-	if (!bp_cache_dir__file_trusted(fd, k.name, why, len)) {
+	if (!bp_cache_dir__file_trusted(fd, k.name, &st, why, len)) {
 		err = -EPERM;
 		goto out;
 	}
-	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(struct entry_header) ||
-	    st.st_size > MAX_ENTRY_SIZE) {
+	if (st.st_size < (off_t)sizeof(struct entry_header) || st.st_size > MAX_ENTRY_SIZE) {
 		snprintf(why, len, "a file of %lld bytes", (long long)st.st_size);
 		err = -EINVAL;
 		goto out;

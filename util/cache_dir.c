@@ -306,22 +306,21 @@ int bp_cache_dir__open_sub(const struct bp_cache_dir *parent, const char *name,
 	return open_named(parent->fd, name, cd, why, len);
 }
 
-bool bp_cache_dir__file_trusted(int fd, const char *name, char *why, size_t len)
+bool bp_cache_dir__file_trusted(int fd, const char *name, struct stat *st, char *why,
+				size_t len)
 {
-	struct stat st;
-
-	if (fstat(fd, &st)) {
+	if (fstat(fd, st)) {
 		snprintf(why, len, "%s: %s", name, strerror(errno));
 		return false;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st->st_mode)) {
 		snprintf(why, len, "%s is not a regular file", name);
 		return false;
 	}
-	if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+	if (st->st_uid != geteuid() || (st->st_mode & (S_IWGRP | S_IWOTH))) {
 		snprintf(why, len, "%s is not a file only uid %u may write (owner %u, mode %04o)",
-			 name, (unsigned)geteuid(), (unsigned)st.st_uid,
-			 (unsigned)(st.st_mode & 07777));
+			 name, (unsigned)geteuid(), (unsigned)st->st_uid,
+			 (unsigned)(st->st_mode & 07777));
 		return false;
 	}
 	return true;

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 struct bp_cache_dir {
 	int fd;			/* the directory, opened: files go in with *at() calls */
@@ -64,9 +65,10 @@ int bp_cache_dir__open_trusted(const char *path, bool mine, char *why, size_t le
 /*
  * Whether the file name in cd, opened as fd, may be read: a regular file
  * (fd was opened O_NOFOLLOW) of the effective user that nobody else may
- * write. False with why.
+ * write. False with why. st gets the file's status either way it was read.
  */
-bool bp_cache_dir__file_trusted(int fd, const char *name, char *why, size_t len);
+bool bp_cache_dir__file_trusted(int fd, const char *name, struct stat *st, char *why,
+				size_t len);
 
 /*
  * Creates a file in cd under a fresh temporary name (O_EXCL|O_NOFOLLOW,

@@ -209,11 +209,11 @@ int bp_index_file__read(const struct bp_index_header *want, const char *name,
 				 strerror(errno));
 		goto out;
 	}
-	if (!bp_cache_dir__file_trusted(fd, name, why, len)) {
+	if (!bp_cache_dir__file_trusted(fd, name, &st, why, len)) {
 		err = -EPERM;
 		goto out;
 	}
-	if (fstat(fd, &st) || (uint64_t)st.st_size > MAX_INDEX_SIZE) {
+	if ((uint64_t)st.st_size > MAX_INDEX_SIZE) {
 		snprintf(why, len, "a file of %lld bytes", (long long)st.st_size);
 		err = -EINVAL;
 		goto out;
