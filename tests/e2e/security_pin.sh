@@ -119,14 +119,23 @@ else
 	timeout 60 "$BPFPROBE" load --pin s3 "$tmp/obj.o" >/dev/null 2>"$tmp/perr"
 	timeout 60 "$BPFPROBE" unload s3 >/dev/null 2>&1
 	new_ids=$(for i in $ids; do case " $orig " in *" $i "*) ;; *) echo "$i" ;; esac; done)
+	# The kernel frees a released program after a grace period: wait for
+	# the killed run's to go before comparing (s3's came and went too).
+	left=$(ids_gone $new_ids)
+	gone=$?
+	for _ in $(seq 100); do
+		now=$(progs)
+		[ "$now" = "$orig" ] && break
+		sleep 0.1
+	done
 	if [ "$moved" != yes ]; then
 		fail pin_killed_replace_restored "s2 was not moved aside at the stop"
 	elif [ ! -d "$ROOT/s2" ] || ! grep -q "restored pinned session 's2'" "$tmp/perr"; then
 		fail pin_killed_replace_restored "s2 was not put back: $(ls "$ROOT"); $(cat "$tmp/perr")"
-	elif [ "$(progs)" != "$orig" ]; then
-		fail pin_killed_replace_restored "programs now '$(progs)', the session had '$orig'"
-	elif ! left=$(ids_gone $new_ids); then
+	elif [ $gone -ne 0 ]; then
 		fail pin_killed_replace_restored "$left"
+	elif [ "$now" != "$orig" ]; then
+		fail pin_killed_replace_restored "programs now '$now', the session had '$orig'"
 	elif ls "$ROOT" | grep -q '^_'; then
 		fail pin_killed_replace_restored "staging directories left: $(ls "$ROOT")"
 	else
