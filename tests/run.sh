@@ -6,7 +6,12 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# The user's cache (compiled programs, resolutions, DWARF indexes) is not
+# the suite's: it uses one of its own, empty at the start, so no test reads
+# what an earlier run or another session left there, nor leaves anything.
+XDG_CACHE_HOME=$(mktemp -d) || exit 1
+export XDG_CACHE_HOME
+trap 'rm -f "$log"; rm -rf "$XDG_CACHE_HOME"' EXIT
 filter=${TESTS:-}
 
 # A pinned session of "another user" in the default pin root, made before
