@@ -107,3 +107,20 @@ int main(int argc, char **argv)
 EOF
 	gcc -O2 -g "$@" "$out.c" -o "$out.new" && mv "$out.new" "$out"
 }
+
+# swapped_probe OUT.o SEC: a BPF object whose program, at SEC (an FN of
+# swapped_target with "a b"), prints "GOT a=A b=B": what compare_truth
+# matches against the target's TRUTH line.
+swapped_probe() {
+	mkobj "$1" <<EOF
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+SEC("$2")
+int p(void *ctx, int err, long a, long b)
+{
+	bpf_printk("GOT a=%ld b=%ld", a, b);
+	return 0;
+}
+char LICENSE[] SEC("license") = "GPL";
+EOF
+}

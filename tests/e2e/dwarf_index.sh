@@ -11,11 +11,9 @@
 # fetched with what the rebuilt program prints.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+. tests/cache_helpers.sh
 
-tmp=$(mktemp -d)
-chmod 755 "$tmp"
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME=$tmp/cache
+cache_setup
 IDX=$XDG_CACHE_HOME/bpfprobe/dwarf-index
 
 # mk OUT VERSION [LDFLAGS...]: the target (tests/lib.sh)
@@ -42,20 +40,6 @@ same() {
 	[ -s "$tmp/$1.ref" ] && [ "$(args_of <"$tmp/$1.out")" = "$(args_of <"$tmp/$1.ref")" ]
 }
 
-# check NAME WHY CONDITION...: PASS when the condition holds; the last
-# resolve's messages with the failure
-last=
-check() {
-	local name=$1 why=$2
-	shift 2
-	if "$@"; then
-		pass "$name"
-	else
-		fail "$name" "$why: $(cat "$tmp/$last.err" 2>/dev/null | head -c 1500)"
-	fi
-}
-
-said() { grep -q -- "$2" "$tmp/$1.err"; }
 nidx() { find "$IDX" -name '*.idx' 2>/dev/null | wc -l; }
 
 BIN=$tmp/app
@@ -127,17 +111,7 @@ else
 	mk "$NB" 1 -Wl,--build-id=none
 	"$BPFPROBE" resolve "$(SEC_OF "$NB")" >/dev/null 2>&1
 	mk "$NB" 2 -Wl,--build-id=none
-	mkobj "$tmp/p.o" <<EOF
-#include <linux/bpf.h>
-#include <bpf/bpf_helpers.h>
-SEC("exec=$NB;func=idx_fn a b")
-int p(void *ctx, int err, long a, long b)
-{
-	bpf_printk("GOT a=%ld b=%ld", a, b);
-	return 0;
-}
-char LICENSE[] SEC("license") = "GPL";
-EOF
+	swapped_probe "$tmp/p.o" "$(SEC_OF "$NB")"
 	out=$(timeout 60 "$BPFPROBE" load --quiet-meta "$tmp/p.o" -- "$NB" 2>&1)
 	if d=$(compare_truth "$out"); then
 		pass dwarf_index_rebuilt_load

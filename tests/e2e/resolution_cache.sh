@@ -9,11 +9,9 @@
 # program prints.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+. tests/cache_helpers.sh
 
-tmp=$(mktemp -d)
-chmod 755 "$tmp"
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME=$tmp/cache
+cache_setup
 RES=$XDG_CACHE_HOME/bpfprobe/resolutions
 
 # mk OUT VERSION [CFLAGS...]: the target (tests/lib.sh)
@@ -23,7 +21,6 @@ SEC_OF() { echo "exec=$1;func=rc_fn a b"; }
 
 # resolved NAME SEC [OPTIONS]: resolve -v's output in $tmp/NAME.out, stderr
 # in NAME.err, and --no-cache's output in NAME.ref
-last=
 resolved() {
 	local name=$1 sec=$2
 	shift 2
@@ -32,17 +29,7 @@ resolved() {
 	"$BPFPROBE" resolve --no-cache "$sec" >"$tmp/$name.ref" 2>/dev/null
 }
 same() { [ -s "$tmp/$1.ref" ] && cmp -s "$tmp/$1.out" "$tmp/$1.ref"; }
-said() { grep -q -- "$2" "$tmp/$1.err"; }
 nres() { find "$RES" -name '*.res' 2>/dev/null | wc -l; }
-check() {
-	local name=$1 why=$2
-	shift 2
-	if "$@"; then
-		pass "$name"
-	else
-		fail "$name" "$why: $(head -c 1500 "$tmp/$last.err" 2>/dev/null)"
-	fi
-}
 HIT="probe point from the resolution cache $RES/"
 KEPT="resolution kept in $RES/"
 
@@ -91,17 +78,7 @@ why=$(uprobe_unavailable)
 if [ -n "$why" ]; then
 	skip resolution_cache_load "$why"
 else
-	mkobj "$tmp/p.o" <<EOF
-#include <linux/types.h>
-#include <bpf/bpf_helpers.h>
-SEC("$(SEC_OF "$BIN")")
-int p(void *ctx, int err, long a, long b)
-{
-	bpf_printk("GOT a=%ld b=%ld", a, b);
-	return 0;
-}
-char LICENSE[] SEC("license") = "GPL";
-EOF
+	swapped_probe "$tmp/p.o" "$(SEC_OF "$BIN")"
 	timeout 60 "$BPFPROBE" load -v --quiet-meta "$tmp/p.o" -- "$BIN" >/dev/null 2>&1
 	out=$(timeout 60 "$BPFPROBE" load -v --quiet-meta "$tmp/p.o" -- "$BIN" 2>&1)
 	if ! grep -q "$HIT" <<<"$out"; then

@@ -8,11 +8,9 @@
 # separate debug file when the DWARF is there.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+. tests/cache_helpers.sh
 
-tmp=$(mktemp -d)
-chmod 755 "$tmp"
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME=$tmp/cache
+cache_setup
 WINDOW="on without the units before it"
 
 # mk OUT [CFLAGS...]: three units; win_late (a struct's member through a
@@ -79,7 +77,6 @@ resolved() {
 	"$BPFPROBE" resolve --no-cache "exec=$bin;$spec" >"$tmp/$name.ref" 2>/dev/null
 }
 same() { [ -s "$tmp/$1.ref" ] && cmp -s "$tmp/$1.out" "$tmp/$1.ref"; }
-said() { grep -q -- "$2" "$tmp/$1.err"; }
 why() { echo "$(diff "$tmp/$1.ref" "$tmp/$1.out" | head -20) $(grep -i -e window -e "unit" -e index "$tmp/$1.err" | head -5)"; }
 
 BIN=$tmp/app
