@@ -65,6 +65,13 @@ static void fill(struct bp_point *p)
 	p[1].offset = 0x1200;
 }
 
+/* what fill() gave, freed */
+static void unfill(struct bp_point *p)
+{
+	for (int i = 0; i < 2; i++)
+		bp_point__clear(&p[i]);
+}
+
 static void same_point(const struct bp_point *a, const struct bp_point *b)
 {
 	const char *sa[] = { a->binary, a->func, a->cu, a->source, a->src_file, a->caller,
@@ -115,8 +122,7 @@ static void test_round_trip(void)
 		same_point(&in[1], &out[1]);
 	}
 	bp_points__free(out, 2);
-	for (int i = 0; i < 2; i++)
-		bp_point__clear(&in[i]);
+	unfill(in);
 	bp_bytes__free(&b);
 }
 
@@ -132,8 +138,7 @@ static void test_kernel_points_do_not_encode(void)
 	in[1].kernel = false;
 	in[1].map.on = true;
 	CHECK(!bp_points__encodable(in, 2), "a map-tracing point is encodable");
-	for (int i = 0; i < 2; i++)
-		bp_point__clear(&in[i]);
+	unfill(in);
 	bp_bytes__free(&b);
 }
 
@@ -156,8 +161,7 @@ static void test_truncated(void)
 		CHECK(!out, "points from %zu bytes", n);
 		free(copy);
 	}
-	for (int i = 0; i < 2; i++)
-		bp_point__clear(&in[i]);
+	unfill(in);
 	bp_bytes__free(&b);
 }
 
@@ -198,8 +202,7 @@ static void test_damaged_bytes(void)
 		free(copy);
 	}
 	CHECK(refused > 0, "no damaged byte was refused");
-	for (int i = 0; i < 2; i++)
-		bp_point__clear(&in[i]);
+	unfill(in);
 	bp_bytes__free(&b);
 }
 
@@ -216,8 +219,7 @@ static void test_count_past_the_bytes(void)
 	r.off = 0;
 	CHECK_INT(bp_points__decode(&r, 0, &out), -EINVAL);
 	CHECK(!out, "points from a count of 0");
-	for (int i = 0; i < 2; i++)
-		bp_point__clear(&in[i]);
+	unfill(in);
 	bp_bytes__free(&b);
 }
 
