@@ -15,6 +15,9 @@ void bp_log(enum bpfprobe_print_level level, const char *fmt, ...)
  * failed (their first line is often the reason). Callers hold
  * the section handler's lock (loader/object.h) across both.
  */
+void bp_log__hold_libbpf(char *buf, size_t size);
+void bp_log__release_libbpf(enum bpfprobe_print_level level);
+
 /*
  * How many warnings (BPFPROBE_WARN messages) the library has said so far,
  * and one more for a warning not said again (said once per process): a
@@ -23,9 +26,6 @@ void bp_log(enum bpfprobe_print_level level, const char *fmt, ...)
  */
 unsigned long bp_log__warnings(void);
 void bp_log__unsaid_warning(void);
-
-void bp_log__hold_libbpf(char *buf, size_t size);
-void bp_log__release_libbpf(enum bpfprobe_print_level level);
 
 /* Errors are the messages a user must see: they name the culprit. */
 #define bp_err(...)	bp_log(BPFPROBE_WARN, __VA_ARGS__)
