@@ -87,7 +87,7 @@ struct bpfprobe_object {
 	char *license;
 	char *vmlinux;		/* open opts: kernel DWARF to use */
 	char *source;		/* open opts: what the object was compiled from */
-	bool no_cache;		/* open opts: no DWARF index (probes/dwarf/index.h) */
+	bool no_cache;		/* open opts: no DWARF index (probes/binary/index.h) */
 	char *kernel_log;	/* libbpf's loads' verifier log, until the load ends */
 	struct bp_program *progs;
 	int nprogs;

@@ -14,9 +14,9 @@
 #include <gelf.h>
 
 #include "probes/dwarf/cxx.h"
-#include "probes/dwarf/debuginfo.h"
+#include "probes/binary/debuginfo.h"
 #include "probes/dwarf/dwarf.h"
-#include "probes/dwarf/libpath.h"
+#include "probes/binary/libpath.h"
 #include "probes/dwarf/types.h"
 #include "probes/listing.h"
 #include "probes/report.h"

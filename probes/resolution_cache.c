@@ -21,8 +21,8 @@
 #include <elf.h>
 #include <elfutils/libdwelf.h>
 
-#include "probes/dwarf/debuginfo.h"
-#include "probes/dwarf/index.h"
+#include "probes/binary/debuginfo.h"
+#include "probes/binary/index.h"
 #include "probes/point_codec.h"
 #include "probes/resolution_cache.h"
 #include "util/cache_dir.h"

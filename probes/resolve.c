@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/dwarf/debuginfo_cache.h"
+#include "probes/binary/debuginfo_cache.h"
 #include "probes/dwarf/dwarf.h"
-#include "probes/dwarf/libpath.h"
+#include "probes/binary/libpath.h"
 #include "probes/kernel/kernel.h"
 #include "probes/map/map.h"
 #include "probes/report.h"

@@ -24,7 +24,7 @@
 
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
-#include "probes/dwarf/unit_window.h"
+#include "probes/binary/unit_window.h"
 #include "prologue/arch.h"
 #include "util/grow.h"
 

@@ -43,95 +43,6 @@ static void find_demangler(void)
 
 #define MAX_SCOPES	32
 
-/*
- * Spaces only where two words meet ("unsigned long", "char const"), none
- * around punctuation: "f(int, char const *)" and "f(int,char const*)" are
- * the same.
- */
-static void normalize(const char *s, char *out, size_t len)
-{
-	size_t n = 0;
-	bool space = false;
-
-	for (; *s && n + 1 < len; s++) {
-		if (isspace((unsigned char)*s)) {
-			space = true;
-			continue;
-		}
-		if (space && n && (isalnum((unsigned char)out[n - 1]) || out[n - 1] == '_') &&
-		    (isalnum((unsigned char)*s) || *s == '_') && n + 2 < len)
-			out[n++] = ' ';
-		space = false;
-		out[n++] = *s;
-	}
-	out[n] = '\0';
-}
-
-/* Where text's signature begins (its top-level '(' that is no part of an
- * operator's name), or NULL. */
-static const char *signature_start(const char *text)
-{
-	int angle = 0;
-
-	for (const char *p = text; *p; p++) {
-		if (!strncmp(p, "operator", 8)) {
-			p += 8;
-			while (*p == ' ')
-				p++;
-			if (!strncmp(p, "()", 2))
-				p++;	/* operator(): its own parentheses */
-			else if (*p == '<' || *p == '>')
-				while (p[1] == '<' || p[1] == '>' || p[1] == '=')
-					p++;
-			continue;
-		}
-		if (*p == '<')
-			angle++;
-		else if (*p == '>' && angle)
-			angle--;
-		else if (*p == '(' && !angle)
-			return p;
-	}
-	return NULL;
-}
-
-/* The last '::' of text outside template arguments, before end. */
-static const char *last_scope(const char *text, const char *end)
-{
-	const char *last = NULL;
-	int angle = 0;
-
-	for (const char *p = text; p < end && *p; p++) {
-		if (!strncmp(p, "operator", 8))
-			break;	/* what follows is the operator */
-		if (*p == '<')
-			angle++;
-		else if (*p == '>' && angle)
-			angle--;
-		else if (!angle && p[0] == ':' && p[1] == ':')
-			last = p;
-	}
-	return last;
-}
-
-void bp_func_pattern__init(struct bp_func_pattern *p, const char *text, bool glob)
-{
-	const char *sig, *scope, *end;
-
-	memset(p, 0, sizeof(*p));
-	p->text = text;
-	p->glob = glob;
-	sig = signature_start(text);
-	end = sig ? sig : text + strlen(text);
-	scope = last_scope(text, end);
-	p->signature = sig != NULL;
-	p->qualified = scope != NULL;
-	snprintf(p->last, sizeof(p->last), "%.*s", (int)(end - (scope ? scope + 2 : text)),
-		 scope ? scope + 2 : text);
-	normalize(p->last, p->last, sizeof(p->last));
-	normalize(text, p->norm, sizeof(p->norm));
-}
-
 /* The DIE that declares die: its specification, through its origin. */
 static void declaration(Dwarf_Die *die, Dwarf_Die *out)
 {
@@ -202,24 +113,6 @@ char *bp_cxx__demangled(Dwarf_Die *die)
 	return demangler ? demangler(mangled, NULL, NULL, &status) : NULL;
 }
 
-static bool text_matches(const struct bp_func_pattern *p, const char *pattern, const char *s)
-{
-	char norm[512];
-
-	normalize(s, norm, sizeof(norm));
-	return p->glob ? !fnmatch(pattern, norm, 0) : !strcmp(pattern, norm);
-}
-
-bool bp_func_pattern__name_may_match(const struct bp_func_pattern *p, const char *name)
-{
-	if (!name)
-		return false;
-	if (!p->qualified && !p->signature)
-		return p->glob ? !fnmatch(p->text, name, 0) : !strcmp(p->text, name);
-	/* the last component: cheap, and most functions fail it */
-	return text_matches(p, p->last, name);
-}
-
 bool bp_func_pattern__matches(const struct bp_func_pattern *p, Dwarf_Die *die,
 			      const char *name)
 {
@@ -236,14 +129,14 @@ bool bp_func_pattern__matches(const struct bp_func_pattern *p, Dwarf_Die *die,
 		if (!sig)
 			return false;
 		/* a signature without scopes names a function of any scope */
-		ok = text_matches(p, p->norm, sig);
+		ok = bp_func_pattern__text_matches(p, p->norm, sig);
 		if (!ok && !p->qualified) {
-			const char *scope = last_scope(sig, signature_start(sig) ?: sig + strlen(sig));
+			const char *scope = bp_spec_name__last_scope(sig, bp_spec_name__signature_start(sig) ?: sig + strlen(sig));
 
-			ok = scope && text_matches(p, p->norm, scope + 2);
+			ok = scope && bp_func_pattern__text_matches(p, p->norm, scope + 2);
 		}
 		free(sig);
 		return ok;
 	}
-	return bp_cxx__qualified(die, buf, sizeof(buf)) && text_matches(p, p->norm, buf);
+	return bp_cxx__qualified(die, buf, sizeof(buf)) && bp_func_pattern__text_matches(p, p->norm, buf);
 }

@@ -11,22 +11,7 @@
 #include <stddef.h>
 #include <elfutils/libdw.h>
 
-/* A FUNC as written, ready to match. */
-struct bp_func_pattern {
-	const char *text;	/* as written (lives as long as the pattern) */
-	bool glob;
-	bool qualified;		/* names scopes: ns::Class::method */
-	bool signature;		/* has parameters: f(int, char const*) */
-	char last[256];		/* the last component: what DW_AT_name is */
-	char norm[512];		/* text with spaces normalized */
-};
-
-void bp_func_pattern__init(struct bp_func_pattern *p, const char *text, bool glob);
-
-/* Whether a function called name in DWARF may be one p names: all of
- * bp_func_pattern__matches that needs no DIE (a plain name or glob says it
- * all; a qualified name or signature is checked on its last component). */
-bool bp_func_pattern__name_may_match(const struct bp_func_pattern *p, const char *name);
+#include "probes/spec_name.h"
 
 /* Whether die (a subprogram or an inlined copy), called name in DWARF, is
  * a function p names. */

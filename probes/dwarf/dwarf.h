@@ -23,7 +23,7 @@
 #include <elfutils/libdw.h>
 
 #include "probes/diag.h"
-#include "probes/dwarf/debuginfo.h"
+#include "probes/binary/debuginfo.h"
 #include "prologue/plan.h"
 #include "probes/point.h"
 #include "probes/spec.h"

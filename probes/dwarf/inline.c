@@ -13,9 +13,9 @@
 
 #include "probes/dwarf/cxx.h"
 #include "probes/dwarf/dwarf.h"
-#include "probes/dwarf/dwarf_raw.h"
-#include "probes/dwarf/index.h"
-#include "probes/dwarf/unit_window.h"
+#include "probes/binary/dwarf_raw.h"
+#include "probes/binary/index.h"
+#include "probes/binary/unit_window.h"
 #include "probes/dwarf/types.h"
 #include "util/grow.h"
 

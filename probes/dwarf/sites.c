@@ -18,9 +18,9 @@
 
 #include "probes/dwarf/cxx.h"
 #include "probes/dwarf/dwarf.h"
-#include "probes/dwarf/index.h"
-#include "probes/dwarf/line_at.h"
-#include "probes/dwarf/unit_window.h"
+#include "probes/binary/index.h"
+#include "probes/binary/line_at.h"
+#include "probes/binary/unit_window.h"
 #include "probes/dwarf/types.h"
 #include "util/log.h"
 #include "util/grow.h"

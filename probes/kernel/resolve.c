@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 
-#include "probes/dwarf/debuginfo_cache.h"
+#include "probes/binary/debuginfo_cache.h"
 #include "probes/dwarf/dwarf.h"
 #include "probes/kernel/kconfig.h"
 #include "probes/kernel/kernel.h"

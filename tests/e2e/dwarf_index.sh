@@ -1,4 +1,4 @@
-# The DWARF function index kept in the user's cache (probes/dwarf/index.h):
+# The DWARF function index kept in the user's cache (probes/binary/index.h):
 # built and stored by a first resolve, read by the next (said at -v), the
 # same points either way and with --no-cache; never used for a binary that
 # changed (rebuilt without a build ID, touched, replaced by another with

@@ -1,4 +1,4 @@
-# The unit window (probes/dwarf/unit_window.h): with a warm DWARF index, a
+# The unit window (probes/binary/unit_window.h): with a warm DWARF index, a
 # function in a later unit is read without libdw's walk over the unit
 # headers before it (said at -vv), and everything resolve prints is what
 # `resolve --no-cache` prints; values fetched through it are the program's

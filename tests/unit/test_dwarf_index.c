@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The DWARF function index (probes/dwarf/index.h):
+ * The DWARF function index (probes/binary/index.h):
  *  - what the byte-level scan lists is exactly what libdw's walks find
  *    (dwarf_getfuncs over every compile unit, inlined copies in those
  *    functions' bodies through blocks and inlined calls), on every test
@@ -28,9 +28,9 @@
 #include <bpfprobe/bpfprobe.h>
 
 #include "probes/diag.h"
-#include "probes/dwarf/debuginfo.h"
-#include "probes/dwarf/index.h"
-#include "probes/dwarf/line_at.h"
+#include "probes/binary/debuginfo.h"
+#include "probes/binary/index.h"
+#include "probes/binary/line_at.h"
 #include "probes/dwarf/types.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"

@@ -18,7 +18,7 @@
 
 #include "prologue/arch.h"
 #include "prologue/arch_x86_64.h"
-#include "probes/dwarf/libpath.h"
+#include "probes/binary/libpath.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
 #include "util/log.h"

@@ -16,7 +16,7 @@
 
 #include "prologue/arch.h"
 #include "prologue/arch_x86_64.h"
-#include "probes/dwarf/debuginfo_cache.h"
+#include "probes/binary/debuginfo_cache.h"
 #include "probes/kernel/kallsyms.h"
 #include "probes/kernel/kernel.h"
 #include "probes/resolve.h"

@@ -18,9 +18,9 @@
 
 #include "prologue/arch.h"
 #include "prologue/arch_x86_64.h"
-#include "probes/dwarf/debuginfo.h"
+#include "probes/binary/debuginfo.h"
 #include "probes/dwarf/dwarf.h"
-#include "probes/dwarf/libpath.h"
+#include "probes/binary/libpath.h"
 #include "probes/report.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"

@@ -13,7 +13,7 @@
 #include <dwarf.h>
 #include <gelf.h>
 
-#include "probes/dwarf/dwarf_raw.h"
+#include "probes/binary/dwarf_raw.h"
 #include "util/bigmem.h"
 #include "util/grow.h"
 

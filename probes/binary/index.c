@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
-#include "probes/dwarf/debuginfo.h"
-#include "probes/dwarf/index.h"
+#include "probes/binary/debuginfo.h"
+#include "probes/binary/index.h"
 #include "util/bigmem.h"
 #include "util/grow.h"
 #include "util/log.h"

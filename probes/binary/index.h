@@ -29,7 +29,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "probes/dwarf/cxx.h"
+#include "probes/spec_name.h"
 
 struct bp_debuginfo;
 

@@ -22,10 +22,9 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
-#include "probes/dwarf/debuginfo.h"
-#include "probes/dwarf/dwarf_raw.h"
-#include "probes/dwarf/index.h"
-#include "probes/dwarf/types.h"
+#include "probes/binary/debuginfo.h"
+#include "probes/binary/dwarf_raw.h"
+#include "probes/binary/index.h"
 #include "util/bigmem.h"
 #include "util/grow.h"
 
@@ -340,7 +339,17 @@ static const struct sub *find_sub(const struct scan *s, uint64_t off)
 	return lo < s->nsubs && s->subs[lo].off == off ? &s->subs[lo] : NULL;
 }
 
-/* The name bp_die_name() gives the DIE at off whose own attributes say n,
+/* A DIE's DW_AT_name, through its origin or specification. */
+static const char *libdw_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	if (!dwarf_attr_integrate(die, DW_AT_name, &attr))
+		return NULL;
+	return dwarf_formstring(&attr);
+}
+
+/* The name libdw_name() gives the DIE at off whose own attributes say n,
  * or NULL (it has none, or libdw cannot read it). */
 static const char *resolve_name(const struct scan *s, uint64_t off, const struct die_name *n)
 {
@@ -359,7 +368,7 @@ static const char *resolve_name(const struct scan *s, uint64_t off, const struct
 	}
 	if (!dwarf_offdie(s->di->dwarf, off, &die))
 		return NULL;
-	return bp_die_name(&die);
+	return libdw_name(&die);
 }
 
 /* Room for want names (at most half the slots taken), the slots doubled

@@ -25,8 +25,8 @@
 #include <unistd.h>
 #include <elfutils/libdwelf.h>
 
-#include "probes/dwarf/debuginfo.h"
-#include "probes/dwarf/index.h"
+#include "probes/binary/debuginfo.h"
+#include "probes/binary/index.h"
 #include "util/cache_dir.h"
 #include "util/fnv.h"
 

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <dwarf.h>
 
-#include "probes/dwarf/dwarf_raw.h"
-#include "probes/dwarf/line_at.h"
+#include "probes/binary/dwarf_raw.h"
+#include "probes/binary/line_at.h"
 
 /* directories and files told apart, at most (more: libdw's) */
 #define MAX_DIRS	1024

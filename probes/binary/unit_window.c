@@ -10,9 +10,9 @@
 #include <unistd.h>
 #include <gelf.h>
 
-#include "probes/dwarf/debuginfo.h"
-#include "probes/dwarf/index.h"
-#include "probes/dwarf/unit_window.h"
+#include "probes/binary/debuginfo.h"
+#include "probes/binary/index.h"
+#include "probes/binary/unit_window.h"
 #include "util/log.h"
 
 /* a DWARF 4 unit header of 32-bit offsets, and the abbreviation code 0

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "probes/dwarf/index.h"
+#include "probes/binary/index.h"
 
 uint32_t bp_index__hash(const char *name)
 {

@@ -15,7 +15,7 @@
 #include <gelf.h>
 
 #include "probes/diag.h"
-#include "probes/dwarf/debuginfo.h"
+#include "probes/binary/debuginfo.h"
 #include "util/log.h"
 
 /* NULL: libdwfl's default, ":.debug:/usr/lib/debug" */

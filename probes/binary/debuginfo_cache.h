@@ -7,7 +7,7 @@
 #ifndef BPFPROBE_DEBUGINFO_CACHE_H
 #define BPFPROBE_DEBUGINFO_CACHE_H
 
-#include "probes/dwarf/debuginfo.h"
+#include "probes/binary/debuginfo.h"
 
 struct bp_diag;
 

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "probes/dwarf/libpath.h"
+#include "probes/binary/libpath.h"
 
 #define CACHE_MAGIC_OLD		"ld.so-1.7.0"
 #define CACHE_MAGIC_NEW		"glibc-ld.so.cache"

@@ -2,7 +2,7 @@
 /* Opened binaries by path: a list, as an object names few. */
 #include <string.h>
 
-#include "probes/dwarf/debuginfo_cache.h"
+#include "probes/binary/debuginfo_cache.h"
 
 int bp_debuginfo_cache__get(struct bp_debuginfo_cache *cache, const char *path,
 			    struct bp_debuginfo **out, struct bp_diag *d)
