@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cli/cache_dir.h"
+#include "cli/compile_cache.h"
 #include "cli/compile_c.h"
 #include "util/fnv.h"
 #include "util/log.h"

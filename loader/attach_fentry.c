@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "loader/attach.h"
+#include "loader/attach_probe.h"
 #include "prologue/insn.h"
 #include "util/log.h"
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "loader/attach.h"
+#include "loader/attach_probe.h"
 #include "probes/kernel/kconfig.h"
 #include "util/log.h"
 

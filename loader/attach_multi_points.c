@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/attach.h"
+#include "loader/attach_probe.h"
 #include "loader/object.h"
 #include "util/log.h"
 

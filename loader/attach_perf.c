@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <bpf/bpf.h>
-#include "loader/attach.h"
+#include "loader/attach_probe.h"
 
 static int read_int(const char *pmu, const char *file, const char *fmt, int *v)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "loader/attach.h"
+#include "loader/attach_probe.h"
 #include "util/log.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices/uprobe"

@@ -15,7 +15,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 
-#include "loader/attach.h"
+#include "loader/attach_probe.h"
 #include "util/log.h"
 
 /* BPF_LINK_CREATE's attr for uprobe_multi, as the 6.6+ uapi lays it out */

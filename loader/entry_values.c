@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "loader/attach.h"
+#include "loader/attach_probe.h"
 #include "loader/entry_values.h"
 #include "loader/object.h"
 #include "prologue/entry_save.h"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "loader/attach.h"
+#include "loader/attach_probe.h"
 #include "loader/follow.h"
 #include "prologue/follow_progs.h"
 #include "prologue/insn.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include "loader/attach.h"
+#include "loader/attach_probe.h"
 #include "loader/cpu_v4.h"
 #include "loader/entry_values.h"
 #include "loader/object.h"

@@ -16,7 +16,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "loader/attach.h"
+#include "loader/attach_probe.h"
 #include "loader/inspect.h"
 #include "loader/map_monitor_prog.h"
 #include "loader/map_trace.h"

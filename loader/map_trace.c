@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "loader/attach.h"
+#include "loader/attach_probe.h"
 #include "loader/map_trace.h"
 #include "probes/map/map.h"
 #include "util/log.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
-#include "loader/attach.h"
+#include "loader/attach_probe.h"
 #include "loader/entry_values.h"
 #include "loader/map_trace.h"
 #include "loader/metadata.h"

@@ -7,7 +7,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "output/btf_record.h"
-#include "output/emit.h"
+#include "output/emitter.h"
 #include "output/map_dump.h"
 #include "util/log.h"
 #include "util/grow.h"

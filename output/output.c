@@ -15,7 +15,7 @@
 #include <bpf/libbpf.h>
 #include <bpfprobe/bpfprobe.h>
 #include "output/batch.h"
-#include "output/emit.h"
+#include "output/emitter.h"
 #include "output/map_dump.h"
 #include "output/perfbuf.h"
 #include "output/pinned.h"

@@ -7,7 +7,7 @@
 #include <linux/perf_event.h>
 #include <bpf/libbpf.h>
 #include "output/btf_record.h"
-#include "output/emit.h"
+#include "output/emitter.h"
 #include "output/perfbuf.h"
 #include "util/log.h"
 

@@ -11,7 +11,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "output/btf_record.h"
-#include "output/emit.h"
+#include "output/emitter.h"
 #include "output/perfbuf.h"
 #include "output/pinned.h"
 #include "util/log.h"

@@ -4,7 +4,7 @@
  * bpf_trace_printk line (printk_raw.c), a record of a ring buffer or perf
  * buffer map (ringbuf.c, perfbuf.c), a count of lost records, and a map
  * dumped at exit with its typed keys and values (map_dump.c). Plain data:
- * the channels fill them in, the emitter (emit.h) prints them.
+ * the channels fill them in, the emitter (emitter.h) prints them.
  */
 #ifndef BPFPROBE_RECORD_H
 #define BPFPROBE_RECORD_H

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "output/btf_record.h"
-#include "output/emit.h"
+#include "output/emitter.h"
 #include "output/ringbuf.h"
 #include "util/log.h"
 

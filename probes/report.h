@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * How the resolver's drivers (probes/resolve.c, probes/dwarf/resolve.c,
- * probes/kernel/resolve.c, probes/list_*.c) say what went wrong: the
+ * How the resolver's drivers (probes/resolve.c, probes/dwarf/dwarf_resolve.c,
+ * probes/kernel/kernel_resolve.c, probes/list_*.c) say what went wrong: the
  * diagnoses inner layers recorded (probes/diag.h) and the drivers' own
  * lines. They are printed as they come (the library's log, as errors),
  * or, for a caller that shows them its own way (`bpfprobe vars` gives the

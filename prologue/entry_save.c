@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "prologue/arch.h"
-#include "prologue/emit.h"
+#include "prologue/insn_buf.h"
 #include "prologue/entry_save.h"
 #include "prologue/insn.h"
 

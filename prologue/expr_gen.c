@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "prologue/arch.h"
-#include "prologue/emit.h"
+#include "prologue/insn_buf.h"
 #include "prologue/entry_save.h"
 #include "prologue/expr_gen.h"
 #include "prologue/insn.h"

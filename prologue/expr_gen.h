@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "prologue/emit.h"
+#include "prologue/insn_buf.h"
 #include "prologue/expr.h"
 
 /* What compiling one expression needs to know. */

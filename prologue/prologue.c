@@ -60,7 +60,7 @@
 #include <stdint.h>
 
 #include "prologue/arch.h"
-#include "prologue/emit.h"
+#include "prologue/insn_buf.h"
 #include "prologue/expr_gen.h"
 #include "prologue/insn.h"
 #include "prologue/prologue.h"

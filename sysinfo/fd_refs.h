@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
-#include "sysinfo/attach.h"
+#include "sysinfo/attach_info.h"
 
 enum bp_fd_kind {
 	BP_FD_PROG,

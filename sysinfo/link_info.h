@@ -9,7 +9,7 @@
 #define BPFPROBE_SYSINFO_LINK_INFO_H
 
 #include <stdint.h>
-#include "sysinfo/attach.h"
+#include "sysinfo/attach_info.h"
 
 struct bp_btf_names;
 

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "sysinfo/attach.h"
+#include "sysinfo/attach_info.h"
 #include "sysinfo/prog_info.h"
 
 struct bp_owner {

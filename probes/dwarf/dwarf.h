@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Internal interface of the user-space (DWARF) resolver, split by concern:
- *   resolve.c    the driver: spec + opened binary -> points
+ *   dwarf_resolve.c the driver: spec + opened binary -> points
  *   sites.c      the functions a spec names and the probe sites in them
  *   func.c       helpers about one function copy (code range, prologue end)
  *   inline.c     inlined copies of a function
@@ -542,7 +542,7 @@ int bp_chain__bitfield(struct bp_chain *ch, long unit, int64_t bit_pos, int bit_
 
 struct bp_report;
 
-/* Resolves spec against an opened binary's DWARF (the driver, resolve.c):
+/* Resolves spec against an opened binary's DWARF (the driver, dwarf_resolve.c):
  * a kernel spec (no exec=) gets kernel points (func + offset). What went
  * wrong is printed, or kept in rep (see probes/report.h). */
 int bp_dwarf__resolve(const struct bp_debuginfo *di, const struct bp_spec *spec,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * $retval: the return register (rax) at a return probe, for every source of the function's type
- * (DWARF in resolve.c, kernel BTF in probes/kernel/btf.c, or none for a
+ * (DWARF in dwarf_resolve.c, kernel BTF in probes/kernel/btf.c, or none for a
  * function known only from the symbol table).
  */
 #include <errno.h>

@@ -3,7 +3,7 @@
  * Kernel probe points: a spec without exec= names a kernel function (of
  * module= MOD, or of whichever module kallsyms says holds it).
  *
- *   resolve.c   the driver: which function, which source, kallsyms
+ *   kernel_resolve.c the driver: which function, which source, kallsyms
  *               checks (exists, probeable, ambiguous)
  *   btf.c       arguments from kernel BTF: parameters by calling-
  *               convention position, member chains

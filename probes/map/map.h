@@ -12,7 +12,7 @@
  *              deletes, as the verifier resolves the helpers for this map
  *   funcs.c    every function that updates / deletes elements of a map of
  *              its type: the ops' and the paths that bypass them
- *   resolve.c  the driver: probe points (fentry form) with key, value and
+ *   map_resolve.c the driver: probe points (fentry form) with key, value and
  *              flags typed by the map's BTF; their kprobe form
  *
  * Everything here asks the running kernel (a map, its BTF, kallsyms, a
@@ -107,7 +107,7 @@ int bp_map_funcs__find(const struct bp_map_kernel *k, const struct bp_map_target
 /* offsetof(struct bpf_map, id) in the kernel's BTF, or -ENOENT. */
 int bp_map_funcs__id_offset(const struct btf *vmlinux);
 
-/* --- resolve.c ----------------------------------------------------------- */
+/* --- map_resolve.c -------------------------------------------------------- */
 
 struct bp_map_resolver;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Map tracing's pure parts (probes/map/resolve.c): the guard that keeps a
+ * Map tracing's pure parts (probes/map/map_resolve.c): the guard that keeps a
  * point's program to its map, run in the strict interpreter at fentry (ctx
  * is the arguments' array) and, after bp_map_points__to_kprobes(), at a
  * kprobe (ctx is pt_regs); and the plans turned from ctx slots into

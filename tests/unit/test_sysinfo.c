@@ -16,7 +16,7 @@
 #include <bpfprobe/bpfprobe.h>
 
 #include "loader/metadata.h"
-#include "sysinfo/attach.h"
+#include "sysinfo/attach_info.h"
 #include "sysinfo/bpf_events.h"
 #include "sysinfo/fd_refs.h"
 #include "sysinfo/usym.h"

@@ -5,7 +5,7 @@
  */
 #include <errno.h>
 #include <string.h>
-#include "output/emit.h"
+#include "output/emitter.h"
 #include "output/json_out.h"
 #include "output/text_out.h"
 #include "util/json.h"

@@ -5,8 +5,8 @@
  * written it and its path), or else a private temporary directory that
  * lives until the process exits.
  */
-#ifndef BPFPROBE_CLI_CACHE_DIR_H
-#define BPFPROBE_CLI_CACHE_DIR_H
+#ifndef BPFPROBE_CLI_COMPILE_CACHE_H
+#define BPFPROBE_CLI_COMPILE_CACHE_H
 
 #include "util/cache_dir.h"
 
@@ -18,4 +18,4 @@
  */
 int bp_cache_dir__open(struct bp_cache_dir *cd);
 
-#endif /* BPFPROBE_CLI_CACHE_DIR_H */
+#endif /* BPFPROBE_CLI_COMPILE_CACHE_H */

@@ -4,8 +4,8 @@
  * bpf_link's info (BPF_OBJ_GET_INFO_BY_FD) or from a perf event fd a
  * process holds (BPF_TASK_FD_QUERY). The decoders are pure.
  */
-#ifndef BPFPROBE_SYSINFO_ATTACH_H
-#define BPFPROBE_SYSINFO_ATTACH_H
+#ifndef BPFPROBE_SYSINFO_ATTACH_INFO_H
+#define BPFPROBE_SYSINFO_ATTACH_INFO_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -74,4 +74,4 @@ int bp_attach__from_task_fd(uint32_t prog_id, uint32_t fd_type, const char *buf,
 			    uint64_t probe_offset, uint64_t probe_addr,
 			    struct bp_attach *a);
 
-#endif /* BPFPROBE_SYSINFO_ATTACH_H */
+#endif /* BPFPROBE_SYSINFO_ATTACH_INFO_H */

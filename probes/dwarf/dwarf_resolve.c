@@ -3,7 +3,7 @@
  * The user-space resolver's driver: a parsed spec and an opened binary ->
  * every probe point the spec names there, each with its address, file
  * offset and fetch plan. (Kernel specs with vmlinux DWARF come here too,
- * through probes/kernel/resolve.c.) The layers below record what goes
+ * through probes/kernel/kernel_resolve.c.) The layers below record what goes
  * wrong (probes/diag.h); this one says it, naming the point and argument.
  */
 #include <errno.h>

@@ -4,8 +4,8 @@
  * code generators (prologue.c, expr_gen.c): counting past the end so the
  * caller can tell -E2BIG, and jumps to an error block patched at the end.
  */
-#ifndef BPFPROBE_EMIT_H
-#define BPFPROBE_EMIT_H
+#ifndef BPFPROBE_INSN_BUF_H
+#define BPFPROBE_INSN_BUF_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,4 +44,4 @@ void bp_emit__patch(struct bp_emit *e, size_t at, size_t to);
 /* every error jump to index to */
 void bp_emit__patch_errs(struct bp_emit *e, size_t to);
 
-#endif /* BPFPROBE_EMIT_H */
+#endif /* BPFPROBE_INSN_BUF_H */

@@ -5,8 +5,8 @@
  * text (text_out.h) or JSON Lines (json_out.h). One per bpfprobe_output
  * (output.c), which hands it to the channels it opens.
  */
-#ifndef BPFPROBE_EMIT_H
-#define BPFPROBE_EMIT_H
+#ifndef BPFPROBE_OUTPUT_EMITTER_H
+#define BPFPROBE_OUTPUT_EMITTER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -38,4 +38,4 @@ void bp_emit__map_entry(struct bp_emitter *em, const struct bp_map_head *h,
 			const struct bp_typed *key, const struct bp_typed *values, int nvalues);
 void bp_emit__map_end(struct bp_emitter *em, const struct bp_map_head *h, size_t nentries);
 
-#endif /* BPFPROBE_EMIT_H */
+#endif /* BPFPROBE_OUTPUT_EMITTER_H */

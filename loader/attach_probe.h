@@ -4,8 +4,8 @@
  * uprobe/kprobe PMU: the probe lives only as long as its perf fd, so a
  * killed bpfprobe leaves no named tracefs event behind.
  */
-#ifndef BPFPROBE_ATTACH_H
-#define BPFPROBE_ATTACH_H
+#ifndef BPFPROBE_ATTACH_PROBE_H
+#define BPFPROBE_ATTACH_PROBE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -87,4 +87,4 @@ int bp_fentry__probe(__u32 btf_id);
  * (*link_fd). Returns 0 or -errno after a message naming func. */
 int bp_fentry__attach(int prog_fd, const char *func, int *link_fd);
 
-#endif /* BPFPROBE_ATTACH_H */
+#endif /* BPFPROBE_ATTACH_PROBE_H */

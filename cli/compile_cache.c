@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cli/cache_dir.h"
+#include "cli/compile_cache.h"
 #include "util/log.h"
 
 static char **temp_dirs;

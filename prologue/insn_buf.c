@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Emitting BPF instructions (emit.h). */
-#include "prologue/emit.h"
+/* Emitting BPF instructions (insn_buf.h). */
+#include "prologue/insn_buf.h"
 #include "prologue/insn.h"
 
 void bp_emit(struct bp_emit *e, struct bpf_insn insn)

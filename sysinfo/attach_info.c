@@ -6,7 +6,7 @@
 #include <string.h>
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
-#include "sysinfo/attach.h"
+#include "sysinfo/attach_info.h"
 
 void bp_attach__free(struct bp_attach *a)
 {
