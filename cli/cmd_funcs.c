@@ -15,7 +15,7 @@
 
 #include "cli/commands.h"
 #include "cli/json_opts.h"
-#include "loader/inspect.h"
+#include "inspect/inspect.h"
 #include "util/json.h"
 
 static const struct bp_cli_cmd funcs_cmd = {

@@ -2,7 +2,7 @@
 /*
  * bpfprobe monitor --map MAP: every update and delete of one BPF map, as
  * it happens, with the writer's pid and comm. The programs are the
- * library's (loader/map_monitor.c); keys and values print through the
+ * library's (inspect/map_monitor.c); keys and values print through the
  * map's BTF like the map dump at exit (bpfprobe_value__format()).
  *
  *   12:01:02.345678 update key={ .port = 1 } value={ .hits = 3 } flags=BPF_ANY pid=42 comm=app func=htab_map_update_elem
@@ -20,7 +20,7 @@
 #include "cli/clock_text.h"
 #include "cli/monitor_loop.h"
 #include "cli/monitor_map.h"
-#include "loader/inspect.h"
+#include "inspect/inspect.h"
 #include "util/json.h"
 
 struct printer {

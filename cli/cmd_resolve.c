@@ -21,7 +21,7 @@
 #include "cli/commands.h"
 #include "cli/compile_c.h"
 #include "cli/json_opts.h"
-#include "loader/inspect.h"
+#include "inspect/inspect.h"
 #include "util/json.h"
 
 struct resolve_args {

@@ -15,10 +15,10 @@
 
 #include "prologue/arch.h"
 #include "prologue/arch_x86_64.h"
-#include "loader/inspect.h"
+#include "inspect/inspect.h"
 #include "loader/object.h"
 #include "probes/resolve.h"
-#include "probes/listing.h"
+#include "inspect/funcs_vars.h"
 #include "probes/spec.h"
 #include "tests/unit/test.h"
 #include "tests/unit/resolve_fixture.h"

@@ -18,7 +18,7 @@
 #include "probes/dwarf/dwarf.h"
 #include "probes/binary/libpath.h"
 #include "probes/dwarf/types.h"
-#include "probes/listing.h"
+#include "inspect/funcs_vars.h"
 #include "probes/report.h"
 #include "util/log.h"
 #include "util/grow.h"

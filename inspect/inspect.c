@@ -15,7 +15,7 @@
 
 #include "loader/cpu_v4.h"
 #include "loader/entry_values.h"
-#include "loader/inspect.h"
+#include "inspect/inspect.h"
 #include "loader/object.h"
 #include "prologue/prologue.h"
 #include "util/log.h"

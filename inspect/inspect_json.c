@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* A fetch plan's argument as JSON (see inspect.h). */
-#include "loader/inspect.h"
+#include "inspect/inspect.h"
 #include "prologue/arch.h"
 
 static const char *base_name(enum bp_base_kind base)

@@ -5,8 +5,9 @@
  * (`bpfprobe resolve`) with its probe points, fetch plans, program
  * instances and their prologues; the functions of a binary (`funcs`) and
  * the variables at a probe point (`vars`). The types are plain data
- * (probes/point.h, probes/listing.h). Internal: not installed, not
- * exported by libbpfprobe.so; the tool links the static library.
+ * (probes/point.h, inspect/funcs_vars.h). Internal: not installed; this
+ * folder is linked into the command (build/inspect.a), not into
+ * libbpfprobe.so or libbpfprobe.a.
  */
 #ifndef BPFPROBE_INSPECT_H
 #define BPFPROBE_INSPECT_H
@@ -14,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <bpfprobe/bpfprobe.h>
-#include "probes/listing.h"
+#include "inspect/funcs_vars.h"
 #include "probes/point.h"
 #include "util/json.h"
 
@@ -114,12 +115,12 @@ int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *poin
 		     bool no_cache);
 void bp_inspect__vars_free(struct bp_var_list *l);
 
-/* "param", "local", "retval"; "fetchable", "absent", ... (listing.h) */
+/* "param", "local", "retval"; "fetchable", "absent", ... (funcs_vars.h) */
 const char *bp_inspect__var_kind(enum bp_var_kind kind);
 const char *bp_inspect__var_class(enum bp_var_class cls);
 
 /*
- * `bpfprobe monitor --map MAP` (loader/map_monitor.c): bpfprobe's own
+ * `bpfprobe monitor --map MAP` (inspect/map_monitor.c): bpfprobe's own
  * programs on every function that updates or deletes MAP's elements
  * (those map=MAP;update and map=MAP;delete would attach to), copying
  * keys, values and flags into a ring buffer. Works on any map of a type

@@ -31,7 +31,7 @@
 #include <errno.h>
 #include <stdbool.h>
 
-#include "loader/map_monitor_prog.h"
+#include "inspect/map_monitor_prog.h"
 #include "prologue/insn.h"
 
 struct gen {

@@ -17,8 +17,8 @@
 #include <bpf/libbpf.h>
 
 #include "loader/attach_probe.h"
-#include "loader/inspect.h"
-#include "loader/map_monitor_prog.h"
+#include "inspect/inspect.h"
+#include "inspect/map_monitor_prog.h"
 #include "loader/map_trace.h"
 #include "loader/metadata.h"
 #include "probes/map/map.h"

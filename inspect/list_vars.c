@@ -27,7 +27,7 @@
 #include "probes/dwarf/loclist.h"
 #include "probes/dwarf/types.h"
 #include "probes/resolve.h"
-#include "probes/listing.h"
+#include "inspect/funcs_vars.h"
 #include "probes/report.h"
 #include "util/log.h"
 #include "util/grow.h"

@@ -10,8 +10,8 @@
  *
  * Addresses are ELF link-time addresses, as in struct bp_point.
  */
-#ifndef BPFPROBE_RESOLVE_LIST_H
-#define BPFPROBE_RESOLVE_LIST_H
+#ifndef BPFPROBE_INSPECT_FUNCS_VARS_H
+#define BPFPROBE_INSPECT_FUNCS_VARS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -138,4 +138,4 @@ const char *bp_var_kind__name(enum bp_var_kind kind);
  */
 bool bp_list__code_range(Dwarf_Die *die, uint64_t *entry, uint64_t *end);
 
-#endif /* BPFPROBE_RESOLVE_LIST_H */
+#endif /* BPFPROBE_INSPECT_FUNCS_VARS_H */
