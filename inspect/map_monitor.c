@@ -21,7 +21,7 @@
 #include "inspect/map_monitor_prog.h"
 #include "loader/map_trace.h"
 #include "loader/metadata.h"
-#include "probes/map/map.h"
+#include "probes/maps.h"
 #include "probes/resolve.h"
 #include "prologue/arch.h"
 #include "util/log.h"

@@ -2,7 +2,7 @@
 /*
  * `bpfprobe monitor --map MAP`'s own programs (map_monitor_prog.c): one per
  * kernel function that updates or deletes the map's elements, each the
- * map guard (probes/map/map.h) and then code that copies the key, the
+ * map guard (probes/maps.h) and then code that copies the key, the
  * value and the flags into a ring buffer record with who did it. The
  * record, in the ring buffer:
  *

@@ -16,7 +16,7 @@
 #include <bpf/bpf.h>
 
 #include "loader/attach_probe.h"
-#include "probes/kernel/kconfig.h"
+#include "util/kconfig.h"
 #include "util/log.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices/kprobe"

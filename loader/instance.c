@@ -16,7 +16,7 @@
 #include "loader/entry_values.h"
 #include "loader/object.h"
 #include "loader/verifier_log.h"
-#include "probes/map/map.h"
+#include "probes/maps.h"
 #include "prologue/guard.h"
 #include "prologue/liveness.h"
 #include "prologue/prologue.h"

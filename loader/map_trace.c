@@ -14,7 +14,7 @@
 
 #include "loader/attach_probe.h"
 #include "loader/map_trace.h"
-#include "probes/map/map.h"
+#include "probes/maps.h"
 #include "util/log.h"
 
 static const char *release(struct utsname *u)

@@ -13,7 +13,7 @@
 #include <bpf/libbpf.h>
 #include "loader/metadata.h"
 #include "loader/object.h"
-#include "probes/map/map.h"
+#include "probes/maps.h"
 #include "util/log.h"
 
 static bool key_ok(const char *key)

@@ -15,7 +15,7 @@
 
 #include "probes/binary/debuginfo_cache.h"
 #include "probes/dwarf/dwarf.h"
-#include "probes/kernel/kconfig.h"
+#include "util/kconfig.h"
 #include "probes/kernel/kernel.h"
 #include "util/log.h"
 

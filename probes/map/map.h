@@ -26,6 +26,7 @@
 #include <linux/bpf.h>
 
 #include "probes/diag.h"
+#include "probes/maps.h"
 #include "probes/point.h"
 #include "probes/report.h"
 #include "probes/spec.h"
@@ -36,22 +37,8 @@ struct bp_kallsyms;
 
 /* --- target.c ------------------------------------------------------------ */
 
-struct bp_map_target {
-	int fd;			/* held while resolving; -1 when closed */
-	struct bpf_map_info info;
-};
-
-/*
- * Finds the map MAP names: a path under a BPF filesystem (a pin), id:N,
- * or name:NAME (the name of exactly one loaded map: several are an error
- * listing their ids). Returns 0 with t->fd open, or a negative errno with
- * why in d.
- */
-int bp_map_target__find(const char *map, struct bp_map_target *t, struct bp_diag *d);
-void bp_map_target__close(struct bp_map_target *t);
-
-/* "hash", "percpu_array", ...: libbpf's names, or "type N". */
-const char *bp_map_type__name(uint32_t type, char *buf, size_t len);
+/* struct bp_map_target, bp_map_target__find/close, bp_map_type__name:
+ * probes/maps.h */
 
 /* --- ops.c --------------------------------------------------------------- */
 
@@ -123,19 +110,6 @@ void bp_map_resolver__free(struct bp_map_resolver *r);
 int bp_map_resolver__resolve(struct bp_map_resolver *r, const struct bp_spec *spec,
 			     struct bp_point **points, int *npoints, struct bp_report *rep);
 
-/*
- * Turns fentry-form points into kprobe points: each ctx slot i a plan
- * reads becomes the register argument i arrives in at the function's
- * entry. For kernels that refuse fentry.
- */
-void bp_map_points__to_kprobes(struct bp_point *points, int npoints);
-
-/*
- * The guard that keeps a map-tracing point's program to its map: the
- * __u32 id of the struct bpf_map * argument equals the map's (ctx slot or
- * pt_regs offset, by the point's form). gs->n is 0 for other points.
- * Nothing is counted (refused_fd -1).
- */
-void bp_map_point__guards(const struct bp_point *pt, struct bp_guards *gs);
+/* bp_map_points__to_kprobes, bp_map_point__guards: probes/maps.h */
 
 #endif /* BPFPROBE_MAP_H */

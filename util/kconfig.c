@@ -6,7 +6,7 @@
 #include <sys/utsname.h>
 #include <zlib.h>
 
-#include "probes/kernel/kconfig.h"
+#include "util/kconfig.h"
 
 /* Either file is a text (or gzip'ed) list of "CONFIG_X=y" and
  * "# CONFIG_X is not set" lines; gzopen reads plain files too. */
