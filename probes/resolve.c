@@ -210,7 +210,13 @@ int bp_resolver__resolve_report(struct bp_resolver *r, const struct bp_spec *spe
 		}
 		if (!r->kernel)
 			return -ENOMEM;
-		return bp_kernel__resolve(r->kernel, &r->cache, spec, points, npoints, rep);
+		{
+			struct bp_kernel_dwarf dw = {
+				.resolve = bp_dwarf__resolve_path, .ctx = &r->cache,
+			};
+
+			return bp_kernel__resolve(r->kernel, &dw, spec, points, npoints, rep);
+		}
 	}
 	err = check_spec(spec, rep);
 	return err ?: resolve_user(r, spec, points, npoints, rep);

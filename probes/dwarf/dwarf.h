@@ -548,4 +548,13 @@ struct bp_report;
 int bp_dwarf__resolve(const struct bp_debuginfo *di, const struct bp_spec *spec,
 		      struct bp_point **points, int *npoints, struct bp_report *rep);
 
+struct bp_debuginfo_cache;
+
+/* The same for the binary at path, opened through cache; what opening it
+ * says is named after where. The kernel resolver's DWARF
+ * (probes/kernel/kernel.h, struct bp_kernel_dwarf) with cache as ctx. */
+int bp_dwarf__resolve_path(void *cache, const char *path, const struct bp_spec *spec,
+			   const char *where, struct bp_point **points, int *npoints,
+			   struct bp_report *rep);
+
 #endif /* BPFPROBE_DWARF_RESOLVE_H */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <dwarf.h>
 
+#include "probes/binary/debuginfo_cache.h"
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
 #include "probes/report.h"
@@ -398,4 +399,17 @@ out:
 	*points = pts;
 	*npoints = np;
 	return 0;
+}
+
+int bp_dwarf__resolve_path(void *cache, const char *path, const struct bp_spec *spec,
+			   const char *where, struct bp_point **points, int *npoints,
+			   struct bp_report *rep)
+{
+	struct bp_debuginfo *di;
+	struct bp_diag d = {};
+	int err;
+
+	err = bp_debuginfo_cache__get(cache, path, &di, &d);
+	bp_report__diag(rep, &d, where);
+	return err ?: bp_dwarf__resolve(di, spec, points, npoints, rep);
 }

@@ -30,7 +30,19 @@
 #include "probes/report.h"
 #include "probes/spec.h"
 
-struct bp_debuginfo_cache;
+/*
+ * The DWARF resolver, for a vmlinux or module with DWARF: given by the
+ * caller (the front door, probes/resolve.c), so kernel resolution needs
+ * no DWARF header. resolve opens the debug file at path and resolves spec
+ * against it as bp_dwarf__resolve() does (link-time addresses); what went
+ * wrong is printed, or kept in rep, named after where.
+ */
+struct bp_kernel_dwarf {
+	int (*resolve)(void *ctx, const char *path, const struct bp_spec *spec,
+		       const char *where, struct bp_point **points, int *npoints,
+		       struct bp_report *rep);
+	void *ctx;
+};
 
 /* Where the kernel's facts are read; tests point them elsewhere. */
 struct bp_kernel_paths {
@@ -52,9 +64,9 @@ void bp_kernel__set_paths(struct bp_kernel *k, const struct bp_kernel_paths *pat
 void bp_kernel__free(struct bp_kernel *k);
 
 /* Resolves a kernel spec into points (see bp_resolver__resolve); a
- * vmlinux or module with DWARF is opened through cache. What went wrong
+ * vmlinux or module with DWARF is read through dwarf. What went wrong
  * is printed, or kept in rep (see probes/report.h). */
-int bp_kernel__resolve(struct bp_kernel *k, struct bp_debuginfo_cache *cache,
+int bp_kernel__resolve(struct bp_kernel *k, const struct bp_kernel_dwarf *dwarf,
 		       const struct bp_spec *spec, struct bp_point **points,
 		       int *npoints, struct bp_report *rep);
 

@@ -13,8 +13,6 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 
-#include "probes/binary/debuginfo_cache.h"
-#include "probes/dwarf/dwarf.h"
 #include "util/kconfig.h"
 #include "probes/kernel/kernel.h"
 #include "util/log.h"
@@ -440,21 +438,14 @@ static int match_addresses(const struct kspec *ks, struct bp_point *pts, int n)
 	return 0;
 }
 
-static int resolve_dwarf(struct bp_kernel *k, struct bp_debuginfo_cache *cache,
-			 struct kspec *ks,
+static int resolve_dwarf(const struct bp_kernel_dwarf *dwarf, struct kspec *ks,
 			 const char *path, struct bp_point **points, int *npoints)
 {
 	char source[600];
-	struct bp_debuginfo *di;
 	struct bp_point *pts;
-	struct bp_diag d = {};
 	int i, n, err;
 
-	err = bp_debuginfo_cache__get(cache, path, &di, &d);
-	bp_report__diag(ks->rep, &d, ks->where);
-	if (err)
-		return err;
-	err = bp_dwarf__resolve(di, ks->spec, &pts, &n, ks->rep);
+	err = dwarf->resolve(dwarf->ctx, path, ks->spec, ks->where, &pts, &n, ks->rep);
 	if (err)
 		return err;
 	err = match_addresses(ks, pts, n);
@@ -506,7 +497,7 @@ static int check_spec(const struct bp_spec *spec, struct bp_report *rep)
 	return 0;
 }
 
-int bp_kernel__resolve(struct bp_kernel *k, struct bp_debuginfo_cache *cache,
+int bp_kernel__resolve(struct bp_kernel *k, const struct bp_kernel_dwarf *dw,
 		       const struct bp_spec *spec, struct bp_point **points,
 		       int *npoints, struct bp_report *rep)
 {
@@ -526,7 +517,7 @@ int bp_kernel__resolve(struct bp_kernel *k, struct bp_debuginfo_cache *cache,
 	dwarf = spec->nargs ? dwarf_file(k, &ks) : NULL;
 	if (dwarf) {
 		bp_info("%s: arguments from DWARF in %s\n", ks.where, dwarf);
-		err = resolve_dwarf(k, cache, &ks, dwarf, points, npoints);
+		err = resolve_dwarf(dw, &ks, dwarf, points, npoints);
 		goto out;
 	}
 	pts = calloc(ks.nsyms, sizeof(*pts));

@@ -17,6 +17,7 @@
 #include "prologue/arch.h"
 #include "prologue/arch_x86_64.h"
 #include "probes/binary/debuginfo_cache.h"
+#include "probes/dwarf/dwarf.h"
 #include "probes/kernel/kallsyms.h"
 #include "probes/kernel/kernel.h"
 #include "probes/resolve.h"
@@ -278,7 +279,11 @@ static int resolve(const char *text)
 		bp_spec__free(&spec);
 		return ret;
 	}
-	ret = bp_kernel__resolve(kernel, &dcache, &spec, &pts, &npts, NULL);
+	{
+		struct bp_kernel_dwarf dw = { .resolve = bp_dwarf__resolve_path, .ctx = &dcache };
+
+		ret = bp_kernel__resolve(kernel, &dw, &spec, &pts, &npts, NULL);
+	}
 	bp_spec__free(&spec);
 	return ret;
 }
