@@ -22,6 +22,7 @@
 #include "loader/map_trace.h"
 #include "loader/metadata.h"
 #include "probes/maps.h"
+#include "probes/report.h"
 #include "probes/resolve.h"
 #include "prologue/arch.h"
 #include "util/log.h"

@@ -48,6 +48,19 @@ static void keep_line(struct bp_report *r, const char *s, size_t len)
 	r->text[r->len] = '\0';
 }
 
+/* r keeps its lines (a NULL report or one that says them does not). */
+static bool keeps(const struct bp_report *r)
+{
+	return r && !r->say;
+}
+
+/* A line printed: counted in a report that says its lines. */
+static void said_one(struct bp_report *r)
+{
+	if (r)
+		r->said++;
+}
+
 /* Each '\n'-terminated line of s, kept or printed. */
 static void lines(struct bp_report *r, const char *s)
 {
@@ -57,10 +70,12 @@ static void lines(struct bp_report *r, const char *s)
 		nl = strchr(s, '\n');
 		if (!nl)
 			nl = s + strlen(s);
-		if (r)
+		if (keeps(r)) {
 			keep_line(r, s, nl - s);
-		else
+		} else {
 			bp_err("%.*s\n", (int)(nl - s), s);
+			said_one(r);
+		}
 		if (!*nl)
 			break;
 	}
@@ -88,10 +103,12 @@ void bp_report__line(struct bp_report *r, const char *fmt, ...)
 			big = NULL;
 		va_end(ap);
 	}
-	if (r)
+	if (keeps(r)) {
 		lines(r, line);
-	else
+	} else {
 		bp_err("%s", line);
+		said_one(r);
+	}
 	free(big);
 }
 
@@ -104,25 +121,31 @@ void bp_report__diag(struct bp_report *r, struct bp_diag *d, const char *where)
 		const struct bp_diag_warning *w = &d->warnings[i];
 
 		if (w->once && !say_once(w->once)) {
-			bp_log__unsaid_warning();
+			said_one(r);	/* said before: not given again */
 			continue;
 		}
-		if (r)
+		if (keeps(r)) {
 			keep_line(r, w->text, strlen(w->text));
-		else
+		} else {
 			bp_err("%s\n", w->text);
+			said_one(r);
+		}
 	}
 	if (d->failed && d->arg) {
 		snprintf(buf, sizeof(buf), "%s%s", d->msg, d->avail);
-		if (r)
+		if (keeps(r)) {
 			keep_line(r, buf, strlen(buf));
-		else
+		} else {
 			bp_err("%s: argument '%s': %s\n", where ? where : "?", d->arg, buf);
+			said_one(r);
+		}
 	} else if (d->failed) {
-		if (r)
+		if (keeps(r)) {
 			keep_line(r, d->msg, strlen(d->msg));
-		else
+		} else {
 			bp_err("%s\n", d->msg);
+			said_one(r);
+		}
 	}
 	if (d->failed)
 		lines(r, d->added);

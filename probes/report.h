@@ -10,14 +10,23 @@
 #ifndef BPFPROBE_REPORT_H
 #define BPFPROBE_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "probes/diag.h"
 
 #define BP_REPORT_SIZE	2048
 
-/* Kept lines: NULL where a driver takes one means "print them". */
+/*
+ * Kept lines: NULL where a driver takes one means "print them". A report
+ * with say set prints them too, and counts in said every line printed and
+ * every once-only warning not printed again: a caller learns from it
+ * whether the resolution said anything (the resolution cache keeps only
+ * what said nothing, so that giving it again hides no message).
+ */
 struct bp_report {
+	bool say;
+	unsigned int said;
 	/*
 	 * The culprit of every line, joined by "; ": an argument's failure
 	 * without its "WHERE: argument 'X': " prefix, other lines whole.

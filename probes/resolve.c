@@ -155,8 +155,9 @@ static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
 			struct bp_point **points, int *npoints, struct bp_report *rep)
 {
 	bool cache = r->resolutions && !rep && spec->text && !spec->lazy;
-	unsigned long warnings = bp_log__warnings();
+	struct bp_report said = { .say = true };
 	struct bp_debuginfo *di;
+	unsigned int warnings = 0;
 	char *path;
 	int err;
 
@@ -171,12 +172,17 @@ static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
 		free(path);
 		return 0;
 	}
+	/* with the cache, what is said is printed as without it, and counted */
+	if (cache)
+		rep = &said;
 	err = open_binary(r, spec, path, &di, rep);
 	free(path);
-	if (!err)
+	if (!err) {
+		warnings = di->cache->warnings;
 		err = bp_dwarf__resolve(di, spec, points, npoints, rep);
+	}
 	/* kept only when nothing was said: what is given again says nothing */
-	if (!err && cache && bp_log__warnings() == warnings)
+	if (!err && cache && !said.said && di->cache->warnings == warnings)
 		keep_resolution(di, spec, *points, *npoints);
 	return err;
 }

@@ -78,29 +78,10 @@ void bpfprobe_route_libbpf_print(bool route)
 	routed = route;
 }
 
-static unsigned long warnings;
-
-unsigned long bp_log__warnings(void)
-{
-	return __atomic_load_n(&warnings, __ATOMIC_RELAXED);
-}
-
-static void count_warning(void)
-{
-	__atomic_fetch_add(&warnings, 1, __ATOMIC_RELAXED);
-}
-
-void bp_log__unsaid_warning(void)
-{
-	count_warning();
-}
-
 void bp_log(enum bpfprobe_print_level level, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (level == BPFPROBE_WARN)
-		count_warning();
 	if (!print_fn)
 		return;
 	va_start(ap, fmt);

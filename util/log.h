@@ -18,15 +18,6 @@ void bp_log(enum bpfprobe_print_level level, const char *fmt, ...)
 void bp_log__hold_libbpf(char *buf, size_t size);
 void bp_log__release_libbpf(enum bpfprobe_print_level level);
 
-/*
- * How many warnings (BPFPROBE_WARN messages) the library has said so far,
- * and one more for a warning not said again (said once per process): a
- * result made without any may be kept and given again without its
- * messages (the resolution cache).
- */
-unsigned long bp_log__warnings(void);
-void bp_log__unsaid_warning(void);
-
 /* Errors are the messages a user must see: they name the culprit. */
 #define bp_err(...)	bp_log(BPFPROBE_WARN, __VA_ARGS__)
 #define bp_info(...)	bp_log(BPFPROBE_INFO, __VA_ARGS__)

@@ -43,6 +43,9 @@ struct bp_debuginfo_lazy {
 	/* unit_window.h's second view of the DWARF */
 	struct bp_unit_window *window;
 	void (*free_window)(struct bp_unit_window *window);
+	/* warnings said about this binary outside any report (its index
+	 * built invalid): a resolution during which this moved said something */
+	unsigned int warnings;
 };
 
 struct bp_debuginfo {

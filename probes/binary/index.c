@@ -89,6 +89,7 @@ static struct bp_dwarf_index *build(const struct bp_debuginfo *di,
 		/* the scan's own output: a bug, said and not used */
 		bp_err("%s: the DWARF index built is invalid (%s): walking its DWARF\n", di->path,
 		       why);
+		di->cache->warnings++;
 		bp_dwarf_index__free(idx);
 		return NULL;
 	}
