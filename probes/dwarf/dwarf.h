@@ -7,7 +7,11 @@
  *   inline.c     inlined copies of a function
  *   line.c       source lines (SRC:ALN, FUNC:RLN) and lazy patterns
  *   var.c        the parameter or variable an argument names
- *   loc.c        DWARF location expressions -> a value being built
+ *   loc.c        DWARF location expressions -> a value being built: the
+ *                entry points; the evaluator is loc_eval.c (the stack, one
+ *                op), loc_ops.c (the ops that compute), loc_branch.c
+ *                (branches) and loc_describe.c (a location in words)
+ *   val_pieces.c a value's dereference and its pieces (DW_OP_piece)
  *   member.c     member chains over DWARF types
  *   chain.c      member chains, whatever the types -> the final fetch
  *   arg.c        one argument, whole; $params
@@ -333,6 +337,8 @@ int bp_val__select(const struct bp_arg_ctx *c, struct bp_val *v, long size,
  * size bytes, so members are bits of it. */
 int bp_val__split(const struct bp_arg_ctx *c, struct bp_val *v, long size,
 		  const char *path);
+/* p (not empty; its byte_off and size aside) becomes v's location. */
+void bp_piece__from_val(struct bp_piece *p, const struct bp_val *v);
 
 /*
  * The concrete scopes around DWARF address addr in the unit cudie,
