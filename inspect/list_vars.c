@@ -46,6 +46,7 @@ struct vars_ctx {
 	char where[512];
 	struct bp_var_point *vp;
 	size_t cap;
+	struct bp_arg_dwarf dw;	/* the DWARF side of the arguments' contexts */
 };
 
 const char *bp_var_kind__name(enum bp_var_kind kind)
@@ -413,10 +414,13 @@ static void arg_ctx(struct vars_ctx *v, const char *name, struct bp_arg_ctx *c,
 	uint64_t entry = 0, end;
 
 	memset(c, 0, sizeof(*c));
-	c->di = v->di;
-	c->func = &v->scopes[v->fi];
+	memset(&v->dw, 0, sizeof(v->dw));
+	c->dw = &v->dw;
+	c->dw->di = v->di;
+	c->dw->func = &v->scopes[v->fi];
 	/* an inlined copy's frame is its caller's */
-	c->frame = v->pt->is_inline ? &v->outer : NULL;
+	c->dw->frame = v->pt->is_inline ? &v->outer : NULL;
+	c->frame_name = bp_die_name(c->dw->frame ? c->dw->frame : c->dw->func);
 	c->where = v->where;
 	c->addr = v->daddr;
 	c->arg = name;
@@ -462,6 +466,7 @@ static enum bp_var_class not_fetchable(struct bp_arg_ctx *c, struct cand *cd,
 	struct bp_val val;
 	char buf[160];
 	const char *target;
+	Dwarf_Die tdie;
 
 	/* in an xmm register, or computed in floating point: present */
 	if (d->fp_register)
@@ -472,7 +477,8 @@ static enum bp_var_class not_fetchable(struct bp_arg_ctx *c, struct cand *cd,
 	if (bp_loc__var(&q, &cd->die, &val, buf, sizeof(buf)))
 		return is_aggregate(&cd->die) ? BP_VAR_AGGREGATE : BP_VAR_REFUSED;
 	if (val.implicit.set) {
-		target = bp_die_name(&val.implicit.die);
+		bp_implicit__die(&val.implicit, &tdie);
+		target = bp_die_name(&tdie);
 		/* why its target cannot be read is the reason */
 		if (bp_loc__implicit_target(&q, &val)) {
 			*d = scratch;

@@ -60,12 +60,12 @@ int bp_arg__compile(struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
 			    arg->var);
 		return -EINVAL;
 	}
-	c->var = &var;
+	c->dw->var = &var;
 	c->spec_arg = arg;
 	err = compile_var(c, arg, &var, out, type_name, desc, desclen);
 	if (err)
 		bp_arg__where_else(c);
-	c->var = NULL;
+	c->dw->var = NULL;
 	c->spec_arg = NULL;
 	return err;
 }
@@ -91,7 +91,7 @@ static bool readable_at(const struct bp_arg_ctx *c, uint64_t addr)
 
 	t.diag = &scratch;
 	t.addr = addr;
-	err = compile_var(&t, c->spec_arg, c->var, &f, &type_name, desc, sizeof(desc));
+	err = compile_var(&t, c->spec_arg, c->dw->var, &f, &type_name, desc, sizeof(desc));
 	free(type_name);
 	return !err;
 }
@@ -150,8 +150,8 @@ void bp_arg__where_else(const struct bp_arg_ctx *c)
 	fname = bp_arg__frame_name(c);
 	ranges = c->diag->avail;
 	len = sizeof(c->diag->avail);
-	if (c->var && c->spec_arg) {
-		n = bp_loc__ranges(c->var, avail_range, &a);
+	if (c->dw->var && c->spec_arg) {
+		n = bp_loc__ranges(c->dw->var, avail_range, &a);
 		/* one expression for the whole function: only an entry value
 		 * can differ, at the entry */
 		if (!n && c->func_entry && c->addr != c->func_entry &&

@@ -227,7 +227,7 @@ static int caller_cfa(struct xlate *t, int depth)
 	size_t nops;
 	int err;
 
-	if (bp_debuginfo__cfa(t->c->di, t->return_pc, &frame, &ops, &nops)) {
+	if (bp_debuginfo__cfa(t->c->dw->di, t->return_pc, &frame, &ops, &nops)) {
 		bp_arg_fail(t->c, "no call frame information at its call site 0x%" PRIx64,
 			    t->return_pc);
 		return -ENOENT;
@@ -555,7 +555,7 @@ static int group_sites(const struct bp_arg_ctx *c, Dwarf_Die *param, struct site
 	sv->ngroups = sv->missing = 0;
 	for (k = 0; k < (int)sv->n; k++) {
 		sv->group[k] = -1;
-		if (!site_value(c->di, &sv->v[k], param, &value)) {
+		if (!site_value(c->dw->di, &sv->v[k], param, &value)) {
 			sv->missing++;
 			continue;
 		}
@@ -595,16 +595,16 @@ static bool all_calls_known(Dwarf_Die *fn)
 int bp_val__param_ref(const struct bp_arg_ctx *c, Dwarf_Die *param, bp_cfa_expr_fn cfa,
 		      struct bp_val *v)
 {
-	Dwarf_Die *fn = c->frame ? c->frame : c->func;
+	Dwarf_Die *fn = c->dw->frame ? c->dw->frame : c->dw->func;
 	struct bp_callsite_index *idx;
-	struct die_key key = key_of(c->di, fn);
+	struct die_key key = key_of(c->dw->di, fn);
 	struct site_values *sv;
 	struct bp_expr x = {};
 	char sites[256], why[320];
 	size_t first, n;
 	int err, g;
 
-	err = index_get(c->di, &idx);
+	err = index_get(c->dw->di, &idx);
 	if (err)
 		return err;
 	first = first_site(idx, &key);

@@ -32,6 +32,7 @@ struct point_ctx {
 	int nargs;
 	struct bp_report *rep;	/* NULL: say it (bp_err) */
 	struct bp_diag diag;	/* what the layers below record, said at once */
+	struct bp_arg_dwarf dw;	/* the DWARF side of its arguments' contexts */
 };
 
 static const char *arg_text(const struct bp_arg_spec *arg)
@@ -48,10 +49,13 @@ static void arg_ctx(struct point_ctx *p, const struct bp_arg_spec *arg,
 		    uint64_t addr, struct bp_arg_ctx *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->di = p->di;
-	c->func = &p->fn->die;
+	memset(&p->dw, 0, sizeof(p->dw));
+	c->dw = &p->dw;
+	c->dw->di = p->di;
+	c->dw->func = &p->fn->die;
 	/* an inlined copy's frame is its caller's */
-	c->frame = p->fn->is_inline ? &p->fn->frame : NULL;
+	c->dw->frame = p->fn->is_inline ? &p->fn->frame : NULL;
+	c->frame_name = bp_die_name(c->dw->frame ? c->dw->frame : c->dw->func);
 	c->where = p->where;
 	c->addr = addr;
 	c->arg = arg_text(arg);

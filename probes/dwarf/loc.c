@@ -181,19 +181,20 @@ int bp_loc__implicit_target(const struct bp_arg_ctx *c, struct bp_val *v)
 {
 	struct bp_implicit im = v->implicit;
 	struct bp_val t;
-	Dwarf_Die tmem;
+	Dwarf_Die die, tmem;
 	char desc[160];
 	long size;
 	int err;
 
-	err = bp_loc__var(c, &im.die, &t, desc, sizeof(desc));
+	bp_implicit__die(&im, &die);
+	err = bp_loc__var(c, &die, &t, desc, sizeof(desc));
 	if (err)
 		return err;
 	if (!t.lvalue && !t.npieces && !t.implicit.set) {
 		/* the object is a value (a register, a constant of up to 8
 		 * bytes): its bytes; a string constant's array type may have
 		 * no bound, and a register holds 8 */
-		size = bp_type_size(bp_die_type(&im.die, &tmem));
+		size = bp_type_size(bp_die_type(&die, &tmem));
 		if (size <= 0 || size > 8)
 			size = 8;
 		err = bp_val__split(c, &t, size, "the implicit pointer's target");

@@ -243,7 +243,7 @@ int bp_loc_push_cfa(struct loc_eval *e, int64_t off)
 	size_t nops;
 	int err;
 
-	if (bp_debuginfo__cfa(e->c->di, e->c->addr, &frame, &ops, &nops)) {
+	if (bp_debuginfo__cfa(e->c->dw->di, e->c->addr, &frame, &ops, &nops)) {
 		bp_arg_fail(e->c, "no call frame information (CFI) at 0x%" PRIx64
 			    " to find the frame address", e->c->addr);
 		return -ENOENT;

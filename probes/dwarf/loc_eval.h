@@ -54,7 +54,7 @@ struct loc_eval {
  * copy, the function it was inlined into. */
 static inline Dwarf_Die *frame_func(const struct bp_arg_ctx *c)
 {
-	return c->frame ? c->frame : c->func;
+	return c->dw->frame ? c->dw->frame : c->dw->func;
 }
 
 /* ---- loc_eval.c ---------------------------------------------------------- */

@@ -162,11 +162,13 @@ int bp_loc_unary_op(struct loc_eval *e, unsigned int op)
 int bp_loc_implicit_pointer(struct loc_eval *e, const Dwarf_Op *op)
 {
 	struct bp_val v = {};
+	Dwarf_Die die;
 
-	if (!e->attr || dwarf_getlocation_die(e->attr, op, &v.implicit.die)) {
+	if (!e->attr || dwarf_getlocation_die(e->attr, op, &die)) {
 		bp_arg_fail(e->c, "cannot read the target of %s", bp_loc_op_name(op->atom));
 		return -EINVAL;
 	}
+	bp_implicit__set_die(&v.implicit, &die);
 	v.implicit.set = true;
 	v.implicit.off = (int64_t)op->number2;
 	e->state = LOC_VALUE;

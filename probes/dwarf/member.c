@@ -536,6 +536,11 @@ static int end_reference(struct bp_chain *ch)
 	return through_reference(w);
 }
 
+static int implicit_target(struct bp_chain *ch)
+{
+	return bp_loc__implicit_target(ch->c, ch->val);
+}
+
 static const struct bp_chain_ops dwarf_ops = {
 	.arrow = step_arrow,
 	.dot = step_dot,
@@ -544,6 +549,7 @@ static const struct bp_chain_ops dwarf_ops = {
 	.scalar = scalar,
 	.type_name = current_type_name,
 	.end = end_reference,
+	.implicit_target = implicit_target,
 };
 
 int bp_member__compile(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg,

@@ -130,3 +130,78 @@ int bp_tls__module(const struct bp_debuginfo *di, struct bp_tls_module *m,
 	m->got = m->got + di->elf_bias - di->dwarf_bias;
 	return 0;
 }
+
+/* --- a thread-local variable's address as a fetch expression ----------- */
+
+/* The thread pointer: the current task's fs base (arch.h). */
+static int push_thread_pointer(const struct bp_arg_ctx *c, struct bp_expr *x)
+{
+	char why[160];
+	int64_t off;
+
+	if (bp_arch__task_tp_off(&off, why, sizeof(why))) {
+		bp_arg_fail(c, "a thread-local variable, but %s", why);
+		return -ENOENT;
+	}
+	return bp_val__push_op(c, x, BP_XOP_TASK, 0, 0, 0, 0) ?:
+	       bp_val__push_op(c, x, BP_XOP_DEREF, 0, 8, 0, off);
+}
+
+/* The block of DTV entry (modid on the stack, or constant): tp's DTV,
+ * then the entry's first word. */
+static int push_dtv_block(const struct bp_arg_ctx *c, struct bp_expr *x,
+			  const struct bp_tls_module *m)
+{
+	int err;
+
+	err = push_thread_pointer(c, x) ?:
+	      bp_val__push_op(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, bp_arch__tls_dtv_off());
+	if (err)
+		return err;
+	if (m->kind == BP_TLS_MODID_CONST)
+		return bp_val__push_op(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER,
+			    (int64_t)m->modid * bp_arch__tls_dtv_entry_size());
+	err = bp_val__push_op(c, x, BP_XOP_ADDR, 0, 0, 0, (int64_t)m->got) ?:
+	      bp_val__push_op(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0) ?:
+	      bp_val__push_op(c, x, BP_XOP_MUL, 0, 0, BP_XF_IMM, bp_arch__tls_dtv_entry_size()) ?:
+	      bp_val__push_op(c, x, BP_XOP_ADD, 0, 0, 0, 0);
+	return err ?: bp_val__push_op(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0);
+}
+
+int bp_val__tls(const struct bp_arg_ctx *c, struct bp_val *v)
+{
+	struct bp_tls_module m;
+	struct bp_expr *x;
+	char why[320];
+	int err;
+
+	if (c->kernel) {
+		bp_arg_fail(c, "a thread-local variable in a kernel probe (DW_OP_form_tls_address): not supported");
+		return -EOPNOTSUPP;
+	}
+	if (bp_tls__module(c->dw->di, &m, why, sizeof(why))) {
+		bp_arg_fail(c, "a thread-local variable, but %s", why);
+		return -ENOENT;
+	}
+	/* the offset in the block, then the block's address, added */
+	err = bp_val__flatten(c, v);
+	if (err)
+		return err;
+	x = &v->f.expr;
+	if (m.kind == BP_TLS_TPOFF_GOT)
+		err = push_thread_pointer(c, x) ?:
+		      bp_val__push_op(c, x, BP_XOP_ADDR, 0, 0, 0, (int64_t)m.got) ?:
+		      bp_val__push_op(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0) ?:
+		      bp_val__push_op(c, x, BP_XOP_ADD, 0, 0, 0, 0) ?:
+		      (m.sub ? bp_val__push_op(c, x, BP_XOP_PLUS_CONST, 0, 0, 0, -m.sub) : 0);
+	else
+		err = push_dtv_block(c, x, &m);
+	if (!err)
+		err = bp_val__push_op(c, x, BP_XOP_ADD, 0, 0, 0, 0);
+	if (err)
+		return err;
+	/* anchors for the GOT slot's address */
+	v->f.anchor = c->addr;
+	v->f.anchor_kind = c->at_return ? BP_ANCHOR_FUNC_IP : BP_ANCHOR_IP;
+	return 0;
+}

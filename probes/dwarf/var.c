@@ -35,7 +35,7 @@ static bool find_child(Dwarf_Die *parent, int tag, const char *name, Dwarf_Die *
 
 /*
  * Locals in the lexical blocks around c->addr, innermost first, then the
- * function's own (c->func: an out-of-line function or an inlined copy).
+ * function's own (c->dw->func: an out-of-line function or an inlined copy).
  * Scopes of calls inlined into it belong to another function's source and
  * are skipped.
  */
@@ -45,15 +45,15 @@ static bool find_local(const struct bp_arg_ctx *c, const char *name, Dwarf_Die *
 	int i, n, fi, first = 0;
 	bool found = false;
 
-	n = bp_scopes__around(c->func, c->addr, &scopes);
-	fi = n > 0 ? bp_scopes__blocks(scopes, n, c->func, &first) : -1;
+	n = bp_scopes__around(c->dw->func, c->addr, &scopes);
+	fi = n > 0 ? bp_scopes__blocks(scopes, n, c->dw->func, &first) : -1;
 	for (i = first; i < fi && !found; i++) {
 		if (dwarf_tag(&scopes[i]) == DW_TAG_lexical_block)
 			found = find_child(&scopes[i], DW_TAG_variable, name, out);
 	}
 	free(scopes);
 	/* no block at addr (e.g. at the entry): the function level still counts */
-	return found || find_child(c->func, DW_TAG_variable, name, out);
+	return found || find_child(c->dw->func, DW_TAG_variable, name, out);
 }
 
 /* The abstract instance of an out-of-line copy of an inline function. */
@@ -95,10 +95,10 @@ int bp_var__find(const struct bp_arg_ctx *c, const char *name, Dwarf_Die *var)
 	char params[256];
 	Dwarf_Die origin;
 
-	if (find_child(c->func, DW_TAG_formal_parameter, name, var))
+	if (find_child(c->dw->func, DW_TAG_formal_parameter, name, var))
 		return 0;
 	/* gone from this copy but declared: reported as optimized out */
-	if (abstract_origin(c->func, &origin) &&
+	if (abstract_origin(c->dw->func, &origin) &&
 	    find_child(&origin, DW_TAG_formal_parameter, name, var))
 		return 0;
 	if (find_local(c, name, var))
@@ -107,7 +107,7 @@ int bp_var__find(const struct bp_arg_ctx *c, const char *name, Dwarf_Die *var)
 	if (!bp_var__find_global(&global, name, var))
 		return 0;
 
-	param_names(c->func, params, sizeof(params));
+	param_names(c->dw->func, params, sizeof(params));
 	bp_arg_fail(c, "no parameter, local or global variable '%s' (parameters: %s)", name,
 		    params[0] ? params : "none");
 	return -ENOENT;
@@ -215,22 +215,22 @@ int bp_var__find_global(const struct bp_arg_ctx *c, const char *name, Dwarf_Die 
 	Dwarf_Die cudie;
 
 	/* this file's statics and the globals it defines come first */
-	if (dwarf_diecu(c->func, &cudie, NULL, NULL)) {
+	if (dwarf_diecu(c->dw->func, &cudie, NULL, NULL)) {
 		if (find_in_unit(&cudie, name, false, var, 0))
 			return 0;
 		s.skip = &cudie;
 	}
-	if (!c->di || !c->di->dwarf)
+	if (!c->dw->di || !c->dw->di->dwarf)
 		goto none;
 	/* a global defined in another file */
-	search_units(c->di->dwarf, &s);
+	search_units(c->dw->di->dwarf, &s);
 	if (s.nfound) {
 		*var = s.found;
 		return 0;
 	}
 	/* another file's static: fine when there is only one */
 	s.external_only = false;
-	search_units(c->di->dwarf, &s);
+	search_units(c->dw->di->dwarf, &s);
 	if (s.nfound == 1) {
 		*var = s.found;
 		return 0;
@@ -242,7 +242,7 @@ int bp_var__find_global(const struct bp_arg_ctx *c, const char *name, Dwarf_Die 
 	}
 none:
 	bp_arg_fail(c, "no global or static variable '%s' in %s", name,
-		    c->di && c->di->path ? c->di->path : "the binary");
+		    c->dw->di && c->dw->di->path ? c->dw->di->path : "the binary");
 	return -ENOENT;
 }
 

@@ -5,7 +5,7 @@
  * (prologue/arch.h: on x86-64 rdi, rsi, rdx, rcx, r8, r9); member chains, array indexes and the
  * final type come from BTF types. The value is built as the DWARF walker
  * builds it (struct bp_val, probes/dwarf/member.c), through the same walk and
- * final read (probes/dwarf/chain.c), so both compile alike.
+ * final read (probes/value/chain.c), so both compile alike.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,7 +15,8 @@
 #include <string.h>
 #include <bpf/btf.h>
 
-#include "probes/dwarf/dwarf.h"
+#include "probes/value/chain.h"
+#include "probes/value/value.h"
 #include "probes/kernel/kernel.h"
 #include "prologue/arch.h"
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "probes/dwarf/dwarf.h"
+#include "probes/value/value.h"
 
 int bp_val__deref(const struct bp_arg_ctx *c, struct bp_val *v)
 {

@@ -3,19 +3,16 @@
  * Values only a fetch expression computes (prologue/expr.h): the symbolic
  * value loc.c builds (a base, reads, an offset, a shift and a width) turned
  * into ops, so arithmetic between run-time values, reads at computed
- * addresses, thread-locals and entry values away from the entry become
- * fetchable. The common shapes never come here: their plans stay what the
+ * addresses, thread-locals (probes/dwarf/tls.c) and entry values away
+ * from the entry become fetchable. The common shapes never come here: their plans stay what the
  * prologue compiles best.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <dwarf.h>
 
-#include "probes/dwarf/dwarf.h"
-#include "probes/dwarf/types.h"
-#include "prologue/arch.h"
+#include "probes/value/value.h"
 
 static int too_long(const struct bp_arg_ctx *c)
 {
@@ -24,10 +21,16 @@ static int too_long(const struct bp_arg_ctx *c)
 	return -E2BIG;
 }
 
+int bp_val__push_op(const struct bp_arg_ctx *c, struct bp_expr *x, int op, uint8_t reg,
+		    uint8_t size, uint8_t flags, int64_t imm)
+{
+	return bp_expr__push(x, op, reg, size, flags, imm) ? 0 : too_long(c);
+}
+
 static int push(const struct bp_arg_ctx *c, struct bp_expr *x, int op, uint8_t reg,
 		uint8_t size, uint8_t flags, int64_t imm)
 {
-	return bp_expr__push(x, op, reg, size, flags, imm) ? 0 : too_long(c);
+	return bp_val__push_op(c, x, op, reg, size, flags, imm);
 }
 
 /* x's top keeps its low width bits, extended by wsigned */
@@ -171,79 +174,6 @@ int bp_val__unary(const struct bp_arg_ctx *c, struct bp_val *v, int op, int64_t 
 		return err;
 	v->width = width;
 	v->wsigned = wsigned;
-	return 0;
-}
-
-/* The thread pointer: the current task's fs base (arch.h). */
-static int push_thread_pointer(const struct bp_arg_ctx *c, struct bp_expr *x)
-{
-	char why[160];
-	int64_t off;
-
-	if (bp_arch__task_tp_off(&off, why, sizeof(why))) {
-		bp_arg_fail(c, "a thread-local variable, but %s", why);
-		return -ENOENT;
-	}
-	return push(c, x, BP_XOP_TASK, 0, 0, 0, 0) ?:
-	       push(c, x, BP_XOP_DEREF, 0, 8, 0, off);
-}
-
-/* The block of DTV entry (modid on the stack, or constant): tp's DTV,
- * then the entry's first word. */
-static int push_dtv_block(const struct bp_arg_ctx *c, struct bp_expr *x,
-			  const struct bp_tls_module *m)
-{
-	int err;
-
-	err = push_thread_pointer(c, x) ?:
-	      push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, bp_arch__tls_dtv_off());
-	if (err)
-		return err;
-	if (m->kind == BP_TLS_MODID_CONST)
-		return push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER,
-			    (int64_t)m->modid * bp_arch__tls_dtv_entry_size());
-	err = push(c, x, BP_XOP_ADDR, 0, 0, 0, (int64_t)m->got) ?:
-	      push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0) ?:
-	      push(c, x, BP_XOP_MUL, 0, 0, BP_XF_IMM, bp_arch__tls_dtv_entry_size()) ?:
-	      push(c, x, BP_XOP_ADD, 0, 0, 0, 0);
-	return err ?: push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0);
-}
-
-int bp_val__tls(const struct bp_arg_ctx *c, struct bp_val *v)
-{
-	struct bp_tls_module m;
-	struct bp_expr *x;
-	char why[320];
-	int err;
-
-	if (c->kernel) {
-		bp_arg_fail(c, "a thread-local variable in a kernel probe (DW_OP_form_tls_address): not supported");
-		return -EOPNOTSUPP;
-	}
-	if (bp_tls__module(c->di, &m, why, sizeof(why))) {
-		bp_arg_fail(c, "a thread-local variable, but %s", why);
-		return -ENOENT;
-	}
-	/* the offset in the block, then the block's address, added */
-	err = bp_val__flatten(c, v);
-	if (err)
-		return err;
-	x = &v->f.expr;
-	if (m.kind == BP_TLS_TPOFF_GOT)
-		err = push_thread_pointer(c, x) ?:
-		      push(c, x, BP_XOP_ADDR, 0, 0, 0, (int64_t)m.got) ?:
-		      push(c, x, BP_XOP_DEREF, 0, 8, BP_XF_USER, 0) ?:
-		      push(c, x, BP_XOP_ADD, 0, 0, 0, 0) ?:
-		      (m.sub ? push(c, x, BP_XOP_PLUS_CONST, 0, 0, 0, -m.sub) : 0);
-	else
-		err = push_dtv_block(c, x, &m);
-	if (!err)
-		err = push(c, x, BP_XOP_ADD, 0, 0, 0, 0);
-	if (err)
-		return err;
-	/* anchors for the GOT slot's address */
-	v->f.anchor = c->addr;
-	v->f.anchor_kind = c->at_return ? BP_ANCHOR_FUNC_IP : BP_ANCHOR_IP;
 	return 0;
 }
 

@@ -3,25 +3,22 @@
  * An argument with no value at the probe address (optimized out there, in
  * a floating-point register, known only to its callers): the diagnosis
  * that says so, with the address as an offset into the function that has
- * the frame. Where else it can be read is added by arg.c.
+ * the frame. Where else it can be read is added by probes/dwarf/arg.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "probes/dwarf/dwarf.h"
-#include "probes/dwarf/types.h"
+#include "probes/value/value.h"
 
 const char *bp_arg__frame_name(const struct bp_arg_ctx *c)
 {
-	const char *name = bp_die_name(c->frame ? c->frame : c->func);
-
-	return name ? name : "the function";
+	return c->frame_name ? c->frame_name : "the function";
 }
 
 /*
  * The argument has no value at c->addr: "WHAT at ADDR (FUNC+OFF)[:
  * DETAIL]", offsets counted from the entry of the function that has the
- * frame. Where else it can be read is the caller's to add (arg.c).
+ * frame. Where else it can be read is the caller's to add.
  */
 int bp_arg__unavailable(const struct bp_arg_ctx *c, int err, const char *what,
 			const char *detail)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "probes/dwarf/dwarf.h"
+#include "probes/value/value.h"
 #include "prologue/arch.h"
 
 int bp_retval__value(const struct bp_arg_ctx *c, const struct bp_spec *spec,

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/dwarf/dwarf.h"
+#include "probes/value/chain.h"
 
 #define MAX_LISTED	8
 
@@ -84,8 +84,8 @@ int bp_chain__follow(struct bp_chain *ch)
 	if (err)
 		return err;
 	/* a pointer only DWARF knows: its target is another variable's */
-	if (ch->val->implicit.set)
-		return bp_loc__implicit_target(ch->c, ch->val);
+	if (ch->val->implicit.set && ch->ops->implicit_target)
+		return ch->ops->implicit_target(ch);
 	ch->val->lvalue = true;
 	return 0;
 }
