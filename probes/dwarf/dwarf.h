@@ -8,9 +8,10 @@
  *   line.c       source lines (SRC:ALN, FUNC:RLN) and lazy patterns
  *   var.c        the parameter or variable an argument names
  *   loc.c        DWARF location expressions -> a value being built: the
- *                entry points; the evaluator is loc_eval.c (the stack, one
- *                op), loc_ops.c (the ops that compute), loc_branch.c
- *                (branches) and loc_describe.c (a location in words)
+ *                entry points; the evaluator is loc_stack.c (the stack),
+ *                loc_ops.c (the ops that compute), loc_eval.c (one op,
+ *                branches, a whole expression) and loc_describe.c (a
+ *                location in words)
  *   member.c     member chains over DWARF types (the walk is
  *                probes/value/chain.c's)
  *   arg.c        one argument, whole; $params

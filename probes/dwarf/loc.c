@@ -5,11 +5,12 @@
  * location view, or a constant: DW_AT_const_value), an implicit pointer's
  * target, the CFA as fetch ops, where a variable's location changes. The
  * expressions themselves are run by the evaluator (loc_eval.h):
- *   loc_eval.c      the symbolic stack, one op, a whole expression
+ *   loc_stack.c     the symbolic stack and what pushes onto it
  *   loc_ops.c       typed ops, arithmetic, ops that name more DWARF
- *   loc_branch.c    locations with branches (DW_OP_bra, DW_OP_skip)
+ *   loc_eval.c      nested expressions, one op, locations with branches
+ *                   (DW_OP_bra, DW_OP_skip), a whole expression, the CFA
  *   loc_describe.c  a location in words, for messages
- * and a value's dereference and pieces are val_pieces.c's.
+ * and a value's dereference and pieces are probes/value/val_pieces.c's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,26 +25,6 @@
 #include "probes/dwarf/loclist.h"
 #include "probes/dwarf/types.h"
 #include "util/log.h"
-
-int bp_loc__cfa_expr(const struct bp_arg_ctx *c, struct bp_expr *x)
-{
-	struct loc_eval *e = bp_loc_new_eval();
-	int err;
-
-	if (!e)
-		return -ENOMEM;
-	e->c = c;
-	err = bp_loc_push_cfa(e, 0);
-	if (!err)
-		err = bp_val__flatten(c, &e->stack[0]);
-	if (!err && !bp_expr__append(x, &e->stack[0].f.expr)) {
-		bp_arg_fail(c, "its location needs a fetch expression of more than %d operations: not supported",
-			    BP_EXPR_MAX_OPS);
-		err = -E2BIG;
-	}
-	free(e);
-	return err;
-}
 
 static bool is_entry_value(const Dwarf_Op *ops, size_t nops)
 {

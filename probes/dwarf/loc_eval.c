@@ -11,10 +11,10 @@
  * its part later (bp_val__select). Anything else (arithmetic between two
  * registers, typed stack ops) is refused with the op's name.
  *
- * Here: the stack and what pushes onto it (registers, constants,
- * addresses, and the nested expressions of the frame base, the CFA and
- * entry values), DW_OP_piece, one op, a whole expression. The ops that
- * compute are loc_ops.c's; from a branch on, loc_branch.c takes over.
+ * Here: the nested expressions of the frame base, the CFA and entry
+ * values, DW_OP_piece, one op, locations with branches, a whole
+ * expression. The stack is loc_stack.c's, the ops that compute are
+ * loc_ops.c's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <dwarf.h>
 
 #include "probes/dwarf/dwarf.h"
@@ -32,180 +31,6 @@
 
 /* fbreg -> frame base -> CFA, entry value -> its expression */
 #define MAX_DEPTH	3
-
-/*
- * An evaluation's state (large: values that may hold expressions), on the
- * heap, zeroed but for the stack, which bp_loc_push_val() writes before
- * anything reads it: zeroing it would touch tens of KiB no evaluation uses.
- */
-struct loc_eval *bp_loc_new_eval(void)
-{
-	const size_t stack_end = offsetof(struct loc_eval, stack) +
-				 sizeof(((struct loc_eval *)0)->stack);
-	struct loc_eval *e = malloc(sizeof(*e));
-
-	if (e) {
-		memset(e, 0, offsetof(struct loc_eval, stack));
-		memset((char *)e + stack_end, 0, sizeof(*e) - stack_end);
-	}
-	return e;
-}
-
-const char *bp_loc_op_name(unsigned int op)
-{
-	static __thread char buf[32];
-
-	return bp_dw_op_name(op, buf, sizeof(buf));
-}
-
-/* A constant of len bytes (little-endian): one value, or 8-byte pieces. */
-int bp_loc_const_bytes(const struct bp_arg_ctx *c, const unsigned char *data,
-		       size_t len, struct bp_val *v)
-{
-	size_t i, k;
-
-	memset(v, 0, sizeof(*v));
-	if (len > 8 * BP_MAX_PIECES) {
-		bp_arg_fail(c, "a %zu-byte constant: too large", len);
-		return -E2BIG;
-	}
-	for (k = 0; k * 8 < len; k++) {
-		struct bp_piece *p = &v->pieces[k];
-		uint64_t word = 0;
-
-		for (i = 0; i < 8 && k * 8 + i < len; i++)
-			word |= (uint64_t)data[k * 8 + i] << (8 * i);
-		p->byte_off = k * 8;
-		p->size = i;
-		p->f.base = BP_BASE_CONST;
-		p->f.add = (int64_t)word;
-	}
-	if (len <= 8) {
-		v->f = v->pieces[0].f;
-		return 0;
-	}
-	v->npieces = k;
-	return 0;
-}
-
-/* --- the stack ------------------------------------------------------------ */
-
-int bp_loc_check_reg(const struct bp_arg_ctx *c, uint64_t reg)
-{
-	char why[160], what[64];
-
-	if (reg < 256 && bp_arch__pt_regs_off((int)reg) >= 0)
-		return 0;
-	if (reg < 256 && bp_arch__fp_reg((int)reg, what, sizeof(what))) {
-		bool first = c->diag && !c->diag->failed;
-		int err;
-
-		snprintf(why, sizeof(why), "in %s", what);
-		err = bp_arg__unavailable(c, -EOPNOTSUPP, why,
-			"floating-point registers are not readable from a probe (pt_regs has none)");
-		if (first)
-			c->diag->fp_register = true;
-		return err;
-	}
-	bp_arg_fail(c, "in DWARF register %" PRIu64 ", which is not readable from a probe",
-		    reg);
-	return -EOPNOTSUPP;
-}
-
-int bp_loc_push_val(struct loc_eval *e, const struct bp_val *v)
-{
-	if (e->sp >= STACK_MAX) {
-		bp_arg_fail(e->c, "location expression is too deep");
-		return -E2BIG;
-	}
-	e->stack[e->sp++] = *v;
-	return 0;
-}
-
-static int push(struct loc_eval *e, enum bp_base_kind base, uint8_t reg, int64_t off)
-{
-	struct bp_val v = { .f = { .base = base, .reg = reg }, .off = off };
-
-	return bp_loc_push_val(e, &v);
-}
-
-int bp_loc_push_reg(struct loc_eval *e, uint64_t reg, int64_t off)
-{
-	int err = bp_loc_check_reg(e->c, reg);
-
-	return err ? err : push(e, BP_BASE_REG, (uint8_t)reg, off);
-}
-
-/*
- * At a uretprobe the anchor is bpf_get_func_ip(), which returns the
- * probed function's address there only since Linux 6.6 (0 before: the
- * fetch then fails). A warning, said once per process: the resolver may
- * be preparing a probe for another machine, or a kernel with a backport.
- */
-static void warn_old_kernel(const struct bp_arg_ctx *c)
-{
-	struct utsname u;
-	int major = 0, minor = 0;
-
-	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2 ||
-	    major > 6 || (major == 6 && minor >= 6))
-		return;
-	bp_diag__warn(c->diag, "uretprobe-func-ip",
-		      "%s: warning: argument '%s' reads a global at a return probe, which needs bpf_get_func_ip() at uretprobes (Linux 6.6+); on this kernel (%s) that fetch fails (err != 0)",
-		      c->where, c->arg, u.release);
-}
-
-/*
- * A link-time address in the probed object: at run time it moves by the
- * object's load bias, which the prologue learns from the probe point's own
- * address (the anchor).
- */
-static int push_addr(struct loc_eval *e, uint64_t addr)
-{
-	struct bp_val v = { .f = { .base = BP_BASE_ADDR, .add = (int64_t)addr } };
-
-	if (e->c->kernel) {
-		bp_arg_fail(e->c, "at a fixed address (a global or static variable): not supported in kernel probes yet");
-		return -EOPNOTSUPP;
-	}
-	v.f.anchor = e->c->addr;
-	v.f.anchor_kind = e->c->at_return ? BP_ANCHOR_FUNC_IP : BP_ANCHOR_IP;
-	if (e->c->at_return)
-		warn_old_kernel(e->c);
-	return bp_loc_push_val(e, &v);
-}
-
-int bp_loc_underflow(struct loc_eval *e, unsigned int op)
-{
-	bp_arg_fail(e->c, "malformed location expression (%s on an empty stack)",
-		    bp_loc_op_name(op));
-	return -EINVAL;
-}
-
-bool bp_loc_op_is_reg(const Dwarf_Op *op, uint64_t *reg)
-{
-	if (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31)
-		*reg = op->atom - DW_OP_reg0;
-	else if (op->atom == DW_OP_regx)
-		*reg = op->number;
-	else
-		return false;
-	return true;
-}
-
-bool bp_loc_op_is_breg(const Dwarf_Op *op, uint64_t *reg, int64_t *off)
-{
-	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
-		*reg = op->atom - DW_OP_breg0;
-		*off = (int64_t)op->number;
-	} else if (op->atom == DW_OP_bregx) {
-		*reg = op->number;
-		*off = (int64_t)op->number2;
-	} else {
-		return false;
-	}
-	return true;
-}
 
 /* Runs a nested expression (frame base, CFA, entry value) whose result is
  * a value. */
@@ -343,7 +168,7 @@ static int push_addrx(struct loc_eval *e, const Dwarf_Op *op)
 		bp_arg_fail(e->c, "cannot read the address of %s", bp_loc_op_name(op->atom));
 		return -EINVAL;
 	}
-	return push_addr(e, addr);
+	return bp_loc_push_addr(e, addr);
 }
 
 static int push_implicit(struct loc_eval *e, const Dwarf_Op *op)
@@ -436,25 +261,6 @@ static int piece(struct loc_eval *e, const Dwarf_Op *op)
 	return 0;
 }
 
-int bp_loc_unsupported(struct loc_eval *e, const Dwarf_Op *op)
-{
-	switch (op->atom) {
-	default:
-		bp_arg_fail(e->c, "location uses %s: not supported",
-			    bp_loc_op_name(op->atom));
-		break;
-	}
-	return -EOPNOTSUPP;
-}
-
-int bp_loc_top(struct loc_eval *e, unsigned int op, struct bp_val **v)
-{
-	if (!e->sp)
-		return bp_loc_underflow(e, op);
-	*v = &e->stack[e->sp - 1];
-	return 0;
-}
-
 /* One op. */
 int bp_loc_step(struct loc_eval *e, const Dwarf_Op *op)
 {
@@ -473,7 +279,7 @@ int bp_loc_step(struct loc_eval *e, const Dwarf_Op *op)
 		return -EINVAL;
 	}
 	if (a >= DW_OP_lit0 && a <= DW_OP_lit31)
-		return push(e, BP_BASE_CONST, 0, a - DW_OP_lit0);
+		return bp_loc_push(e, BP_BASE_CONST, 0, a - DW_OP_lit0);
 	if (bp_loc_op_is_breg(op, &reg, &off))
 		return bp_loc_push_reg(e, reg, off);
 	if (bp_loc_op_is_reg(op, &reg)) {
@@ -489,9 +295,9 @@ int bp_loc_step(struct loc_eval *e, const Dwarf_Op *op)
 	case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s:
 	case DW_OP_const8s: case DW_OP_consts:
 		/* libdw sign-extends the signed forms into number */
-		return push(e, BP_BASE_CONST, 0, (int64_t)op->number);
+		return bp_loc_push(e, BP_BASE_CONST, 0, (int64_t)op->number);
 	case DW_OP_addr:
-		return push_addr(e, op->number);
+		return bp_loc_push_addr(e, op->number);
 	case DW_OP_addrx:
 	case DW_OP_GNU_addr_index:
 		return push_addrx(e, op);
@@ -602,6 +408,200 @@ int bp_loc_step(struct loc_eval *e, const Dwarf_Op *op)
 	}
 }
 
+/* --- locations with branches --------------------------------------------- */
+
+/*
+ * Locations with branches (DW_OP_bra, DW_OP_skip): from the first branch
+ * on, the rest of the ops are translated one by one into a fetch
+ * expression, whose first ops are the symbolic stack so far; the branches
+ * are pointed at their targets at the end.
+ */
+static int xtoo_long(struct loc_eval *e)
+{
+	bp_arg_fail(e->c, "its location needs a fetch expression of more than %d operations: not supported",
+		    BP_EXPR_MAX_OPS);
+	return -E2BIG;
+}
+
+static int xpush(struct loc_eval *e, int op, uint8_t reg, uint8_t size, uint8_t flags,
+		 int64_t imm)
+{
+	return bp_expr__push(&e->x, op, reg, size, flags, imm) ? 0 : xtoo_long(e);
+}
+
+/* The symbolic stack becomes the expression's first ops. */
+static int bp_loc_enter_xmode(struct loc_eval *e)
+{
+	int i, err;
+
+	if (e->npieces) {
+		bp_arg_fail(e->c, "a location in pieces with branches (DW_OP_bra, DW_OP_skip): not supported");
+		return -EOPNOTSUPP;
+	}
+	memset(&e->x, 0, sizeof(e->x));
+	for (i = 0; i < e->sp; i++) {
+		err = bp_val__flatten(e->c, &e->stack[i]);
+		if (err)
+			return err;
+		if (!bp_expr__append(&e->x, &e->stack[i].f.expr))
+			return xtoo_long(e);
+	}
+	e->sp = 0;
+	e->xmode = true;
+	return 0;
+}
+
+/* An op the symbolic evaluator knows how to push (a frame base, the CFA,
+ * an address, an entry value): pushed, flattened, appended. */
+static int xsym(struct loc_eval *e, const Dwarf_Op *op)
+{
+	enum loc_state state = e->state;
+	int err;
+
+	e->xmode = false;
+	err = bp_loc_step(e, op);
+	e->xmode = true;
+	e->state = state;
+	if (!err && e->sp != 1) {
+		bp_arg_fail(e->c, "%s cannot be computed after a branch", bp_loc_op_name(op->atom));
+		err = -EOPNOTSUPP;
+	}
+	if (!err)
+		err = bp_val__flatten(e->c, &e->stack[0]);
+	if (!err && !bp_expr__append(&e->x, &e->stack[0].f.expr))
+		err = xtoo_long(e);
+	e->sp = 0;
+	return err;
+}
+
+/* The generic type's binary ops: signed division and compares */
+static int xbinary(unsigned int atom, uint8_t *flags)
+{
+	static const struct bp_val generic;
+
+	return bp_loc_xop_of(atom, &generic, &generic, flags);
+}
+
+/* A branch: to the op at byte offset 'to', forward only. */
+static int xjump(struct loc_eval *e, const Dwarf_Op *ops, size_t nops, size_t i)
+{
+	size_t next = i + 1 < nops ? ops[i + 1].offset : ops[i].offset + 3;
+	int16_t rel = (int16_t)ops[i].number;
+
+	if (rel < 0 || e->njumps == MAX_XMODE_OPS) {
+		bp_arg_fail(e->c, "its location loops (%s backwards): not supported",
+			    bp_loc_op_name(ops[i].atom));
+		return -EOPNOTSUPP;
+	}
+	e->jumps[e->njumps].at = e->x.nops;
+	e->jumps[e->njumps].to = next + rel;
+	e->njumps++;
+	return xpush(e, ops[i].atom == DW_OP_bra ? BP_XOP_BRA : BP_XOP_SKIP, 0, 0, 0, 0);
+}
+
+/* One op, translated into the expression. */
+static int bp_loc_xstep(struct loc_eval *e, const Dwarf_Op *ops, size_t nops, size_t i)
+{
+	const Dwarf_Op *op = &ops[i];
+	unsigned int a = op->atom;
+	uint8_t user = e->c->user ? BP_XF_USER : 0, flags;
+	uint64_t reg;
+	int64_t off;
+	int xop, err;
+
+	if (i >= MAX_XMODE_OPS) {
+		bp_arg_fail(e->c, "a location with branches of more than %d operations: not supported",
+			    MAX_XMODE_OPS);
+		return -E2BIG;
+	}
+	e->xat[i] = e->x.nops;
+	if (e->state != LOC_MEM) {
+		bp_arg_fail(e->c, "malformed location expression (%s after a value)", bp_loc_op_name(a));
+		return -EINVAL;
+	}
+	if (a >= DW_OP_lit0 && a <= DW_OP_lit31)
+		return xpush(e, BP_XOP_CONST, 0, 0, 0, a - DW_OP_lit0);
+	if (bp_loc_op_is_breg(op, &reg, &off))
+		return bp_loc_check_reg(e->c, reg) ?: xpush(e, BP_XOP_REG, (uint8_t)reg, 0, 0, off);
+	if (bp_loc_op_is_reg(op, &reg)) {
+		err = bp_loc_check_reg(e->c, reg) ?: xpush(e, BP_XOP_REG, (uint8_t)reg, 0, 0, 0);
+		e->state = LOC_VALUE;
+		return err;
+	}
+	xop = xbinary(a, &flags);
+	if (xop)
+		return xpush(e, xop, 0, 0, flags, 0);
+	switch (a) {
+	case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
+	case DW_OP_const8u: case DW_OP_constu:
+	case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s:
+	case DW_OP_const8s: case DW_OP_consts:
+		return xpush(e, BP_XOP_CONST, 0, 0, 0, (int64_t)op->number);
+	case DW_OP_plus_uconst:
+		return xpush(e, BP_XOP_PLUS_CONST, 0, 0, 0, (int64_t)op->number);
+	case DW_OP_deref:
+		return xpush(e, BP_XOP_DEREF, 0, 8, user, 0);
+	case DW_OP_deref_size:
+		if (op->number != 1 && op->number != 2 && op->number != 4 && op->number != 8)
+			return bp_loc_unsupported(e, op);
+		return xpush(e, BP_XOP_DEREF, 0, (uint8_t)op->number, user, 0);
+	case DW_OP_neg: return xpush(e, BP_XOP_NEG, 0, 0, 0, 0);
+	case DW_OP_not: return xpush(e, BP_XOP_NOT, 0, 0, 0, 0);
+	case DW_OP_abs: return xpush(e, BP_XOP_ABS, 0, 0, 0, 0);
+	case DW_OP_dup: return xpush(e, BP_XOP_DUP, 0, 0, 0, 0);
+	case DW_OP_drop: return xpush(e, BP_XOP_DROP, 0, 0, 0, 0);
+	case DW_OP_swap: return xpush(e, BP_XOP_SWAP, 0, 0, 0, 0);
+	case DW_OP_over: return xpush(e, BP_XOP_OVER, 0, 0, 0, 0);
+	case DW_OP_rot: return xpush(e, BP_XOP_ROT, 0, 0, 0, 0);
+	case DW_OP_pick: return xpush(e, BP_XOP_PICK, 0, 0, 0, (int64_t)op->number);
+	case DW_OP_bra:
+	case DW_OP_skip:
+		return xjump(e, ops, nops, i);
+	case DW_OP_nop:
+		return 0;
+	case DW_OP_stack_value:
+		e->state = LOC_VALUE;
+		return 0;
+	case DW_OP_fbreg: case DW_OP_call_frame_cfa: case DW_OP_addr:
+	case DW_OP_addrx: case DW_OP_GNU_addr_index: case DW_OP_entry_value:
+	case DW_OP_GNU_entry_value: case DW_OP_const_type: case DW_OP_GNU_const_type:
+		return xsym(e, op);
+	default:
+		return bp_loc_unsupported(e, op);
+	}
+}
+
+/* The branches pointed at the ops of their targets; the result. */
+static int bp_loc_leave_xmode(struct loc_eval *e, const Dwarf_Op *ops, size_t nops, struct bp_val *out)
+{
+	size_t i, k;
+	int bad;
+
+	e->xat[nops] = e->x.nops;
+	for (i = 0; i < (size_t)e->njumps; i++) {
+		for (k = 0; k < nops && ops[k].offset != e->jumps[i].to; k++)
+			;
+		/* past the last op: the end */
+		if (k == nops && e->jumps[i].to <= ops[nops - 1].offset) {
+			bp_arg_fail(e->c, "malformed location expression (a branch into an op)");
+			return -EINVAL;
+		}
+		e->x.ops[e->jumps[i].at].imm = e->xat[k] - e->jumps[i].at - 1;
+	}
+	if (bp_expr__check(&e->x, &bad)) {
+		bp_arg_fail(e->c, "its location with branches cannot be computed (malformed at op %d, or deeper than %d values)",
+			    bad, BP_EXPR_MAX_DEPTH);
+		return -EINVAL;
+	}
+	memset(out, 0, sizeof(*out));
+	out->f.base = BP_BASE_EXPR;
+	out->f.expr = e->x;
+	out->f.anchor = e->c->addr;
+	out->f.anchor_kind = e->c->at_return ? BP_ANCHOR_FUNC_IP : BP_ANCHOR_IP;
+	out->lvalue = e->state == LOC_MEM;
+	return 0;
+}
+
 /* --- the whole expression ------------------------------------------------- */
 
 static int eval_ops(struct loc_eval *e, Dwarf_Op *ops, size_t nops, struct bp_val *out)
@@ -660,6 +660,43 @@ int bp_loc_eval(const struct bp_arg_ctx *c, Dwarf_Attribute *attr, int depth,
 	e->attr = attr;
 	e->depth = depth;
 	err = eval_ops(e, ops, nops, out);
+	free(e);
+	return err;
+}
+
+/* --- what other parts ask of the evaluator -------------------------------- */
+
+/* DW_OP_GNU_parameter_ref: what the callers pass (callsite.c) */
+int bp_loc_param_ref(struct loc_eval *e, const Dwarf_Op *op)
+{
+	Dwarf_Die param;
+	struct bp_val v;
+	int err;
+
+	if (!e->attr || dwarf_getlocation_die(e->attr, op, &param)) {
+		bp_arg_fail(e->c, "cannot read the parameter of %s", bp_loc_op_name(op->atom));
+		return -EINVAL;
+	}
+	err = bp_val__param_ref(e->c, &param, bp_loc__cfa_expr, &v);
+	return err ?: bp_loc_push_val(e, &v);
+}
+
+int bp_loc__cfa_expr(const struct bp_arg_ctx *c, struct bp_expr *x)
+{
+	struct loc_eval *e = bp_loc_new_eval();
+	int err;
+
+	if (!e)
+		return -ENOMEM;
+	e->c = c;
+	err = bp_loc_push_cfa(e, 0);
+	if (!err)
+		err = bp_val__flatten(c, &e->stack[0]);
+	if (!err && !bp_expr__append(x, &e->stack[0].f.expr)) {
+		bp_arg_fail(c, "its location needs a fetch expression of more than %d operations: not supported",
+			    BP_EXPR_MAX_OPS);
+		err = -E2BIG;
+	}
 	free(e);
 	return err;
 }

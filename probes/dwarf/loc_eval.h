@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Internal to the evaluator of DWARF location expressions, shared by its
- * parts: loc_eval.c (the symbolic stack, one op, a whole expression),
- * loc_ops.c (the ops that compute), loc_branch.c (locations with
- * branches), loc_describe.c (a location in words) and loc.c (the entry
- * points, dwarf.h's bp_loc__*).
+ * parts, each using only those before it: loc_stack.c (the symbolic
+ * stack), loc_ops.c (the ops that compute), loc_eval.c (one op, locations
+ * with branches, a whole expression), loc_describe.c (a location in
+ * words) and loc.c (the entry points, dwarf.h's bp_loc__*).
  */
 #ifndef BPFPROBE_DWARF_LOC_EVAL_H
 #define BPFPROBE_DWARF_LOC_EVAL_H
@@ -57,7 +57,7 @@ static inline Dwarf_Die *frame_func(const struct bp_arg_ctx *c)
 	return c->dw->frame ? c->dw->frame : c->dw->func;
 }
 
-/* ---- loc_eval.c ---------------------------------------------------------- */
+/* ---- loc_stack.c --------------------------------------------------------- */
 
 /* A new evaluation (malloc'ed: free it), zeroed but for its stack. */
 struct loc_eval *bp_loc_new_eval(void);
@@ -69,9 +69,10 @@ int bp_loc_const_bytes(const struct bp_arg_ctx *c, const unsigned char *data,
 /* 0 when DWARF register reg is readable from a probe; else the failure. */
 int bp_loc_check_reg(const struct bp_arg_ctx *c, uint64_t reg);
 int bp_loc_push_val(struct loc_eval *e, const struct bp_val *v);
+int bp_loc_push(struct loc_eval *e, enum bp_base_kind base, uint8_t reg, int64_t off);
 int bp_loc_push_reg(struct loc_eval *e, uint64_t reg, int64_t off);
-/* Pushes the CFA at e->c->addr, plus off. */
-int bp_loc_push_cfa(struct loc_eval *e, int64_t off);
+/* A link-time address (a global): anchored on the probe point. */
+int bp_loc_push_addr(struct loc_eval *e, uint64_t addr);
 /* "op on an empty stack": a malformed expression */
 int bp_loc_underflow(struct loc_eval *e, unsigned int op);
 /* Whether op is DW_OP_regN/regx (then *reg), or DW_OP_bregN/bregx (then
@@ -82,13 +83,6 @@ bool bp_loc_op_is_breg(const Dwarf_Op *op, uint64_t *reg, int64_t *off);
 int bp_loc_unsupported(struct loc_eval *e, const Dwarf_Op *op);
 /* The top of the stack (*v), or an underflow. */
 int bp_loc_top(struct loc_eval *e, unsigned int op, struct bp_val **v);
-/* One op, on the symbolic stack. */
-int bp_loc_step(struct loc_eval *e, const Dwarf_Op *op);
-/* Evaluates ops; the result is an lvalue (memory location) unless the
- * expression names a register or ends in DW_OP_stack_value, or is split
- * into pieces (out->npieces). */
-int bp_loc_eval(const struct bp_arg_ctx *c, Dwarf_Attribute *attr, int depth,
-		Dwarf_Op *ops, size_t nops, struct bp_val *out);
 
 /* ---- loc_ops.c ----------------------------------------------------------- */
 
@@ -99,7 +93,6 @@ int bp_loc_const_type(struct loc_eval *e, const Dwarf_Op *op);
 int bp_loc_unary_op(struct loc_eval *e, unsigned int op);
 int bp_loc_implicit_pointer(struct loc_eval *e, const Dwarf_Op *op);
 int bp_loc_tls_address(struct loc_eval *e, const Dwarf_Op *op);
-int bp_loc_param_ref(struct loc_eval *e, const Dwarf_Op *op);
 int bp_loc_rot_pick(struct loc_eval *e, const Dwarf_Op *op);
 int bp_loc_binary_op(struct loc_eval *e, unsigned int op);
 /* The expression op (BP_XOP_*, 0 if none) of a DWARF binary op, and its
@@ -107,14 +100,20 @@ int bp_loc_binary_op(struct loc_eval *e, unsigned int op);
 int bp_loc_xop_of(unsigned int op, const struct bp_val *a, const struct bp_val *b,
 		  uint8_t *flags);
 
-/* ---- loc_branch.c -------------------------------------------------------- */
+/* ---- loc_eval.c ---------------------------------------------------------- */
 
-/* The symbolic stack becomes the expression's first ops. */
-int bp_loc_enter_xmode(struct loc_eval *e);
-/* Op i of ops, translated into the expression. */
-int bp_loc_xstep(struct loc_eval *e, const Dwarf_Op *ops, size_t nops, size_t i);
-/* The branches pointed at the ops of their targets; the result. */
-int bp_loc_leave_xmode(struct loc_eval *e, const Dwarf_Op *ops, size_t nops, struct bp_val *out);
+/* Pushes the CFA at e->c->addr, plus off. */
+int bp_loc_push_cfa(struct loc_eval *e, int64_t off);
+/* One op, on the symbolic stack. */
+int bp_loc_step(struct loc_eval *e, const Dwarf_Op *op);
+/* Evaluates ops; the result is an lvalue (memory location) unless the
+ * expression names a register or ends in DW_OP_stack_value, or is split
+ * into pieces (out->npieces). */
+int bp_loc_eval(const struct bp_arg_ctx *c, Dwarf_Attribute *attr, int depth,
+		Dwarf_Op *ops, size_t nops, struct bp_val *out);
+
+/* DW_OP_GNU_parameter_ref: what the callers pass (callsite.c) */
+int bp_loc_param_ref(struct loc_eval *e, const Dwarf_Op *op);
 
 /* ---- loc_describe.c ------------------------------------------------------ */
 

@@ -185,21 +185,6 @@ int bp_loc_tls_address(struct loc_eval *e, const Dwarf_Op *op)
 	return err ?: bp_val__tls(e->c, v);
 }
 
-/* DW_OP_GNU_parameter_ref: what the callers pass (callsite.c) */
-int bp_loc_param_ref(struct loc_eval *e, const Dwarf_Op *op)
-{
-	Dwarf_Die param;
-	struct bp_val v;
-	int err;
-
-	if (!e->attr || dwarf_getlocation_die(e->attr, op, &param)) {
-		bp_arg_fail(e->c, "cannot read the parameter of %s", bp_loc_op_name(op->atom));
-		return -EINVAL;
-	}
-	err = bp_val__param_ref(e->c, &param, bp_loc__cfa_expr, &v);
-	return err ?: bp_loc_push_val(e, &v);
-}
-
 /* DW_OP_rot: x y z -> z x y; DW_OP_pick N: a copy of entry N below the top */
 int bp_loc_rot_pick(struct loc_eval *e, const Dwarf_Op *op)
 {
