@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Values only a fetch expression computes (prologue/expr.h): the symbolic
- * value loc.c builds (a base, reads, an offset, a shift and a width) turned
- * into ops, so arithmetic between run-time values, reads at computed
- * addresses, thread-locals (probes/dwarf/tls.c) and entry values away
- * from the entry become fetchable. The common shapes never come here: their plans stay what the
+ * value the location evaluator (probes/dwarf/loc_eval.c) builds (a base,
+ * reads, an offset, a shift and a width) turned into ops, so arithmetic
+ * between run-time values, reads at computed addresses, thread-locals
+ * (probes/dwarf/tls.c) and entry values away from the entry become
+ * fetchable. The common shapes never come here: their plans stay what the
  * prologue compiles best.
  */
 #include <errno.h>
