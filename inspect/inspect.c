@@ -82,6 +82,8 @@ int bp_inspect__resolve_sec(const char *text, const struct bpfprobe_open_opts *o
 		return -ENOMEM;
 	}
 	p = &obj->progs[obj->nprogs++];
+	p->record_map_fd = -1;
+	p->record.err_member = -1;
 	p->sec = obj->path;
 	err = bp_spec__parse(text, &p->spec, msg, sizeof(msg));
 	if (err) {
@@ -177,6 +179,7 @@ int bp_inspect__prologue(const struct bpfprobe_object *obj, size_t i,
 			 void (*emit)(int slot, const char *text, void *ctx), void *ctx)
 {
 	struct bpf_insn insns[BP_GUARDS_MAX_INSNS + BP_PROLOGUE_MAX_INSNS];
+	struct bp_prologue_opts opts = {};
 	const struct bp_instance *inst;
 	char line[128];
 	int g, n, v4;
@@ -192,10 +195,19 @@ int bp_inspect__prologue(const struct bpfprobe_object *obj, size_t i,
 	/* the guards (a map-tracing instance's map id), then the prologue;
 	 * before loading there is no entry-value map: shown as map fd 0 */
 	g = bp_guards__gen(&inst->guards, insns, BP_GUARDS_MAX_INSNS);
-	n = g < 0 ? g : bp_prologue__gen_opts(&inst->plan, inst->unread, &(struct bp_prologue_opts){
-						.entry_map_fd = obj->entry ? bp_entry_values__map_fd(obj) : 0,
-						.cpu_v4 = v4 },
-					      insns + g, BP_PROLOGUE_MAX_INSNS);
+	opts.entry_map_fd = obj->entry ? bp_entry_values__map_fd(obj) : 0;
+	opts.cpu_v4 = v4;
+	/* the record ABI: the record right below the prologue's own stack;
+	 * a load puts it below the body's too, which only the verifier
+	 * knows */
+	if (g >= 0 && inst->plan.record)
+		n = bp_prologue__gen_record(&inst->plan,
+					    -((bp_prologue__stack_use(&inst->plan) +
+					       (int)inst->plan.rec_size + 7) & ~7),
+					    inst->unread, &opts, insns + g, BP_PROLOGUE_MAX_INSNS);
+	else
+		n = g < 0 ? g : bp_prologue__gen_opts(&inst->plan, inst->unread, &opts, insns + g,
+						      BP_PROLOGUE_MAX_INSNS);
 	if (n >= 0)
 		n += g;
 	if (n < 0) {

@@ -48,7 +48,7 @@ static void abi_text(const struct bp_program *p, char *buf, size_t len)
 
 	for (int k = 0; k < p->spec.nargs; k++)
 		params |= !strcmp(p->spec.args[k].var, "$params");
-	for (int k = 0; k < (params ? BP_MAX_ARGS : p->spec.nargs) && n < len; k++) {
+	for (int k = 0; k < (params ? BP_MAX_REG_ARGS : p->spec.nargs) && n < len; k++) {
 		char name[64];
 
 		if (params)
@@ -92,27 +92,88 @@ static bool is_integer(const struct btf_type *t)
 	return t && (btf_is_int(t) || btf_is_any_enum(t));
 }
 
+/* What fills parameter k (from 0) of the register ABI, for messages. */
+static void receives(const struct bp_program *p, int k, char *buf, size_t len)
+{
+	char name[64];
+
+	if (k == 1) {
+		snprintf(buf, len, "err, the fetch-error flag");
+		return;
+	}
+	arg_c_name(&p->spec.args[k - 2], k - 2, name, sizeof(name));
+	snprintf(buf, len, "SEC argument %d '%s'", k - 1, name);
+}
+
+/*
+ * A parameter named like a SEC argument, in another argument's position:
+ * int p(void *ctx, long name, long mode) on SEC args "name mode" would
+ * give name the error flag and mode name's value.
+ */
+static int check_names(const struct btf *btf, const struct bp_program *p,
+		       const struct btf_param *params, int have, const char *abi)
+{
+	for (int k = 1; k < have; k++) {
+		const char *pname = btf__name_by_offset(btf, params[k].name_off);
+		char what[96], name[64];
+
+		if (!pname || !*pname)
+			continue;
+		for (int j = 0; j < p->spec.nargs; j++) {
+			if (!strcmp(p->spec.args[j].var, "$params"))
+				return 0;
+			arg_c_name(&p->spec.args[j], j, name, sizeof(name));
+			if (strcmp(name, pname) || j == k - 2)
+				continue;
+			receives(p, k, what, sizeof(what));
+			bp_err("program '%s': parameter %d '%s' receives %s, but it is named like SEC argument %d '%s': write it as %s\n",
+			       p->name, k + 1, pname, what, j + 1, name, abi);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The register ABI's limit, which holds without BTF too. */
+static int check_register_args(const struct bp_program *p)
+{
+	if (p->spec.nargs <= BP_SPEC_REG_ARGS)
+		return 0;
+	bp_err("program '%s': %d arguments given, at most %d fit in R3..R5 (SEC(\"%s\")); first extra argument: '%s'; more fit in a record: int %s(void *ctx, struct args *a) (docs/arguments.md)\n",
+	       p->name, p->spec.nargs, BP_SPEC_REG_ARGS, p->sec,
+	       p->spec.args[BP_SPEC_REG_ARGS].text, p->name);
+	return -E2BIG;
+}
+
 int bp_btf__check_prototype(const struct bpf_object *obj, struct bp_program *p)
 {
 	struct btf *btf = bpf_object__btf(obj);
 	const struct btf_type *fn, *proto;
 	const struct btf_param *params;
 	int id, have, max = 2 + p->spec.nargs;
+	__u32 struct_id;
 	char abi[512];
+
+	p->preamble_len = BP_PREAMBLE_LEN;
+	p->record_map_fd = -1;
+	id = btf ? btf__find_by_name_kind(btf, p->name, BTF_KIND_FUNC) : -1;
+	fn = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	proto = fn ? btf__type_by_id(btf, fn->type) : NULL;
+	if (proto && btf_is_func_proto(proto) && bp_record_abi__detect(btf, proto, &struct_id)) {
+		p->preamble_len = BP_RECORD_PREAMBLE_LEN;
+		return bp_record_abi__setup(btf, struct_id, p);
+	}
+	if (check_register_args(p))
+		return -E2BIG;
 
 	/* $params is as many arguments as the function has, up to the limit */
 	for (id = 0; id < p->spec.nargs; id++) {
 		if (!strcmp(p->spec.args[id].var, "$params"))
-			max = 2 + BP_MAX_ARGS;
+			max = 2 + BP_MAX_REG_ARGS;
 	}
 
 	if (!btf)
 		return 0;	/* no BTF: said once per object by the caller */
-	id = btf__find_by_name_kind(btf, p->name, BTF_KIND_FUNC);
-	if (id < 0)
-		return 0;
-	fn = btf__type_by_id(btf, id);
-	proto = fn ? btf__type_by_id(btf, fn->type) : NULL;
 	if (!proto || !btf_is_func_proto(proto))
 		return 0;
 	have = btf_vlen(proto);
@@ -138,6 +199,8 @@ int bp_btf__check_prototype(const struct bpf_object *obj, struct bp_program *p)
 		       pname && *pname ? "'" : "", kind_name(t), want, abi);
 		return -EINVAL;
 	}
+	if (check_names(btf, p, params, have, abi))
+		return -EINVAL;
 	/* the prologue then sets only what the program reads */
 	p->proto_unread = BP_UNREAD_PARAMS(have);
 	return 0;

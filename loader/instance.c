@@ -196,7 +196,8 @@ static int load_with(struct bpfprobe_object *obj, struct bp_instance *inst,
 	void *func_info, *line_info;
 	int fd, err;
 
-	err = bp_load_info__shifted(li, inst->guard_len + inst->prologue_len - BP_PREAMBLE_LEN,
+	err = bp_load_info__shifted(li, inst->guard_len + inst->prologue_len -
+				    inst->owner->preamble_len,
 				    &func_info, &line_info);
 	if (err)
 		return err;
@@ -263,27 +264,49 @@ static int gen_guard(struct bpfprobe_object *obj, struct bp_instance *inst,
 	return n;
 }
 
+/* The plan's prologue at insns: its length, or a negative errno after a
+ * message. */
+static int gen_prologue(struct bpfprobe_object *obj, struct bp_instance *inst, bool cpu_v4,
+			struct bpf_insn *insns)
+{
+	struct bp_prologue_opts opts = {
+		.entry_map_fd = bp_entry_values__map_fd(obj),
+		.cpu_v4 = cpu_v4,
+	};
+	int rec_off, n;
+
+	if (!inst->owner->record_abi) {
+		n = bp_prologue__gen_opts(&inst->plan, inst->unread, &opts, insns,
+					  BP_PROLOGUE_MAX_INSNS);
+	} else {
+		/* the record ABI: the record below the stack the body uses */
+		n = bp_record_stack__offset(inst->owner, &inst->plan, &rec_off);
+		if (n)
+			return n;
+		n = bp_prologue__gen_record(&inst->plan, rec_off, inst->unread, &opts, insns,
+					    BP_PROLOGUE_MAX_INSNS);
+	}
+	if (n < 0)
+		bp_err("program '%s': cannot generate the prologue: %s\n", inst->owner->name,
+		       strerror(-n));
+	return n;
+}
+
 int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
 {
 	const struct bpf_insn *proto = bpf_program__insns(inst->owner->prog);
 	size_t proto_cnt = bpf_program__insn_cnt(inst->owner->prog);
+	int preamble = inst->owner->preamble_len;
 	struct bpf_insn *insns;
-	size_t body = proto_cnt - BP_PREAMBLE_LEN;
+	size_t body = proto_cnt - preamble;
 	int glen, plen, fd, v4 = bp_cpu_v4__usable();
 
 	insns = malloc((BP_GUARDS_MAX_INSNS + BP_PROLOGUE_MAX_INSNS + body) * sizeof(*insns));
 	if (!insns)
 		return -ENOMEM;
 	glen = v4 < 0 ? v4 : gen_guard(obj, inst, insns);
-	plen = glen < 0 ? glen :
-	       bp_prologue__gen_opts(&inst->plan, inst->unread, &(struct bp_prologue_opts){
-					     .entry_map_fd = bp_entry_values__map_fd(obj),
-					     .cpu_v4 = v4 },
-				     insns + glen, BP_PROLOGUE_MAX_INSNS);
+	plen = glen < 0 ? glen : gen_prologue(obj, inst, v4, insns + glen);
 	if (plen < 0) {
-		if (glen >= 0)
-			bp_err("program '%s': cannot generate the prologue: %s\n",
-			       inst->owner->name, strerror(-plen));
 		free(insns);
 		return plen;
 	}
@@ -291,7 +314,7 @@ int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
 	inst->prologue_len = plen;
 	plen += glen;
 	print_insns(inst, insns, plen);
-	memcpy(insns + plen, proto + BP_PREAMBLE_LEN, body * sizeof(*insns));
+	memcpy(insns + plen, proto + preamble, body * sizeof(*insns));
 
 	fd = load_with(obj, inst, insns, plen + body, NULL, 0);
 	if (fd < 0) {

@@ -47,7 +47,8 @@ int bp_load_info__shifted(const struct bp_load_info *info, int shift,
 	return 0;
 }
 
-int bp_load_info__capture(struct bp_load_info *info, const struct bpf_prog_load_opts *opts)
+int bp_load_info__capture(struct bp_load_info *info, const struct bpf_prog_load_opts *opts,
+			  int preamble_len)
 {
 	struct bp_load_info shifted_src;
 
@@ -64,7 +65,7 @@ int bp_load_info__capture(struct bp_load_info *info, const struct bpf_prog_load_
 	shifted_src = *info;
 	shifted_src.func_info = (void *)opts->func_info;
 	shifted_src.line_info = (void *)opts->line_info;
-	if (bp_load_info__shifted(&shifted_src, BP_PREAMBLE_LEN,
+	if (bp_load_info__shifted(&shifted_src, preamble_len,
 				  &info->func_info, &info->line_info))
 		return -ENOMEM;
 	info->captured = true;

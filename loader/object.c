@@ -58,6 +58,8 @@ static int collect_programs(struct bpfprobe_object *obj)
 			continue;	/* a standard libbpf section: libbpf owns it */
 		bp_handler__forget(prog);
 		p = &obj->progs[obj->nprogs++];
+		p->record_map_fd = -1;
+		p->record.err_member = -1;
 		p->prog = prog;
 		p->name = bpf_program__name(prog);
 		p->sec = bpf_program__section_name(prog);
@@ -283,13 +285,21 @@ static int object_load(struct bpfprobe_object *obj)
 		err = bp_instances__build(obj);
 	if (!err)
 		err = bp_entry_values__load(obj);
-	if (err)
+	if (!err)
+		err = bp_record_stack__prepare(obj);
+	if (err) {
+		bp_record_stack__close(obj);
 		return err;
+	}
 
 	bp_handler__lock();
 	bp_handler__set_loading(obj);
 	bp_log__hold_libbpf(held, sizeof(held));
 	err = bpf_object__load(obj->obj);
+	/* the last record program's log, before anything else reads it */
+	if (!err)
+		bp_record_stack__note(obj);
+	bp_record_stack__close(obj);
 	if (err)
 		report_load_failure(obj, err, held);
 	/* libbpf's own words: after ours when it failed (-v), else as usual */
@@ -525,9 +535,11 @@ static void object_free(void *o)
 	bp_instances__close(obj);
 	bp_follow__close(&obj->follow);
 	bp_entry_values__close(obj);
+	bp_record_stack__close(obj);
 	if (obj->obj)
 		bpf_object__close(obj->obj);
 	for (int i = 0; i < obj->nprogs; i++) {
+		bp_record__free(&obj->progs[i].record);
 		bp_spec__free(&obj->progs[i].spec);
 		bp_points__free(obj->progs[i].points, obj->progs[i].npoints);
 		bp_load_info__free(&obj->progs[i].info);

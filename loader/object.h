@@ -9,6 +9,7 @@
 #include "loader/follow.h"
 #include "prologue/guard.h"
 #include "prologue/plan.h"
+#include "probes/record.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
 
@@ -40,6 +41,19 @@ struct bp_program {
 	/* and those its final body never reads either: what its prologues
 	 * need not set (bp_instances__set_body) */
 	uint8_t unread;
+	/*
+	 * The record ABI (probes/record.h): the record it receives, read from
+	 * its BTF; the array of one record its prototype is loaded with;
+	 * what the prototype load's verifier said of its stack: the main
+	 * program's depth, and its subprograms' depths added up.
+	 */
+	bool record_abi;
+	struct bp_record record;
+	int record_map_fd;
+	int stack_depth;
+	int subprog_stack;
+	/* instructions before its body at the prototype load */
+	int preamble_len;
 };
 
 /* Keyed by plan and unread: the prologue is generated from both. */
@@ -105,6 +119,9 @@ struct bpfprobe_object {
 	bool uprobe_multi;
 	/* entry values' map and companion probes (entry_values.h) */
 	struct bp_entry_values *entry;
+	/* the record program whose prototype load's log is the one in
+	 * kernel_log (record_stack.c) */
+	struct bp_program *stack_pending;
 };
 
 /* loader/object.c: resolves every program (prototype check, probe points,
@@ -132,8 +149,17 @@ int bp_elf__check_bpf(const char *path, char **license);
  * for libbpf to read. 0, or -ENOEXEC after a message naming path. */
 int bp_btf__check_raw(const void *data, size_t size, const char *path);
 
-/* loader/btf_proto.c */
+/* loader/btf_proto.c: the program's ABI from its prototype, checked
+ * against its SEC; the register ABI's limits apply without BTF too */
 int bp_btf__check_prototype(const struct bpf_object *obj, struct bp_program *p);
+
+/* loader/record_abi.c: whether proto is int prog(void *ctx, struct S *a)
+ * (*struct_id: S), and the record read from S, set in p's spec, with
+ * what each SEC argument's member wants. */
+struct btf;
+struct btf_type;
+bool bp_record_abi__detect(const struct btf *btf, const struct btf_type *proto, __u32 *struct_id);
+int bp_record_abi__setup(const struct btf *btf, __u32 struct_id, struct bp_program *p);
 
 /* loader/instance.c */
 int bp_instances__build(struct bpfprobe_object *obj);
@@ -142,8 +168,25 @@ void bp_instances__set_body(struct bpfprobe_object *obj, struct bp_program *p,
 int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst);
 void bp_instances__close(struct bpfprobe_object *obj);
 
+/*
+ * loader/record_stack.c: the record ABI's place on the stack. Before the
+ * prototype load: each record program's array of one record and a
+ * verifier log of its statistics (0, or a negative errno after a
+ * message). During it: the stack depth the verifier saw, read from the
+ * log of the program expected, when the next is prepared and after the
+ * load. For an instance: where its record goes (0, or -E2BIG after a
+ * message naming the sizes and the limit).
+ */
+int bp_record_stack__prepare(struct bpfprobe_object *obj);
+void bp_record_stack__expect(struct bpfprobe_object *obj, struct bp_program *p);
+void bp_record_stack__note(struct bpfprobe_object *obj);
+int bp_record_stack__offset(const struct bp_program *p, const struct bp_plan *plan, int *rec_off);
+void bp_record_stack__close(struct bpfprobe_object *obj);
+
 /* loader/load_info.c */
-int bp_load_info__capture(struct bp_load_info *info, const struct bpf_prog_load_opts *opts);
+/* opts' func/line info, shifted past a preamble of preamble_len insns */
+int bp_load_info__capture(struct bp_load_info *info, const struct bpf_prog_load_opts *opts,
+			  int preamble_len);
 int bp_load_info__shifted(const struct bp_load_info *info, int shift,
 			  void **func_info, void **line_info);
 void bp_load_info__free(struct bp_load_info *info);

@@ -4,8 +4,9 @@
  * (that is, our annotations) lands here as a kprobe-type program. At the
  * prototype load, after libbpf relocated maps, globals, CO-RE and
  * subprograms, we prepend r2..r5 = 0 so the body verifies with the args
- * zeroed, and shift func_info/line_info by the same amount — the step
- * perf 6.1 missed, which is why it cannot load objects built with -g.
+ * zeroed (the record ABI: r2 = a record, r3..r5 = 0), and shift
+ * func_info/line_info by the same amount: the step perf 6.1 missed, which
+ * is why it cannot load objects built with -g.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -53,7 +54,9 @@ static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opt
 		       bpf_program__name(prog), bpf_program__section_name(prog));
 		return -EINVAL;
 	}
-	err = bp_load_info__capture(&p->info, opts);
+	/* the stack the verifier saw the last record program use */
+	bp_record_stack__note(loading);
+	err = bp_load_info__capture(&p->info, opts, p->preamble_len);
 	if (err)
 		return err;
 	/* libbpf reads opts->*_info during this very load: point it at our
@@ -63,13 +66,18 @@ static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opt
 	/* the final body: what it reads decides what the prologues set */
 	bp_instances__set_body(loading, p, bpf_program__insns(prog), cnt);
 
-	insns = malloc((cnt + BP_PREAMBLE_LEN) * sizeof(*insns));
+	insns = malloc((cnt + p->preamble_len) * sizeof(*insns));
 	if (!insns)
 		return -ENOMEM;
-	bp_prologue__preamble(insns);
-	memcpy(insns + BP_PREAMBLE_LEN, bpf_program__insns(prog), cnt * sizeof(*insns));
-	err = bpf_program__set_insns(prog, insns, cnt + BP_PREAMBLE_LEN);
+	if (p->record_abi)
+		bp_prologue__record_preamble(insns, p->record_map_fd);
+	else
+		bp_prologue__preamble(insns);
+	memcpy(insns + p->preamble_len, bpf_program__insns(prog), cnt * sizeof(*insns));
+	err = bpf_program__set_insns(prog, insns, cnt + p->preamble_len);
 	free(insns);
+	if (!err && p->record_abi)
+		bp_record_stack__expect(loading, p);
 	return err;
 }
 

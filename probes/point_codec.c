@@ -108,7 +108,9 @@ static int put_fetch(struct bp_bytes *b, const struct bp_fetch *f)
 	int err = put_u8(b, f->base) ?: put_u8(b, f->reg) ?: PUT(b, f->add) ?:
 		  put_u8(b, f->nderef) ?: PUT(b, f->deref_off) ?: PUT(b, f->user_mask) ?:
 		  put_u8(b, f->size) ?: put_u8(b, f->is_signed) ?: put_u8(b, f->bit_off) ?:
-		  put_u8(b, f->bit_size) ?: PUT(b, f->anchor) ?: put_u8(b, f->anchor_kind);
+		  put_u8(b, f->bit_size) ?: PUT(b, f->anchor) ?: put_u8(b, f->anchor_kind) ?:
+		  put_u8(b, f->kind) ?: put_u8(b, f->store_size) ?: PUT(b, f->len) ?:
+		  PUT(b, f->rec_off);
 
 	return err ?: put_expr(b, &f->expr);
 }
@@ -140,6 +142,7 @@ bool bp_points__encodable(const struct bp_point *pts, int n)
 		const struct bp_point *pt = &pts[i];
 
 		if (pt->kernel || pt->module || pt->kaddr || pt->map.on || !pt->binary ||
+		    pt->plan.record ||
 		    pt->plan.nargs < 0 || pt->plan.nargs > BP_MAX_ARGS ||
 		    pt->nentries < 0 || pt->nentries > BP_MAX_ENTRY_SAVES)
 			return false;
@@ -188,13 +191,15 @@ static bool get_fetch(struct bp_bytes_reader *r, struct bp_fetch *f)
 	if (!GET(r, base) || !GET(r, f->reg) || !GET(r, f->add) || !GET(r, f->nderef) ||
 	    !GET(r, f->deref_off) || !GET(r, f->user_mask) || !GET(r, f->size) ||
 	    !GET(r, is_signed) || !GET(r, f->bit_off) || !GET(r, f->bit_size) ||
-	    !GET(r, f->anchor) || !GET(r, f->anchor_kind))
+	    !GET(r, f->anchor) || !GET(r, f->anchor_kind) || !GET(r, f->kind) ||
+	    !GET(r, f->store_size) || !GET(r, f->len) || !GET(r, f->rec_off))
 		return false;
 	f->base = base;
 	f->is_signed = is_signed;
 	if (base > BP_BASE_EXPR || is_signed > 1 || f->nderef > BP_MAX_DEREFS ||
 	    !size_ok(f->size) || f->bit_off + f->bit_size > 64 ||
-	    f->anchor_kind > BP_ANCHOR_FUNC_IP)
+	    f->anchor_kind > BP_ANCHOR_FUNC_IP || f->kind > BP_FETCH_BYTES ||
+	    (f->kind != BP_FETCH_VALUE && !f->nderef))
 		return false;
 	if (!get_expr(r, &f->expr))
 		return false;

@@ -17,6 +17,7 @@
 #include "probes/binary/libpath.h"
 #include "probes/kernel/kernel.h"
 #include "probes/map/map.h"
+#include "probes/record.h"
 #include "probes/report.h"
 #include "probes/resolution_cache.h"
 #include "probes/resolve.h"
@@ -88,9 +89,10 @@ static int check_spec(const struct bp_spec *spec, struct bp_report *rep)
 				spec->text ? spec->text : "");
 		return -EINVAL;
 	}
-	if (spec->nargs < 0 || spec->nargs > BP_MAX_ARGS) {
-		bp_report__line(rep, "%s: %d arguments requested, at most %d can be fetched\n",
-				point_name(spec), spec->nargs, BP_MAX_ARGS);
+	if (spec->nargs < 0 || spec->nargs > bp_spec__max_args(spec)) {
+		bp_report__line(rep, "%s: %d arguments requested, at most %d fit in %s\n",
+				point_name(spec), spec->nargs, bp_spec__max_args(spec),
+				spec->record ? "a record" : "R3..R5");
 		return -E2BIG;
 	}
 	return 0;
@@ -154,7 +156,8 @@ static void keep_resolution(const struct bp_debuginfo *di, const struct bp_spec 
 static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
 			struct bp_point **points, int *npoints, struct bp_report *rep)
 {
-	bool cache = r->resolutions && !rep && spec->text && !spec->lazy;
+	/* not for the record ABI either: its plans depend on the record */
+	bool cache = r->resolutions && !rep && spec->text && !spec->lazy && !spec->record;
 	struct bp_report said = { .say = true };
 	struct bp_debuginfo *di;
 	unsigned int warnings = 0;
@@ -193,9 +196,8 @@ int bp_resolver__resolve(struct bp_resolver *r, const struct bp_spec *spec,
 	return bp_resolver__resolve_report(r, spec, points, npoints, NULL);
 }
 
-int bp_resolver__resolve_report(struct bp_resolver *r, const struct bp_spec *spec,
-				struct bp_point **points, int *npoints,
-				struct bp_report *rep)
+static int dispatch(struct bp_resolver *r, const struct bp_spec *spec,
+		    struct bp_point **points, int *npoints, struct bp_report *rep)
 {
 	int err;
 
@@ -226,5 +228,26 @@ int bp_resolver__resolve_report(struct bp_resolver *r, const struct bp_spec *spe
 	}
 	err = check_spec(spec, rep);
 	return err ?: resolve_user(r, spec, points, npoints, rep);
+}
+
+int bp_resolver__resolve_report(struct bp_resolver *r, const struct bp_spec *spec,
+				struct bp_point **points, int *npoints,
+				struct bp_report *rep)
+{
+	char where[512];
+	int err;
+
+	err = dispatch(r, spec, points, npoints, rep);
+	if (err || !spec->record)
+		return err;
+	/* the record ABI: each fetch lands in its member */
+	snprintf(where, sizeof(where), "SEC(\"%s\")", spec->text ? spec->text : "");
+	err = bp_record__place(spec->record, where, spec, *points, *npoints, rep);
+	if (err) {
+		bp_points__free(*points, *npoints);
+		*points = NULL;
+		*npoints = 0;
+	}
+	return err;
 }
 

@@ -39,7 +39,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BP_SPEC_MAX_ARGS 3
+/* Arguments a SEC may name: a record's (the record ABI, struct bp_record);
+ * a program of the register ABI takes BP_SPEC_REG_ARGS, in R3..R5. */
+#define BP_SPEC_MAX_ARGS 16
+#define BP_SPEC_REG_ARGS 3
 
 enum bp_step_kind {
 	BP_STEP_ARROW,	/* ->field */
@@ -65,7 +68,16 @@ struct bp_arg_spec {
 	uint8_t type_size;	/* bytes */
 	bool type_signed;
 	bool type_hex;
+	/*
+	 * The record ABI (struct bp_record): what the member this argument
+	 * fills wants, set before resolving it (probes/record.h): a value,
+	 * or (enum bp_fetch_kind) a string or bytes of want_len bytes.
+	 */
+	uint8_t want;
+	uint16_t want_len;
 };
+
+struct bp_record;
 
 struct bp_spec {
 	char *text;	/* whole SEC text */
@@ -87,6 +99,9 @@ struct bp_spec {
 	bool is_return;	/* FUNC%return */
 	struct bp_arg_spec *args;
 	int nargs;
+	/* the record the program receives (the record ABI), or NULL: the
+	 * register ABI, at most BP_SPEC_REG_ARGS values in R3..R5 */
+	const struct bp_record *record;
 };
 
 /*
@@ -95,6 +110,12 @@ struct bp_spec {
  */
 int bp_spec__parse(const char *text, struct bp_spec *spec, char *err, size_t errlen);
 void bp_spec__free(struct bp_spec *spec);
+
+/* How many arguments a point of spec may fetch: a record's, or R3..R5's. */
+static inline int bp_spec__max_args(const struct bp_spec *spec)
+{
+	return spec->record ? BP_SPEC_MAX_ARGS : BP_SPEC_REG_ARGS;
+}
 
 /* A return probe whose arguments are all a bare $retval: it needs no DWARF
  * (rax is read as an untyped 64-bit value when the function has none). */

@@ -155,8 +155,20 @@ static int parse_expr(struct spec_ctx *ctx, const struct bp_spec *spec,
 {
 	const char *p;
 	size_t n;
-	int err;
+	int err, stars = 0;
 
+	/* *EXPR: what EXPR points to, as EXPR[0] (a record member takes
+	 * the object's bytes) */
+	while (expr[stars] == '*')
+		stars++;
+	if (stars) {
+		err = parse_expr(ctx, spec, arg, tok, expr + stars, end);
+		if (!err && !strcmp(arg->var, "$retval") && !arg->nsteps)
+			err = 0;
+		for (int i = 0; !err && i < stars; i++)
+			err = add_step(ctx, arg, BP_STEP_INDEX, NULL, 0, 0);
+		return err;
+	}
 	if (expr[0] == '$')
 		return parse_special(ctx, spec, arg, tok, expr, end);
 	if (is_global(expr)) {
@@ -272,7 +284,7 @@ int bp_spec_parse_arg(struct spec_ctx *ctx, const struct bp_spec *spec,
 	return parse_modifiers(ctx, arg, tok, end);
 }
 
-/* Reports the first argument that does not fit in R3..R5. */
+/* Reports the first argument past what any program can take. */
 int bp_spec_too_many_args(struct spec_ctx *ctx, char *pos, int nargs)
 {
 	char *tok = NULL;
@@ -280,7 +292,7 @@ int bp_spec_too_many_args(struct spec_ctx *ctx, char *pos, int nargs)
 
 	for (i = 0; i <= BP_SPEC_MAX_ARGS; i++)
 		tok = bp_spec_next_token(&pos);
-	return bp_spec_err(ctx, "%d arguments given, at most %d fit in R3..R5 (SEC(\"%s\")); first extra argument: '%s'",
+	return bp_spec_err(ctx, "%d arguments given, at most %d fit in a record (SEC(\"%s\")); first extra argument: '%s'",
 			   nargs, BP_SPEC_MAX_ARGS, ctx->text, tok);
 }
 

@@ -93,7 +93,7 @@ int bp_spec_parse_map_point(struct spec_ctx *ctx, struct bp_spec *spec,
 /* Parses one argument token: [NAME=]EXPR[:TYPE][@user]. */
 int bp_spec_parse_arg(struct spec_ctx *ctx, const struct bp_spec *spec,
 		      struct bp_arg_spec *arg, const char *tok);
-/* Reports the first argument that does not fit in R3..R5. */
+/* Reports the first argument past what any program can take. */
 int bp_spec_too_many_args(struct spec_ctx *ctx, char *pos, int nargs);
 /* A $special argument of a map spec: refused. */
 int bp_spec_map_special_arg(struct spec_ctx *ctx, const struct bp_spec *spec, const char *tok);

@@ -41,7 +41,8 @@ bool bp_fetch__equal(const struct bp_fetch *a, const struct bp_fetch *b)
 	if (a->base != b->base || a->reg != b->reg || a->add != b->add ||
 	    a->nderef != b->nderef || a->size != b->size ||
 	    a->is_signed != b->is_signed || a->bit_off != b->bit_off ||
-	    a->bit_size != b->bit_size)
+	    a->bit_size != b->bit_size || a->kind != b->kind ||
+	    a->store_size != b->store_size || a->len != b->len || a->rec_off != b->rec_off)
 		return false;
 	if (fetch_user_bits(a) != fetch_user_bits(b))
 		return false;
@@ -62,7 +63,9 @@ bool bp_plan__equal(const struct bp_plan *a, const struct bp_plan *b)
 {
 	int i;
 
-	if (a->nargs != b->nargs)
+	if (a->nargs != b->nargs || a->record != b->record)
+		return false;
+	if (a->record && (a->rec_size != b->rec_size || a->err_off != b->err_off))
 		return false;
 	for (i = 0; i < a->nargs && i < BP_MAX_ARGS; i++) {
 		if (!bp_fetch__equal(&a->args[i], &b->args[i]))
@@ -166,7 +169,12 @@ static void sb_derefs(struct strbuf *sb, const struct bp_fetch *f, int k)
 		return;
 	}
 	size = k == f->nderef ? f->size * 8 : 64;
-	sb_printf(sb, "*(u%d *)(", size);
+	if (k == f->nderef && f->kind == BP_FETCH_STRING)
+		sb_printf(sb, "str[%u](", f->len);
+	else if (k == f->nderef && f->kind == BP_FETCH_BYTES)
+		sb_printf(sb, "bytes[%u](", f->len);
+	else
+		sb_printf(sb, "*(u%d *)(", size);
 	sb_derefs(sb, f, k - 1);
 	sb_offset(sb, f->deref_off[k - 1]);
 	sb_printf(sb, ")");
@@ -181,8 +189,9 @@ int bp_fetch__format(const struct bp_fetch *f, char *buf, size_t len)
 
 	if (len)
 		buf[0] = '\0';
-	sb_printf(&sb, "%c%d ", f->is_signed ? 's' : 'u',
-		  f->bit_size ? f->bit_size : f->size * 8);
+	if (f->kind == BP_FETCH_VALUE)
+		sb_printf(&sb, "%c%d ", f->is_signed ? 's' : 'u',
+			  f->bit_size ? f->bit_size : f->size * 8);
 	sb_derefs(&sb, f, nderef);
 	if (f->bit_size)
 		sb_printf(&sb, " [bits %u..%u]", f->bit_off,
@@ -195,5 +204,10 @@ int bp_fetch__format(const struct bp_fetch *f, char *buf, size_t len)
 		sb_printf(&sb, " [user]");
 	else if (user)
 		sb_printf(&sb, " [user mask 0x%x]", user);
+	/* the record ABI: where it lands */
+	if (f->kind == BP_FETCH_VALUE && f->store_size)
+		sb_printf(&sb, " -> rec+%u (%u bytes)", f->rec_off, f->store_size);
+	else if (f->kind != BP_FETCH_VALUE)
+		sb_printf(&sb, " -> rec+%u", f->rec_off);
 	return (int)sb.pos;
 }

@@ -13,7 +13,10 @@
 
 #include "prologue/expr.h"
 
-#define BP_MAX_ARGS	3	/* R3..R5 */
+/* Arguments a plan fetches: a record's (the record ABI); the register
+ * ABI takes BP_MAX_REG_ARGS of them, in R3..R5. */
+#define BP_MAX_ARGS	16
+#define BP_MAX_REG_ARGS	3
 #define BP_MAX_DEREFS	8
 
 enum bp_base_kind {
@@ -40,6 +43,18 @@ enum bp_anchor_kind {
 	BP_ANCHOR_IP = 0,	/* pt_regs ip: the probed instruction (uprobe) */
 	BP_ANCHOR_FUNC_IP,	/* bpf_get_func_ip(): the probed function's entry,
 				 * where a uretprobe sits (kernel 6.6+) */
+};
+
+/*
+ * What a fetch leaves: a value (in R3..R5 for the register ABI, in a
+ * record member for the record ABI), or, record ABI only, bytes copied
+ * into a record member by its last read.
+ */
+enum bp_fetch_kind {
+	BP_FETCH_VALUE = 0,
+	BP_FETCH_STRING,	/* the last read copies a NUL-terminated string of at
+				 * most len bytes, its NUL included (the _str helpers) */
+	BP_FETCH_BYTES,		/* the last read copies len bytes */
 };
 
 /*
@@ -70,10 +85,29 @@ struct bp_fetch {
 	uint64_t anchor;	/* BP_BASE_ADDR, _EXPR: link-time address of the anchor */
 	uint8_t anchor_kind;	/* BP_BASE_ADDR, _EXPR: enum bp_anchor_kind */
 	struct bp_expr expr;	/* BP_BASE_EXPR */
+	/*
+	 * The record ABI: kind (enum bp_fetch_kind); STRING and BYTES have at
+	 * least one read, whose last copies len bytes to the member at rec_off
+	 * (size is then 8, that of the address); a VALUE is stored at rec_off
+	 * in its member's store_size bytes (1, 2, 4 or 8: the low bytes of
+	 * the 64-bit value, as a C conversion).
+	 */
+	uint8_t kind;
+	uint8_t store_size;
+	uint16_t len;
+	uint32_t rec_off;
 };
 
 struct bp_plan {
 	int nargs;
+	/*
+	 * The record ABI: the prologue fills a record of rec_size bytes and
+	 * hands the program its address in r2; bit i of the __u64 at err_off
+	 * (< 0: none) is set when argument i could not be fetched.
+	 */
+	bool record;
+	uint32_t rec_size;
+	int32_t err_off;
 	struct bp_fetch args[BP_MAX_ARGS];
 };
 

@@ -66,6 +66,24 @@ int bp_prologue__gen_opts(const struct bp_plan *plan, uint8_t unread,
 			  const struct bp_prologue_opts *opts,
 			  struct bpf_insn *insns, size_t max);
 
+/*
+ * The record ABI (plan->record): the prologue fills the plan's record at
+ * r10 + rec_off (negative, 8-byte aligned, below everything the body and
+ * bp_prologue__stack_use() take) and leaves its address in r2, r1 = ctx.
+ * Returns the number of instructions, or -EINVAL / -E2BIG.
+ */
+int bp_prologue__gen_record(const struct bp_plan *plan, int rec_off, uint8_t unread,
+			    const struct bp_prologue_opts *opts, struct bpf_insn *insns,
+			    size_t max);
+
+/* Bytes of the stack below r10 a prologue for plan uses itself. */
+int bp_prologue__stack_use(const struct bp_plan *plan);
+
+/* The record ABI's prototype preamble: r2 = the value of map_fd (an array
+ * of one record, never read at run time), r3 = r4 = r5 = 0. */
+#define BP_RECORD_PREAMBLE_LEN 5
+void bp_prologue__record_preamble(struct bpf_insn *insns, int map_fd);
+
 /* One instruction as readable BPF assembly ("r3 = *(u64 *)(r6 +112)").
  * ldimm64 takes two slots: pass both (next may be NULL otherwise).
  * Returns snprintf's value. */

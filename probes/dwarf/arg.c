@@ -15,6 +15,7 @@
 
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
+#include "probes/record.h"
 
 #define MAX_LISTED_RANGES	4
 
@@ -294,11 +295,12 @@ int bp_args__expand(const struct bp_spec *spec, Dwarf_Die *func, const char *whe
 			total++;
 		}
 	}
-	if (expand && total > BP_MAX_ARGS) {
+	if (expand && total > bp_spec__max_args(spec)) {
 		join_names(names, nparams < 32 ? nparams : 32, list, sizeof(list));
-		bp_diag__set(d, "%s: $params expands to %d parameter%s (%s), %d argument%s in all; at most %d fit in R3..R5: name the ones you need",
+		bp_diag__set(d, "%s: $params expands to %d parameter%s (%s), %d argument%s in all; at most %d fit in %s: name the ones you need",
 			     where, nparams, nparams == 1 ? "" : "s", list, total,
-			     total == 1 ? "" : "s", BP_MAX_ARGS);
+			     total == 1 ? "" : "s", bp_spec__max_args(spec),
+			     spec->record ? "a record" : "R3..R5");
 		return -E2BIG;
 	}
 	out = calloc(total ? total : 1, sizeof(*out));
@@ -309,8 +311,13 @@ int bp_args__expand(const struct bp_spec *spec, Dwarf_Die *func, const char *whe
 			err = copy_arg(&out[n++], &spec->args[i]);
 			continue;
 		}
-		for (k = 0; k < nparams && !err; k++)
-			err = param_arg(&out[n++], names[k]);
+		for (k = 0; k < nparams && !err; k++) {
+			err = param_arg(&out[n], names[k]);
+			/* the record ABI: what its member wants */
+			if (!err && spec->record)
+				err = bp_record__want(spec->record, &out[n], where, d);
+			n++;
+		}
 	}
 	if (err) {
 		bp_args__free(out, n);

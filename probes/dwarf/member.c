@@ -536,6 +536,41 @@ static int end_reference(struct bp_chain *ch)
 	return through_reference(w);
 }
 
+static bool is_byte(Dwarf_Die *type)
+{
+	Dwarf_Die pmem, *t = bp_type_peel(type, &pmem);
+
+	return bp_type_tag(t) == DW_TAG_base_type && bp_type_size(t) == 1 &&
+	       !encoding_float(base_encoding(t));
+}
+
+/* The record ABI: a char pointer or array (a string), another pointer,
+ * or any other object, and its size. */
+static int object(struct bp_chain *ch, int *cls, long *size)
+{
+	struct walk *w = walk_of(ch);
+	Dwarf_Die pmem, emem, *t;
+
+	if (w->dims_done)
+		return bp_chain__cannot_fetch(ch, "part of an array: index it to an element, or name the whole array");
+	t = bp_type_peel(w->type, &pmem);
+	*size = bp_type_size(t);
+	*cls = BP_OBJ_OTHER;
+	switch (bp_type_tag(t)) {
+	case 0:
+		return bp_chain__cannot_fetch(ch, "void");
+	case DW_TAG_pointer_type:
+		*cls = is_byte(bp_die_type(t, &emem)) ? BP_OBJ_CHAR_POINTER : BP_OBJ_POINTER;
+		*size = 8;
+		break;
+	case DW_TAG_array_type:
+		if (is_byte(bp_die_type(t, &emem)))
+			*cls = BP_OBJ_CHAR_ARRAY;
+		break;
+	}
+	return 0;
+}
+
 static int implicit_target(struct bp_chain *ch)
 {
 	return bp_loc__implicit_target(ch->c, ch->val);
@@ -550,6 +585,7 @@ static const struct bp_chain_ops dwarf_ops = {
 	.type_name = current_type_name,
 	.end = end_reference,
 	.implicit_target = implicit_target,
+	.object = object,
 };
 
 int bp_member__compile(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg,

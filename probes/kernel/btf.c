@@ -18,6 +18,7 @@
 #include "probes/value/chain.h"
 #include "probes/value/value.h"
 #include "probes/kernel/kernel.h"
+#include "probes/record.h"
 #include "prologue/arch.h"
 
 #define MAX_TYPE_DEPTH	32
@@ -440,7 +441,38 @@ static void current_type_name(struct bp_chain *ch, char *buf, size_t len)
 	bp_kbtf__type_name(w->btf, w->type, buf, len);
 }
 
+static bool is_byte(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t;
+
+	id = peel(btf, id);
+	t = id ? btf__type_by_id(btf, id) : NULL;
+	return t && btf_is_int(t) && t->size == 1;
+}
+
+/* The record ABI: a char pointer or array (a string), another pointer,
+ * or any other object, and its size. */
+static int object(struct bp_chain *ch, int *cls, long *size)
+{
+	struct bwalk *w = bwalk_of(ch);
+	__u32 id = peel(w->btf, w->type);
+	const struct btf_type *t = id ? btf__type_by_id(w->btf, id) : NULL;
+
+	if (!t)
+		return bp_chain__cannot_fetch(ch, "void");
+	*size = btf__resolve_size(w->btf, id);
+	*cls = BP_OBJ_OTHER;
+	if (btf_is_ptr(t)) {
+		*cls = is_byte(w->btf, t->type) ? BP_OBJ_CHAR_POINTER : BP_OBJ_POINTER;
+		*size = 8;
+	} else if (btf_is_array(t) && is_byte(w->btf, btf_array(t)->type)) {
+		*cls = BP_OBJ_CHAR_ARRAY;
+	}
+	return 0;
+}
+
 static const struct bp_chain_ops btf_ops = {
+	.object = object,
 	.arrow = step_arrow,
 	.dot = step_dot,
 	.index = step_index,
@@ -667,8 +699,8 @@ int bp_kbtf__compile_value(const struct btf *btf, __u32 type, const struct bp_fe
 
 /* One argument per named parameter, for $params. */
 static int expand_params(const struct btf *btf, const struct btf_type *proto,
-			 const char *where, int others, struct bp_arg_spec *out, int max,
-			 struct bp_diag *d)
+			 const struct bp_spec *spec, const char *where, int others,
+			 struct bp_arg_spec *out, int max, struct bp_diag *d)
 {
 	const struct btf_param *p = btf_params(proto);
 	char names[256];
@@ -686,12 +718,20 @@ static int expand_params(const struct btf *btf, const struct btf_type *proto,
 		}
 		n++;
 	}
-	if (n + others > BP_MAX_ARGS) {
+	if (n + others > bp_spec__max_args(spec)) {
 		param_names(btf, proto, names, sizeof(names));
-		bp_diag__set(d, "%s: $params expands to %d parameter%s (%s), %d argument%s in all; at most %d fit in R3..R5: name the ones you need",
+		bp_diag__set(d, "%s: $params expands to %d parameter%s (%s), %d argument%s in all; at most %d fit in %s: name the ones you need",
 			     where, n, n == 1 ? "" : "s", names, n + others,
-			     n + others == 1 ? "" : "s", BP_MAX_ARGS);
+			     n + others == 1 ? "" : "s", bp_spec__max_args(spec),
+			     spec->record ? "a record" : "R3..R5");
 		return -E2BIG;
+	}
+	/* the record ABI: what each parameter's member wants */
+	for (int i = 0; spec->record && i < n && i < max; i++) {
+		int err = bp_record__want(spec->record, &out[i], where, d);
+
+		if (err)
+			return err;
 	}
 	return n;
 }
@@ -721,7 +761,7 @@ int bp_kbtf__resolve_args(const struct btf *btf, __u32 func_id,
 				return err;
 			continue;
 		}
-		np = expand_params(btf, proto, where, spec->nargs - 1, params, BP_MAX_ARGS, d);
+		np = expand_params(btf, proto, spec, where, spec->nargs - 1, params, BP_MAX_ARGS, d);
 		if (np < 0)
 			return np;
 		for (k = 0; k < np; k++) {

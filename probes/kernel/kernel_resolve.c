@@ -489,9 +489,10 @@ static int check_spec(const struct bp_spec *spec, struct bp_report *rep)
 			return -EOPNOTSUPP;
 		}
 	}
-	if (spec->nargs < 0 || spec->nargs > BP_MAX_ARGS) {
-		bp_report__line(rep, "%s: %d arguments requested, at most %d can be fetched\n",
-				spec->func, spec->nargs, BP_MAX_ARGS);
+	if (spec->nargs < 0 || spec->nargs > bp_spec__max_args(spec)) {
+		bp_report__line(rep, "%s: %d arguments requested, at most %d fit in %s\n",
+				spec->func, spec->nargs, bp_spec__max_args(spec),
+				spec->record ? "a record" : "R3..R5");
 		return -E2BIG;
 	}
 	return 0;

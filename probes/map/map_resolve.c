@@ -222,7 +222,7 @@ static int resolve(struct bp_map_resolver *r, const struct bp_spec *spec,
 	struct bp_point *pts = NULL;
 	int n = 0, err;
 
-	if (spec->nargs > BP_MAX_ARGS)
+	if (spec->nargs > bp_spec__max_args(spec))
 		return -E2BIG;
 	err = load_kernel(r, d);
 	if (err)

@@ -274,6 +274,81 @@ static int finish_value(const struct bp_arg_ctx *c, const struct bp_arg_spec *ar
 	return 0;
 }
 
+/*
+ * The record ABI: a string member (arg->want STRING) reads the string a
+ * char pointer points to, or a char array holds; another member (BYTES)
+ * copies the object's first want_len bytes. Either is the final read of
+ * an object in memory, want_len bytes long.
+ */
+static int finish_object(struct bp_chain *ch, const struct bp_arg_spec *arg,
+			 struct bp_fetch *out)
+{
+	const struct bp_arg_ctx *c = ch->c;
+	struct bp_val *v = ch->val;
+	bool string = arg->want == BP_FETCH_STRING;
+	char tname[128];
+	long size = 0;
+	int cls = BP_OBJ_OTHER, err;
+
+	ch->ops->type_name(ch, tname, sizeof(tname));
+	if (ch->bit_size) {
+		bp_arg_fail(c, "'%s' is a bitfield: its member wants %s", ch->path,
+			    string ? "a string" : "the bytes of an object");
+		return -EINVAL;
+	}
+	if (arg->has_type) {
+		bp_arg_fail(c, "'%s' casts a value (:%c%d), but its member wants %s", arg->text,
+			    arg->type_signed ? 's' : 'u', arg->type_size * 8,
+			    string ? "a string" : "the bytes of an object");
+		return -EINVAL;
+	}
+	err = ch->ops->object ? ch->ops->object(ch, &cls, &size) : -EOPNOTSUPP;
+	if (err == -EOPNOTSUPP)
+		bp_arg_fail(c, "'%s': only values can be fetched here", ch->path);
+	if (err)
+		return err;
+	if (string && cls == BP_OBJ_CHAR_POINTER) {
+		/* the string is where the pointer points */
+		err = bp_chain__follow(ch);
+		if (err)
+			return err;
+	} else if (string && cls != BP_OBJ_CHAR_ARRAY) {
+		bp_arg_fail(c, "'%s' is %s: its member (char[%u]) wants a string, from a char pointer or a char array",
+			    ch->path, tname, arg->want_len);
+		return -EINVAL;
+	} else if (!string && size < arg->want_len) {
+		bool ptr = cls == BP_OBJ_POINTER || cls == BP_OBJ_CHAR_POINTER;
+
+		bp_arg_fail(c, "'%s' is %ld bytes (type %s), fewer than the %u of its member%s%s%s",
+			    ch->path, size, tname, arg->want_len,
+			    ptr ? ": for what it points to, write '*" : "", ptr ? ch->path : "",
+			    ptr ? "'" : "");
+		return -EINVAL;
+	}
+	if (v->npieces || (!v->lvalue && !v->implicit.set)) {
+		bp_arg_fail(c, "'%s' is held in registers here, not in memory: its members can be fetched one by one",
+			    ch->path);
+		return -EOPNOTSUPP;
+	}
+	if (v->implicit.set) {
+		bp_arg_fail(c, "'%s' exists only in the debug info here (DW_OP_implicit_pointer): it has no bytes to copy",
+			    ch->path);
+		return -EOPNOTSUPP;
+	}
+	/* the last read copies the object (see plan.h) */
+	err = bp_val__deref(c, v);
+	if (err)
+		return err;
+	*out = v->f;
+	out->kind = arg->want;
+	out->size = 8;
+	out->is_signed = false;
+	out->bit_off = 0;
+	out->bit_size = 0;
+	out->len = arg->want_len;
+	return 0;
+}
+
 /* Size and signedness from the final type; with a :TYPE cast, sizes
  * other than 1/2/4/8 are the cast's problem. */
 static int finish(struct bp_chain *ch, const struct bp_arg_spec *arg, struct bp_fetch *out)
@@ -287,6 +362,8 @@ static int finish(struct bp_chain *ch, const struct bp_arg_spec *arg, struct bp_
 	long bytes;
 	int err;
 
+	if (arg->want == BP_FETCH_STRING || arg->want == BP_FETCH_BYTES)
+		return finish_object(ch, arg, out);
 	err = ch->ops->scalar(ch, &bytes, &k.is_signed);
 	if (err)
 		return err;

@@ -36,6 +36,17 @@ struct bp_chain_ops {
 	 * pointer): its target becomes the current value (NULL: the types'
 	 * source has no such pointers) */
 	int (*implicit_target)(struct bp_chain *ch);
+	/* the record ABI: what the current type is as an object (enum
+	 * bp_object_class) and its size in bytes (<= 0: unknown) */
+	int (*object)(struct bp_chain *ch, int *cls, long *size);
+};
+
+/* What a record member filled with an object's bytes may take it from. */
+enum bp_object_class {
+	BP_OBJ_OTHER,
+	BP_OBJ_CHAR_POINTER,	/* a pointer to 1-byte integers: a string */
+	BP_OBJ_CHAR_ARRAY,	/* an array of 1-byte integers: a string */
+	BP_OBJ_POINTER,		/* another pointer: what it points to, *p */
 };
 
 /* Embedded in the walker, which holds the current type. */
