@@ -292,6 +292,29 @@ out:
 	bp_spec__free(&spec);
 }
 
+/* *EXPR is EXPR[0]: what EXPR points to (a record member's bytes) */
+static void test_deref_star(void)
+{
+	struct bp_spec spec;
+	const struct bp_arg_spec *a;
+
+	if (parse_ok("f *req->hdr **pp", &spec) || spec.nargs != 2)
+		goto out;
+	a = &spec.args[0];
+	CHECK_STR(a->var, "req");
+	CHECK_STR(a->name, "*req->hdr");
+	CHECK_INT(a->nsteps, 2);
+	check_step(a, 0, BP_STEP_ARROW, "hdr", 0);
+	check_step(a, 1, BP_STEP_INDEX, NULL, 0);
+	a = &spec.args[1];
+	CHECK_STR(a->var, "pp");
+	CHECK_INT(a->nsteps, 2);
+	check_step(a, 0, BP_STEP_INDEX, NULL, 0);
+	check_step(a, 1, BP_STEP_INDEX, NULL, 0);
+out:
+	bp_spec__free(&spec);
+}
+
 static void test_booleans(void)
 {
 	static const char *const yes[] = {
@@ -783,7 +806,7 @@ static void test_err_chain(void)
 static void test_err_bad_arg_start(void)
 {
 	expect_err("f 5", "argument '5'", "variable name");
-	expect_err("f *p", "argument '*p'");
+	expect_err("f *5", "argument '*5'");
 	/* a space inside an argument splits it into a token of its own */
 	expect_err("f a -> b", "argument '->'", "no spaces inside an argument");
 	expect_err("f a .b", "argument '.b'", "no spaces");
@@ -925,6 +948,7 @@ int main(void)
 	RUN(test_err_too_many_args);
 	RUN(test_err_chain);
 	RUN(test_err_bad_arg_start);
+	RUN(test_deref_star);
 	RUN(test_err_empty_arg);
 	RUN(test_err_one_line);
 	RUN(test_err_buffer_limits);
