@@ -163,8 +163,6 @@ static int parse_expr(struct spec_ctx *ctx, const struct bp_spec *spec,
 		stars++;
 	if (stars) {
 		err = parse_expr(ctx, spec, arg, tok, expr + stars, end);
-		if (!err && !strcmp(arg->var, "$retval") && !arg->nsteps)
-			err = 0;
 		for (int i = 0; !err && i < stars; i++)
 			err = add_step(ctx, arg, BP_STEP_INDEX, NULL, 0, 0);
 		return err;
