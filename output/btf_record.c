@@ -64,14 +64,16 @@ static bool is_plain_char(const struct btf *btf, const struct btf_type *t)
 	return btf_is_int(t) && t->size == 1 && !strcmp(btf__name_by_offset(btf, t->name_off), "char");
 }
 
-/* A char array holds text when everything before its first NUL prints. */
+/* A char array holds text when nothing before its first NUL is a control
+ * character (a tab or newline aside); bytes past 0x7f are text too, which
+ * the sinks show as UTF-8 or escape. */
 static size_t text_len(const unsigned char *p, size_t n, bool *is_text)
 {
 	size_t len = strnlen((const char *)p, n);
 
 	*is_text = true;
 	for (size_t i = 0; i < len; i++)
-		if (!isprint(p[i]) && p[i] != '\t' && p[i] != '\n')
+		if ((p[i] < 0x20 && p[i] != '\t' && p[i] != '\n') || p[i] == 0x7f)
 			*is_text = false;
 	return len;
 }

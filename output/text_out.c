@@ -9,6 +9,7 @@
 #include <string.h>
 #include "output/btf_record.h"
 #include "output/text_out.h"
+#include "util/utf8.h"
 
 #define MAX_NEST 64
 
@@ -103,6 +104,8 @@ static void t_bool(struct bp_value_sink *s, bool v)
 
 static void put_quoted(FILE *f, const char *p, size_t len)
 {
+	size_t n;
+
 	fputc('"', f);
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = p[i];
@@ -115,8 +118,15 @@ static void put_quoted(FILE *f, const char *p, size_t len)
 			fputs("\\t", f);
 		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\x%02x", c);
-		else
+		else if (c < 0x80)
 			fputc(c, f);
+		else if ((n = bp_utf8__seq_len((const unsigned char *)p + i, len - i))) {
+			fwrite(p + i, 1, n, f);
+			i += n - 1;
+		} else {
+			/* not UTF-8: no terminal would show it right */
+			fprintf(f, "\\x%02x", c);
+		}
 	}
 	fputc('"', f);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/json.h"
+#include "util/utf8.h"
 
 struct json_frame {
 	bool is_object;
@@ -111,40 +112,6 @@ static void after_value(struct bp_json *j)
 		fputc('\n', j->out);
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t utf8_seq_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t len, i;
-
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;	/* stray continuation byte, overlong lead, > U+10FFFF */
-	if (len > n)
-		return 0;
-	/* the second byte's range rules out overlongs and surrogates */
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++) {
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	}
-	return len;
-}
-
 static void write_escaped(FILE *out, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -167,7 +134,7 @@ static void write_escaped(FILE *out, const char *str, size_t n)
 				fprintf(out, "\\u%04x", c);
 			} else if (c < 0x80) {
 				fputc(c, out);
-			} else if ((len = utf8_seq_len(s + i, n - i))) {
+			} else if ((len = bp_utf8__seq_len(s + i, n - i))) {
 				fwrite(s + i, 1, len, out);
 				i += len;
 				continue;
