@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include "output/btf_record.h"
 
 #define MAX_DEPTH 32
@@ -290,6 +291,56 @@ __u32 bp_btf_record__type(const struct btf *btf, const char *map_name)
 		return t && btf_is_ptr(t) ? t->type : tid;
 	}
 	return 0;
+}
+
+/* S when prog is int prog(void *ctx, struct S *a), else 0. */
+static __u32 program_record(const struct btf *btf, const struct bpf_program *prog)
+{
+	int id = btf__find_by_name_kind(btf, bpf_program__name(prog), BTF_KIND_FUNC);
+	const struct btf_type *fn = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	const struct btf_type *proto = fn ? btf__type_by_id(btf, fn->type) : NULL;
+	const struct btf_type *t;
+	__u32 tid;
+
+	if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) != 2)
+		return 0;
+	tid = btf_params(proto)[1].type;
+	t = resolve(btf, &tid);
+	if (!t || !btf_is_ptr(t))
+		return 0;
+	tid = t->type;
+	t = resolve(btf, &tid);
+	return t && btf_is_struct(t) ? tid : 0;
+}
+
+__u32 bp_btf_record__abi_type(const struct bpf_object *obj)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	__u32 type = 0;
+	int untyped = 0;
+
+	if (!btf)
+		return 0;
+	bpf_object__for_each_map(map, obj) {
+		enum bpf_map_type mt = bpf_map__type(map);
+
+		if ((mt == BPF_MAP_TYPE_RINGBUF || mt == BPF_MAP_TYPE_PERF_EVENT_ARRAY) &&
+		    !bp_btf_record__type(btf, bpf_map__name(map)))
+			untyped++;
+	}
+	if (untyped != 1)
+		return 0;
+	bpf_object__for_each_program(prog, obj) {
+		__u32 t = program_record(btf, prog);
+
+		if (t && type && t != type)
+			return 0;
+		if (t)
+			type = t;
+	}
+	return type;
 }
 
 /* Adds the leaves of type id at offset off of every CPU copy into out. */

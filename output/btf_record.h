@@ -55,6 +55,16 @@ bool bp_btf_value__typed(const struct bp_typed *v);
 /* The record type named for map_name by the convention above, or 0. */
 __u32 bp_btf_record__type(const struct btf *btf, const char *map_name);
 
+struct bpf_object;
+
+/*
+ * The record ABI's struct (int prog(void *ctx, struct S *a)): what the one
+ * ring buffer or perf event array of obj that names no record type
+ * carries, by default, when every such program receives the same S
+ * (bpf_ringbuf_output(a, sizeof(*a), 0)). 0 otherwise.
+ */
+__u32 bp_btf_record__abi_type(const struct bpf_object *obj);
+
 /*
  * Sums ncpu per-CPU copies of a value (copy i at percpu + i * stride) into
  * out (size bytes): integers and floats member by member. Returns 0, or

@@ -127,6 +127,8 @@ int bp_perfbufs__open(struct bpf_object *obj, struct bp_emitter *em, size_t page
 		m->btf = btf;
 		m->type_id = bp_btf_record__type(btf, m->name);
 		m->text = !m->type_id && !strcmp(m->name, BP_PERF_STDOUT_MAP);
+		if (!m->type_id && !m->text)
+			m->type_id = bp_btf_record__abi_type(obj);
 		m->em = em;
 		m->pb = open_buffer(m, bpf_map__fd(map), pages);
 		if (!m->pb) {

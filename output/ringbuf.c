@@ -56,6 +56,7 @@ int bp_ringbufs__open(struct bpf_object *obj, struct bp_emitter *em, struct bp_r
 	struct bp_ringbufs *r;
 	struct bpf_map *map;
 	int n = count_maps(obj), err = 0;
+	__u32 abi;
 
 	*out = NULL;
 	if (!n)
@@ -73,12 +74,16 @@ int bp_ringbufs__open(struct bpf_object *obj, struct bp_emitter *em, struct bp_r
 		m->name = bpf_map__name(map);
 		m->btf = btf;
 		m->type_id = bp_btf_record__type(btf, m->name);
+		abi = m->type_id ? 0 : bp_btf_record__abi_type(obj);
+		if (abi)
+			m->type_id = abi;
 		m->em = em;
 		m->owner = r;
 		r->nmaps++;
 		if (!r->capacity || bpf_map__max_entries(map) < r->capacity)
 			r->capacity = bpf_map__max_entries(map);
 		bp_info("ring buffer '%s': records %s\n", m->name,
+			abi ? "typed by the record its programs receive" :
 			m->type_id ? "typed by " BP_RECORD_VAR_PREFIX "<map>" : "in hex");
 		if (!r->rb) {
 			r->rb = ring_buffer__new(bpf_map__fd(map), on_record, m, NULL);
