@@ -126,7 +126,7 @@ int bp_kprobe__attach(int prog_fd, const struct bp_kprobe_target *t,
 	pfd = open_kprobe_event(t);
 	if (pfd < 0)
 		return pfd;
-	err = bp_perf_event__run_prog(pfd, prog_fd, link_fd);
+	err = bp_perf_event__run_prog(pfd, prog_fd, t->cookie, link_fd);
 	if (err) {
 		describe(t, where, sizeof(where));
 		bp_err("cannot attach the program to the kprobe on %s: %s\n", where,

@@ -27,8 +27,10 @@ static bool same_group(const struct bp_attach_point *a, const struct bp_attach_p
 }
 
 /* One link for the group point first starts; the file offsets of its
- * members are in offs (room for n). */
-static int attach_group(struct bpfprobe_object *obj, int first, pid_t pid, uint64_t *offs)
+ * members are in offs, their cookies (their indexes) in cookies (room for
+ * n each). */
+static int attach_group(struct bpfprobe_object *obj, int first, pid_t pid, uint64_t *offs,
+			uint64_t *cookies)
 {
 	struct bp_attach_point *head = &obj->aps[first];
 	size_t cnt = 0;
@@ -37,11 +39,13 @@ static int attach_group(struct bpfprobe_object *obj, int first, pid_t pid, uint6
 	for (int i = first; i < obj->naps; i++) {
 		struct bp_attach_point *ap = &obj->aps[i];
 
-		if (is_uprobe(ap) && ap->multi_of < 0 && ap->link_fd < 0 && same_group(head, ap))
+		if (is_uprobe(ap) && ap->multi_of < 0 && ap->link_fd < 0 && same_group(head, ap)) {
+			cookies[cnt] = (uint64_t)i;
 			offs[cnt++] = ap->point->offset;
+		}
 	}
-	fd = bp_uprobe_multi__attach(obj->insts[head->instance].fd, head->point->binary, offs, cnt,
-				     head->point->is_return, pid);
+	fd = bp_uprobe_multi__attach(obj->insts[head->instance].fd, head->point->binary, offs,
+				     cookies, cnt, head->point->is_return, pid);
 	if (fd < 0)
 		return fd;
 	head->link_fd = fd;
@@ -59,7 +63,8 @@ int bp_attach_points__uprobe_multi(struct bpfprobe_object *obj, pid_t pid)
 	uint64_t *offs;
 	int err = 0, nlinks = 0, npoints = 0;
 
-	offs = calloc(obj->naps ? obj->naps : 1, sizeof(*offs));
+	/* the offsets, then the cookies */
+	offs = calloc(obj->naps ? 2 * obj->naps : 2, sizeof(*offs));
 	if (!offs)
 		return -ENOMEM;
 	for (int i = 0; i < obj->naps && !err; i++) {
@@ -70,7 +75,7 @@ int bp_attach_points__uprobe_multi(struct bpfprobe_object *obj, pid_t pid)
 		npoints++;
 		if (ap->multi_of >= 0 || ap->link_fd >= 0)
 			continue;
-		err = attach_group(obj, i, pid, offs);
+		err = attach_group(obj, i, pid, offs, offs + obj->naps);
 		if (err)
 			bp_err("program '%s': cannot attach to %s:%s\n", ap->owner->name,
 			       ap->point->binary, ap->point->func);

@@ -40,9 +40,12 @@ int bp_pmu__retprobe_bit(const char *pmu)
 	return read_int(pmu, "format/retprobe", "config:%d", &bit) ? 0 : bit;
 }
 
-int bp_perf_event__run_prog(int perf_fd, int prog_fd, int *link_fd)
+int bp_perf_event__run_prog(int perf_fd, int prog_fd, uint64_t cookie, int *link_fd)
 {
-	*link_fd = bpf_link_create(prog_fd, perf_fd, BPF_PERF_EVENT, NULL);
+	LIBBPF_OPTS(bpf_link_create_opts, opts, .perf_event.bpf_cookie = cookie);
+
+	/* without a cookie, no opts: what kernels before 5.15's cookies take */
+	*link_fd = bpf_link_create(prog_fd, perf_fd, BPF_PERF_EVENT, cookie ? &opts : NULL);
 	if (*link_fd >= 0)
 		return 0;
 	*link_fd = -1;

@@ -17,6 +17,7 @@ struct bp_uprobe_target {
 	uint64_t offset;	/* file offset */
 	bool retprobe;
 	pid_t pid;		/* -1: every process */
+	uint64_t cookie;	/* what bpf_get_attach_cookie() gives the program */
 };
 
 /*
@@ -34,6 +35,7 @@ struct bp_kprobe_target {
 	uint64_t offset;	/* from func */
 	uint64_t addr;		/* run-time address, when func is NULL */
 	bool retprobe;
+	uint64_t cookie;	/* what bpf_get_attach_cookie() gives the program */
 };
 
 /*
@@ -62,10 +64,12 @@ bool bp_uprobe_multi__supported(void);
  * Attaches prog_fd (loaded with expected_attach_type BP_TRACE_UPROBE_MULTI)
  * at offsets[0..cnt) of path, as return probes when retprobe, in the
  * process pid only (compared by its mm: from its exec on) or, pid <= 0,
- * in every process. Returns the link fd, or -errno after a message.
+ * in every process; the program at offsets[i] reads cookies[i] with
+ * bpf_get_attach_cookie() (cookies NULL: 0). Returns the link fd, or
+ * -errno after a message.
  */
 int bp_uprobe_multi__attach(int prog_fd, const char *path, const uint64_t *offsets,
-			    size_t cnt, bool retprobe, pid_t pid);
+			    const uint64_t *cookies, size_t cnt, bool retprobe, pid_t pid);
 
 /* loader/attach_perf.c: what both PMUs share */
 
@@ -74,9 +78,10 @@ int bp_pmu__type(const char *pmu);
 /* The bit of config that makes a return probe. */
 int bp_pmu__retprobe_bit(const char *pmu);
 /* Runs prog_fd on the opened probe event perf_fd: through a bpf_link (*link_fd)
- * or, on kernels without perf links, PERF_EVENT_IOC_SET_BPF (*link_fd = -1).
- * Returns 0 or -errno; perf_fd stays the caller's. */
-int bp_perf_event__run_prog(int perf_fd, int prog_fd, int *link_fd);
+ * whose BPF cookie is cookie or, on kernels without perf links,
+ * PERF_EVENT_IOC_SET_BPF (*link_fd = -1, no cookie). Returns 0 or -errno;
+ * perf_fd stays the caller's. */
+int bp_perf_event__run_prog(int perf_fd, int prog_fd, uint64_t cookie, int *link_fd);
 
 /* loader/attach_fentry.c: kernel functions through BPF trampolines */
 

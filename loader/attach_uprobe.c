@@ -55,7 +55,7 @@ int bp_uprobe__attach(int prog_fd, const struct bp_uprobe_target *t,
 			       (unsigned long long)t->offset, strerror(-err));
 		return err;
 	}
-	err = bp_perf_event__run_prog(pfd, prog_fd, link_fd);
+	err = bp_perf_event__run_prog(pfd, prog_fd, t->cookie, link_fd);
 	if (err) {
 		bp_err("cannot attach the program to the uprobe on %s+0x%llx: %s\n",
 		       t->path, (unsigned long long)t->offset, strerror(-err));

@@ -37,7 +37,7 @@ struct link_create_uprobe_multi {
 #define UPROBE_MULTI_RETURN	1u
 
 static int link_create(int prog_fd, const char *path, const uint64_t *offsets,
-		       size_t cnt, bool retprobe, pid_t pid)
+		       const uint64_t *cookies, size_t cnt, bool retprobe, pid_t pid)
 {
 	union {
 		union bpf_attr attr;
@@ -50,6 +50,7 @@ static int link_create(int prog_fd, const char *path, const uint64_t *offsets,
 	a.um.attach_type = BP_TRACE_UPROBE_MULTI;
 	a.um.path = (uintptr_t)path;
 	a.um.offsets = (uintptr_t)offsets;
+	a.um.cookies = (uintptr_t)cookies;
 	a.um.cnt = cnt;
 	a.um.multi_flags = retprobe ? UPROBE_MULTI_RETURN : 0;
 	a.um.pid = pid > 0 ? (__u32)pid : 0;
@@ -83,7 +84,7 @@ bool bp_uprobe_multi__supported(void)
 	 * one without refuses the attach type (EINVAL).
 	 */
 	prog = load_probe_prog();
-	link = prog < 0 ? prog : link_create(prog, "/", &offset, 1, false, 0);
+	link = prog < 0 ? prog : link_create(prog, "/", &offset, NULL, 1, false, 0);
 	if (link >= 0)
 		close(link);
 	if (prog >= 0)
@@ -95,9 +96,9 @@ bool bp_uprobe_multi__supported(void)
 }
 
 int bp_uprobe_multi__attach(int prog_fd, const char *path, const uint64_t *offsets,
-			    size_t cnt, bool retprobe, pid_t pid)
+			    const uint64_t *cookies, size_t cnt, bool retprobe, pid_t pid)
 {
-	int fd = link_create(prog_fd, path, offsets, cnt, retprobe, pid);
+	int fd = link_create(prog_fd, path, offsets, cookies, cnt, retprobe, pid);
 
 	if (fd == -EACCES || fd == -EPERM)
 		bp_err("no permission to create uprobes on %s: CAP_PERFMON (or CAP_SYS_ADMIN) is needed\n",

@@ -197,7 +197,7 @@ static int attach_progs(struct bp_follow *f)
 		f->perf_fd[i] = open_tracepoint(root, tps[i].event);
 		if (f->perf_fd[i] < 0)
 			return f->perf_fd[i];
-		err = bp_perf_event__run_prog(f->perf_fd[i], f->prog_fd[i], &f->link_fd[i]);
+		err = bp_perf_event__run_prog(f->perf_fd[i], f->prog_fd[i], 0, &f->link_fd[i]);
 		if (err) {
 			bp_err("cannot attach %s to tracepoint %s: %s\n", tps[i].name,
 			       tps[i].event, strerror(-err));

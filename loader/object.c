@@ -390,6 +390,7 @@ static int attach_kernel(struct bpfprobe_object *obj, struct bp_attach_point *ap
 		.offset = pt->kaddr ? 0 : pt->offset,
 		.addr = pt->kaddr,
 		.retprobe = pt->is_return,
+		.cookie = (uint64_t)(ap - obj->aps),
 	};
 
 	if (pid >= 0)
@@ -466,6 +467,7 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 			.offset = ap->point->offset,
 			.retprobe = ap->point->is_return,
 			.pid = perf_pid,
+			.cookie = (uint64_t)i,	/* the point's index (bpfprobe.h) */
 		};
 
 		if (ap->point->map.on && ap->point->map.fentry) {

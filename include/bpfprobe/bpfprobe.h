@@ -151,7 +151,11 @@ struct bpfprobe_attach_opts {
 #define bpfprobe_attach_opts__last_field global_pid
 
 /**
- * @brief Attaches every probe point to its plan's instance.
+ * @brief Attaches every probe point to its plan's instance. Probe point i
+ * (bpfprobe_object__point_info()) is attached with BPF cookie i, which its
+ * program reads with bpf_get_attach_cookie() to tell the points of one
+ * program apart (uprobes and kprobes; not fentry, nor kernels before 5.15,
+ * where it reads 0).
  * @return 0 or a negative errno; on error nothing stays attached
  */
 BPFPROBE_API int bpfprobe_object__attach(struct bpfprobe_object *obj,
