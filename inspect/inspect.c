@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/btf.h>
 
 #include "loader/cpu_v4.h"
 #include "loader/entry_values.h"
@@ -54,8 +55,10 @@ int bp_inspect__resolve(struct bpfprobe_object *obj)
 	return err;
 }
 
-int bp_inspect__resolve_sec(const char *text, const struct bpfprobe_open_opts *opts,
-			    struct bpfprobe_object **out)
+/* A SEC text's object, resolved; with btf, its program receives the
+ * record of struct struct_id (the record ABI). */
+static int resolve_sec(const char *text, const struct bpfprobe_open_opts *opts,
+		       const struct btf *btf, __u32 struct_id, struct bpfprobe_object **out)
 {
 	const char *vmlinux = opts && opts->vmlinux ? opts->vmlinux : NULL;
 	struct bpfprobe_object *obj;
@@ -93,6 +96,15 @@ int bp_inspect__resolve_sec(const char *text, const struct bpfprobe_open_opts *o
 	}
 	/* the spec's strings live as long as the object */
 	p->name = p->spec.event ? p->spec.event : p->spec.func ? p->spec.func : "probe";
+	if (btf) {
+		/* what the loader does for int prog(void *ctx, struct S *a) */
+		p->preamble_len = BP_RECORD_PREAMBLE_LEN;
+		err = bp_record_abi__setup(btf, struct_id, p);
+		if (err) {
+			bpfprobe_object__destroy(obj);
+			return err;
+		}
+	}
 	err = bp_inspect__resolve(obj);
 	if (err) {
 		bpfprobe_object__destroy(obj);
@@ -100,6 +112,24 @@ int bp_inspect__resolve_sec(const char *text, const struct bpfprobe_open_opts *o
 	}
 	*out = obj;
 	return 0;
+}
+
+int bp_inspect__resolve_sec(const char *text, const struct bpfprobe_open_opts *opts,
+			    struct bpfprobe_object **out)
+{
+	return resolve_sec(text, opts, NULL, 0, out);
+}
+
+int bp_inspect__resolve_sec_record(const char *text, const struct bpfprobe_open_opts *opts,
+				   const struct btf *btf, __u32 struct_id,
+				   struct bpfprobe_object **out)
+{
+	const struct btf_type *t = btf ? btf__type_by_id(btf, struct_id) : NULL;
+
+	*out = NULL;
+	if (!t || !btf_is_struct(t))
+		return -EINVAL;
+	return resolve_sec(text, opts, btf, struct_id, out);
 }
 
 bool bp_inspect__is_sec_text(const struct bpfprobe_object *obj)

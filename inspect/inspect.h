@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <linux/types.h>
 #include <bpfprobe/bpfprobe.h>
 #include "inspect/funcs_vars.h"
 #include "probes/point.h"
@@ -37,6 +38,19 @@ int bp_inspect__resolve(struct bpfprobe_object *obj);
  */
 int bp_inspect__resolve_sec(const char *text, const struct bpfprobe_open_opts *opts,
 			    struct bpfprobe_object **out);
+
+/*
+ * The same for a SEC text whose program receives a record (the record
+ * ABI: int prog(void *ctx, struct S *a)), S being struct struct_id of btf:
+ * each argument fills the member of its name, as the loader does it
+ * (probes/record.h), so every argument is resolved for what its member
+ * wants (a value, a string, bytes) and up to BP_SPEC_MAX_ARGS of them
+ * fit. btf is read during the call only.
+ */
+struct btf;
+int bp_inspect__resolve_sec_record(const char *text, const struct bpfprobe_open_opts *opts,
+				   const struct btf *btf, __u32 struct_id,
+				   struct bpfprobe_object **out);
 
 /* True when the object came from a SEC text, not a file. */
 bool bp_inspect__is_sec_text(const struct bpfprobe_object *obj);
