@@ -3,11 +3,9 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <bpfprobe/bpfprobe.h>
 #include "cli/commands.h"
@@ -16,6 +14,7 @@
 #include "cli/load_report.h"
 #include "cli/options.h"
 #include "cli/privileges.h"
+#include "cli/session.h"
 #include "cli/workload.h"
 
 struct load_args {
@@ -43,22 +42,12 @@ enum { OPT_PIN = 300, OPT_REPLACE };
 enum { OPT_VMLINUX = 320, OPT_NO_FOLLOW, OPT_NO_CACHE, OPT_CFLAGS };
 
 static const struct bp_cli_opt load_opts[] = {
-	{ "pid", 'p', required_argument, "PID",
-	  "trace process PID and, unless --no-follow, the\n"
-	  "processes it starts from now on, until Ctrl-C" },
-	{ "no-follow", OPT_NO_FOLLOW, no_argument, NULL,
-	  "trace CMD's (or PID's) own process only: its\n"
-	  "threads and its execs, not the processes it starts" },
-	{ "all-cpus", 'a', no_argument, NULL,
-	  "trace every process (system-wide), even with CMD" },
-	{ "json", OPT_JSON, no_argument, NULL,
-	  "records as JSON Lines; CMD's stdout goes to stderr\n"
-	  "then, so stdout holds JSON alone (or use -o)" },
-	{ "output", 'o', required_argument, "FILE",
-	  "bpfprobe's records go to FILE; CMD keeps stdout" },
-	{ "quiet", 'q', no_argument, NULL,
-	  "no session lines on stderr (what was attached,\n"
-	  "programs that never ran)" },
+	BP_PID_OPTION,
+	BP_NO_FOLLOW_OPTION(OPT_NO_FOLLOW),
+	BP_ALL_CPUS_OPTION,
+	BP_JSON_RECORDS_OPTION(OPT_JSON),
+	BP_OUTPUT_OPTION,
+	BP_QUIET_OPTION,
 	{ "quiet-meta", OPT_QUIET_META, no_argument, NULL,
 	  "printk lines without TIME COMM PID CPU, records\n"
 	  "without their map's name" },
@@ -70,13 +59,10 @@ static const struct bp_cli_opt load_opts[] = {
 	  "pin the session as NAME and exit; the probes keep\n"
 	  "running until bpfprobe unload NAME (no CMD)" },
 	{ "replace", OPT_REPLACE, no_argument, NULL, "with --pin: replace a session named NAME" },
-	{ "vmlinux", OPT_VMLINUX, required_argument, "PATH",
-	  "a vmlinux with DWARF for kernel probes" },
+	BP_VMLINUX_OPTION(OPT_VMLINUX),
 	BP_NO_CACHE_OPTION(OPT_NO_CACHE),
 	BP_CFLAGS_OPTIONS(OPT_CFLAGS),
-	{ "verbose", 'v', no_argument, NULL,
-	  "show probe points, fetch plans, guards and\n"
-	  "prologues; -vv adds libbpf's output" },
+	BP_VERBOSE_OPTION,
 	{}
 };
 
@@ -93,35 +79,6 @@ static const struct bp_cli_cmd load_cmd = {
 	.opts = load_opts,
 	.options_first = true,
 };
-
-static volatile sig_atomic_t got_signal;
-
-/* A SIGINT/SIGTERM/SIGHUP that came while loading: nothing more is done
- * (no attach, no workload, no pin); the caller cleans up and exits
- * 128 + signal. */
-static bool interrupted(int *code)
-{
-	if (!got_signal)
-		return false;
-	fprintf(stderr, "bpfprobe: interrupted by %s: stopping\n", strsignal(got_signal));
-	*code = 128 + got_signal;
-	return true;
-}
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
 
 /* --pin leaves probes running and exits: no command to run, no output. */
 static int check_pin_args(const struct load_args *a)
@@ -161,7 +118,7 @@ static int load_pinned(struct bpfprobe_object *obj, const struct load_args *a,
 
 	if (bpfprobe_object__attach(obj, aopts))
 		return 1;
-	if (interrupted(&code))
+	if (bp_session__interrupted(&code))
 		return code;
 	if (bpfprobe_object__pin(obj, a->pin, &popts))
 		return 1;
@@ -271,25 +228,16 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 	return check_pin_args(a);
 }
 
+static int poll_output(void *out, int timeout_ms)
+{
+	return bpfprobe_output__poll(out, timeout_ms);
+}
+
 /* Streams output until the workload exits or a signal comes. Returns the exit code. */
 static int run_loop(struct bpfprobe_output *out, pid_t child)
 {
-	int status, code = 0;
+	int code = bp_session__run(poll_output, out, child);
 
-	for (;;) {
-		/* bounded: the workload and signals are checked in between */
-		bpfprobe_output__poll(out, 50);
-		if (got_signal) {
-			if (child <= 0)
-				break;
-			kill(child, got_signal);
-			got_signal = 0;
-		}
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
-			code = bp_workload__exit_code(status);
-			break;
-		}
-	}
 	bpfprobe_output__drain(out);
 	return code;
 }
@@ -317,48 +265,16 @@ static void finish_output(struct bpfprobe_output *out, const struct load_args *a
 		fprintf(stderr, "bpfprobe: %llu records were lost in all\n", (unsigned long long)lost);
 }
 
-/*
- * Whom the probes trace. With a command or -p, the process and, unless
- * --no-follow, every process it starts; the kernel's number for it is
- * needed to follow it (and to scope printk): the workload tells it, and for
- * -p it is the pid itself outside PID namespaces. Returns the global pid,
- * or 0 when it is unknown (then the process alone is traced).
- */
+/* Whom the probes trace (session.h). */
 static pid_t scope_of(const struct load_args *a, const struct bp_workload *w,
 		      struct bp_load_scope *s)
 {
-	s->cmd = a->cmd;
-	s->pid = a->cmd ? w->pid : a->pid;
-	s->system_wide = a->system_wide || s->pid <= 0;
-	s->follow = !s->system_wide && !a->no_follow;
-	if (s->system_wide)
-		return 0;
-	if (a->cmd)
-		return w->global_pid;
-	if (bpfprobe_pid__global() == getpid())
-		return a->pid;	/* the initial PID namespace: pids are the kernel's */
-	if (s->follow && !a->quiet)
-		fprintf(stderr, "bpfprobe: inside a PID namespace the kernel's number for process %d is unknown: tracing it alone, not the processes it starts\n",
-			(int)a->pid);
-	s->follow = false;
-	return 0;
-}
+	struct bp_session_args sa = {
+		.cmd = a->cmd, .pid = a->pid, .system_wide = a->system_wide,
+		.no_follow = a->no_follow, .quiet = a->quiet,
+	};
 
-/* Where bpfprobe's records go: -o FILE, else stdout. */
-static FILE *open_records(const struct load_args *a)
-{
-	FILE *f;
-
-	if (!a->output)
-		return stdout;
-	f = fopen(a->output, "we");
-	if (!f) {
-		fprintf(stderr, "bpfprobe load: cannot write -o '%s': %s\n", a->output,
-			strerror(errno));
-		return NULL;
-	}
-	setvbuf(f, NULL, _IOLBF, 0);
-	return f;
+	return bp_session__scope(&sa, w, s);
 }
 
 int cmd_load(int argc, char **argv)
@@ -386,7 +302,7 @@ int cmd_load(int argc, char **argv)
 		return 1;
 	}
 	/* -o first: a bad path fails before any slow step */
-	records = a.pin ? stdout : open_records(&a);
+	records = a.pin ? stdout : bp_session__open_records("load", a.output);
 	if (!records)
 		return 1;
 	if (bp_is_c_source(a.obj_path)) {
@@ -396,7 +312,7 @@ int cmd_load(int argc, char **argv)
 		oopts.source = a.obj_path;
 		a.obj_path = compiled;
 	}
-	install_signals();
+	bp_session__install_signals();
 	oopts.vmlinux = a.vmlinux;
 	oopts.no_cache = a.no_cache;
 	obj = bpfprobe_object__open(a.obj_path, &oopts);
@@ -406,7 +322,7 @@ int cmd_load(int argc, char **argv)
 	 * (pinned probes keep it: the global trace_pipe is where they print) */
 	a.global_printk_was = a.pin ? 1 : bpfprobe_output__global_printk();
 	err = bpfprobe_object__load(obj);
-	if (err || interrupted(&code))
+	if (err || bp_session__interrupted(&code))
 		goto out;
 	if (a.pin) {
 		global = scope_of(&a, &w, &scope);
@@ -437,7 +353,7 @@ int cmd_load(int argc, char **argv)
 	/* printk lines of the traced processes only (see README "Output") */
 	if (global > 0 && bpfprobe_output__scope_pid(out, global))
 		goto out;
-	if (interrupted(&code))
+	if (bp_session__interrupted(&code))
 		goto out;
 	err = bpfprobe_object__attach(obj, &aopts);
 	if (err)
@@ -446,7 +362,7 @@ int cmd_load(int argc, char **argv)
 		bp_report__attached(obj, &scope);
 	if (!a.quiet && !a.cmd && a.pid > 0)
 		bp_report__check_maps(obj, a.pid);
-	if (interrupted(&code))
+	if (bp_session__interrupted(&code))
 		goto out;
 	if (a.cmd && bp_workload__start(&w, a.cmd[0])) {
 		code = 127;	/* like a shell that cannot run the command */

@@ -27,6 +27,40 @@ struct bp_cli_opt {
 	  "resolutions from ~/.cache/bpfprobe (dwarf-index, resolutions)\n"	\
 	  "nor store them; walk the DWARF instead" }
 
+/*
+ * The options of the commands that run probes (load, trace), with the same
+ * words in each: whom they trace, where records go, what is said.
+ */
+#define BP_PID_OPTION							\
+	{ "pid", 'p', required_argument, "PID",				\
+	  "trace process PID and, unless --no-follow, the\n"		\
+	  "processes it starts from now on, until Ctrl-C" }
+#define BP_NO_FOLLOW_OPTION(KEY)					\
+	{ "no-follow", (KEY), no_argument, NULL,				\
+	  "trace CMD's (or PID's) own process only: its\n"		\
+	  "threads and its execs, not the processes it starts" }
+#define BP_ALL_CPUS_OPTION						\
+	{ "all-cpus", 'a', no_argument, NULL,				\
+	  "trace every process (system-wide), even with CMD" }
+#define BP_JSON_RECORDS_OPTION(KEY)					\
+	{ "json", (KEY), no_argument, NULL,				\
+	  "records as JSON Lines; CMD's stdout goes to stderr\n"	\
+	  "then, so stdout holds JSON alone (or use -o)" }
+#define BP_OUTPUT_OPTION						\
+	{ "output", 'o', required_argument, "FILE",			\
+	  "bpfprobe's records go to FILE; CMD keeps stdout" }
+#define BP_QUIET_OPTION							\
+	{ "quiet", 'q', no_argument, NULL,				\
+	  "no session lines on stderr (what was attached,\n"		\
+	  "programs that never ran)" }
+#define BP_VMLINUX_OPTION(KEY)						\
+	{ "vmlinux", (KEY), required_argument, "PATH",			\
+	  "a vmlinux with DWARF for kernel probes" }
+#define BP_VERBOSE_OPTION						\
+	{ "verbose", 'v', no_argument, NULL,				\
+	  "show probe points, fetch plans, guards and\n"		\
+	  "prologues; -vv adds libbpf's output" }
+
 struct bp_cli_cmd {
 	const char *name;	/* "load" */
 	const char *operands;	/* "OBJ.o|PROG.c [--] [CMD [ARGS...]]" */

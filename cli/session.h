@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What the commands that run probes until a workload ends share (load,
+ * trace): the signals that stop them, whom the probes trace, where the
+ * records go, and the loop that reads output while the workload runs.
+ */
+#ifndef BPFPROBE_SESSION_H
+#define BPFPROBE_SESSION_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include "cli/load_report.h"
+#include "cli/workload.h"
+
+/* The SIGINT, SIGTERM or SIGHUP that came last; 0: none. */
+extern volatile sig_atomic_t bp_session_signal;
+
+/* SIGINT, SIGTERM and SIGHUP set bp_session_signal; SIGPIPE is ignored. */
+void bp_session__install_signals(void);
+
+/*
+ * A signal that came while loading: nothing more is done (no attach, no
+ * workload, no pin), which is said; the caller cleans up and exits with
+ * *code = 128 + signal.
+ */
+bool bp_session__interrupted(int *code);
+
+/* What the command line asked for. */
+struct bp_session_args {
+	char *const *cmd;	/* -- CMD, or NULL */
+	pid_t pid;		/* -p PID, or -1 */
+	bool system_wide;	/* -a */
+	bool no_follow;		/* --no-follow */
+	bool quiet;		/* -q */
+};
+
+/*
+ * Whom the probes trace. With a command or -p, the process and, unless
+ * --no-follow, every process it starts; the kernel's number for it is
+ * needed to follow it (and to scope printk): the workload tells it, and
+ * for -p it is the pid itself outside PID namespaces. Returns the global
+ * pid, or 0 when it is unknown (then the process alone is traced).
+ */
+pid_t bp_session__scope(const struct bp_session_args *a, const struct bp_workload *w,
+			struct bp_load_scope *s);
+
+/* Where records go: -o FILE (line-buffered), else stdout; NULL after a
+ * message naming cmd. */
+FILE *bp_session__open_records(const char *cmd, const char *path);
+
+/*
+ * Calls poll(ctx, 50 ms) until the workload child (> 0) exits or, without
+ * one, a signal comes; a signal is passed on to the child. Returns the
+ * exit code: the child's as a shell gives it, else 0.
+ */
+int bp_session__run(int (*poll)(void *ctx, int timeout_ms), void *ctx, pid_t child);
+
+#endif /* BPFPROBE_SESSION_H */
