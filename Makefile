@@ -66,6 +66,11 @@ SYSINFO_OBJS := $(SYSINFO_SRCS:%.c=$(BUILD)/obj/%.o)
 # programs. Linked into build/bpfprobe (and the unit tests), not the library.
 INSPECT_SRCS := $(wildcard inspect/*.c)
 INSPECT_OBJS := $(INSPECT_SRCS:%.c=$(BUILD)/obj/%.o)
+# `bpfprobe trace`'s generated programs (BTF, instructions, the ELF object)
+# and the lines it prints: the command's own code, linked into
+# build/bpfprobe, not the library.
+TRACE_SRCS := $(wildcard trace/*.c)
+TRACE_OBJS := $(TRACE_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -103,26 +108,31 @@ $(BUILD)/inspect.a: $(INSPECT_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcsP $@ $^
 
-$(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/inspect.a $(BUILD)/libbpfprobe.a
+$(BUILD)/trace.a: $(TRACE_OBJS)
+	@mkdir -p $(dir $@)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcsP $@ $^
+
+$(BUILD)/bpfprobe: $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/trace.a $(BUILD)/inspect.a $(BUILD)/libbpfprobe.a
 	$(call msg,LD,$@)
-	$(Q)$(CC) -o $@ $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/inspect.a $(BUILD)/libbpfprobe.a $(CLI_LDLIBS)
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/trace.a $(BUILD)/inspect.a $(BUILD)/libbpfprobe.a $(CLI_LDLIBS)
 
 # The command with glibc shared, whatever LINK says, so that a preload
 # reaches its libc calls: the fault tests' (tests/e2e/fault_stop.c).
-$(BUILD)/tests/bpfprobe-preloadable: $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/inspect.a $(BUILD)/libbpfprobe.a
+$(BUILD)/tests/bpfprobe-preloadable: $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/trace.a $(BUILD)/inspect.a $(BUILD)/libbpfprobe.a
 	@mkdir -p $(dir $@)
 	$(call msg,LD,$@)
-	$(Q)$(CC) -o $@ $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/inspect.a $(BUILD)/libbpfprobe.a $(STATIC_LIBS_LDLIBS)
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/trace.a $(BUILD)/inspect.a $(BUILD)/libbpfprobe.a $(STATIC_LIBS_LDLIBS)
 
 # A unit test links the helpers (tests/unit/*.c other than test_*.c) it names here.
 $(BUILD)/tests/test_prologue $(BUILD)/tests/test_guard $(BUILD)/tests/test_map_trace \
 	$(BUILD)/tests/test_follow $(BUILD)/tests/test_expr: $(BUILD)/obj/tests/unit/bpf_interp.o
 $(BUILD)/tests/test_prologue $(BUILD)/tests/test_expr: $(BUILD)/obj/tests/unit/fetch_model.o
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(BUILD)/sysinfo.a $(BUILD)/inspect.a $(wildcard tests/unit/*.h)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(BUILD)/sysinfo.a $(BUILD)/trace.a $(BUILD)/inspect.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -fvisibility=default -o $@ $< $(filter %.o,$^) $(BUILD)/sysinfo.a $(BUILD)/inspect.a $(BUILD)/libbpfprobe.a $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -fvisibility=default -o $@ $< $(filter %.o,$^) $(BUILD)/sysinfo.a $(BUILD)/trace.a $(BUILD)/inspect.a $(BUILD)/libbpfprobe.a $(LDLIBS)
 
 # The rules of test targets, BPF test objects and samples live beside them.
 include tests/tests.mk

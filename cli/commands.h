@@ -11,6 +11,7 @@ int cmd_list(int argc, char **argv);
 int cmd_unload(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 
 /* -v count, shared by the subcommands' print callback */
 extern int bp_cli_verbose;

@@ -38,6 +38,7 @@ static const struct command {
 	bool quick;
 } commands[] = {
 	{ "load", cmd_load, "load OBJ.o or PROG.c, attach, run CMD, print what it outputs" },
+	{ "trace", cmd_trace, "print the arguments SEC texts name at each hit, no C needed" },
 	{ "resolve", cmd_resolve, "what load would do: probe points, fetches, prologues", true },
 	{ "vars", cmd_vars, "parameters and locals at a probe point, fetchable or why not", true },
 	{ "funcs", cmd_funcs, "functions of a binary matching a glob", true },

@@ -42,18 +42,21 @@ FLAT=1 check probes probes 'probes/.*|prologue/.*|util/.*'
 check loader loader 'loader/.*|probes/[a-z_]+\.h|prologue/.*|util/.*'
 check output output 'output/.*|util/.*'
 check inspect inspect 'inspect/.*|loader/.*|probes/.*|prologue/.*|util/.*'
+# `bpfprobe trace`'s generator and lines: the library through inspect.h and
+# the SEC grammar's headers, the instruction macros, nothing of the loader
+check trace trace 'trace/.*|inspect/inspect\.h|probes/(spec|record)\.h|prologue/insn\.h|util/.*'
 check sysinfo sysinfo 'sysinfo/.*|loader/metadata\.h|util/.*'
-check cli cli 'cli/.*|sysinfo/.*|inspect/.*|util/.*'
+check cli cli 'cli/.*|sysinfo/.*|inspect/.*|trace/.*|util/.*'
 
 # every file name once, so a name says which file it is
-dups=$(git ls-files 'cli/*' 'inspect/*' 'sysinfo/*' 'output/*' 'loader/*' 'probes/*' \
+dups=$(git ls-files 'cli/*' 'inspect/*' 'sysinfo/*' 'trace/*' 'output/*' 'loader/*' 'probes/*' \
 	   'prologue/*' 'util/*' 'include/*' | grep -E '\.(c|h)$' | xargs -n1 basename |
        sort | uniq -d)
 [ -z "$dups" ] && pass layout_unique_file_names ||
 	fail layout_unique_file_names "in more than one folder: $(tr '\n' ' ' <<<"$dups")"
 
 # no library source file over 900 lines: split one along its seams
-long=$(git ls-files 'inspect/*' 'sysinfo/*' 'output/*' 'loader/*' 'probes/*' 'prologue/*' \
+long=$(git ls-files 'inspect/*' 'sysinfo/*' 'trace/*' 'output/*' 'loader/*' 'probes/*' 'prologue/*' \
 	   'util/*' | grep -E '\.(c|h)$' | xargs wc -l | awk '$2 != "total" && $1 > 900 { print $2 " " $1 }')
 [ -z "$long" ] && pass layout_files_under_900_lines ||
 	fail layout_files_under_900_lines "$(tr '\n' ' ' <<<"$long")"
@@ -63,7 +66,7 @@ so=build/libbpfprobe.so
 if [ ! -f "$so" ] || ! ls build/obj/sysinfo/*.o build/obj/inspect/*.o >/dev/null 2>&1; then
 	fail layout_library_without_cli "build first: $so, build/obj/sysinfo or build/obj/inspect missing"
 else
-	cmd_funcs=$(nm --defined-only build/obj/sysinfo/*.o build/obj/inspect/*.o build/obj/cli/*.o 2>/dev/null |
+	cmd_funcs=$(nm --defined-only build/obj/sysinfo/*.o build/obj/inspect/*.o build/obj/trace/*.o build/obj/cli/*.o 2>/dev/null |
 		awk '$2 == "T" { print $3 }' | sort -u)
 	lib_funcs=$(nm "$so" 2>/dev/null | awk '$2 == "T" || $2 == "t" { print $3 }' | sort -u)
 	both=$(comm -12 <(echo "$cmd_funcs") <(echo "$lib_funcs"))
