@@ -1,6 +1,6 @@
 # bash completion for bpfprobe. Each command's options come from its own
 # --help (so they are exactly the ones it accepts); after `load OBJ` or a
-# `--`, the words are the workload's command line.
+# `--` (load, trace), the words are the workload's command line.
 _bpfprobe_opts()
 {
 	"$1" "$2" --help 2>/dev/null |
@@ -14,20 +14,21 @@ _bpfprobe()
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	bin=${COMP_WORDS[0]}
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "load resolve vars funcs list cat unload monitor help --version --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "load trace resolve vars funcs list cat unload monitor help --version --help" -- "$cur"))
 		return
 	fi
 	cmd=${COMP_WORDS[1]}
 	# load: the first word that is not an option (or an option's argument)
 	# is the object; what follows it, or a --, is the workload
-	if [ "$cmd" = load ]; then
+	# trace: SPECs are no command; only a -- starts the workload
+	if [ "$cmd" = load ] || [ "$cmd" = trace ]; then
 		for ((i = 2; i < COMP_CWORD; i++)); do
 			case ${COMP_WORDS[i]} in
 			--) obj=$((i + 1)); break ;;
-			-p|--pid|-o|--output|--perf-pages|--pin|--vmlinux|--cflags|-I|--include|-D|--define)
+			-p|--pid|-o|--output|--perf-pages|--pin|--vmlinux|--cflags|-I|--include|-D|--define|--strlen)
 				i=$((i + 1)) ;;
 			-*) ;;
-			*) obj=$((i + 1)); break ;;
+			*) [ "$cmd" = load ] && { obj=$((i + 1)); break; } ;;
 			esac
 		done
 		if [ "$obj" -gt 0 ] && [ "$COMP_CWORD" -ge "$obj" ]; then
@@ -48,7 +49,7 @@ _bpfprobe()
 	-p|--pid)
 		COMPREPLY=($(compgen -W "$(ps -eo pid= 2>/dev/null)" -- "$cur"))
 		return ;;
-	--pin|--perf-pages|--cflags|-D|--define|-d|--duration|--stats|-m|--map)
+	--pin|--perf-pages|--cflags|-D|--define|-d|--duration|--stats|-m|--map|--strlen)
 		return ;;
 	-o|--output|--vmlinux|-I|--include)
 		COMPREPLY=($(compgen -f -- "$cur"))
@@ -66,7 +67,7 @@ _bpfprobe()
 	cat|unload)
 		COMPREPLY=($(compgen -W "$(ls "${BPFPROBE_PIN_ROOT:-/sys/fs/bpf/bpfprobe}" 2>/dev/null)" -- "$cur")) ;;
 	help)
-		COMPREPLY=($(compgen -W "load resolve vars funcs list cat unload monitor" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "load trace resolve vars funcs list cat unload monitor" -- "$cur")) ;;
 	esac
 }
 complete -F _bpfprobe bpfprobe
