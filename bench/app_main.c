@@ -11,7 +11,8 @@
  *                       before the loop (a tool attaches by pid meanwhile)
  * CASE: reg (register arg), reg3 (three register args of three widths and
  * signs: int, long, unsigned short), d1 d2 d3 (1, 2, 3 dereferences), stack
- * (the 7th argument, on the stack), empty (no argument).
+ * (the 7th argument, on the stack), empty (no argument), trace (four
+ * integers of four widths and a string of 20 to 40 bytes: bench section 7).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -71,6 +72,19 @@ NOINLINE long hot_stack(long a1, long a2, long a3, long a4, long a5, long a6, lo
 	return 0;
 }
 
+NOINLINE long hot_trace(int a, long b, unsigned short c, signed char d, const char *s)
+{
+	sink += a + b + c + d + s[0];
+	return a;
+}
+
+static const char *const trace_strings[] = {
+	"GET /index.html HTTP/1.1",
+	"POST /api/v1/items?id=42 HTTP/1.1",
+	"/usr/share/lua/5.4/init.lua",
+	"a string of exactly forty bytes ........",
+};
+
 static double now_ns(void)
 {
 	struct timespec ts;
@@ -110,6 +124,8 @@ static int hot(const char *what, long n)
 			hot_d3(&a);
 		else if (!strcmp(what, "stack"))
 			hot_stack(1, 2, 3, 4, 5, 6, i);
+		else if (!strcmp(what, "trace"))
+			hot_trace(-(int)i, i, (unsigned short)i, (signed char)i, trace_strings[i & 3]);
 		else
 			return 2;
 	}

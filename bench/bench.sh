@@ -67,12 +67,22 @@
 #                for bpftrace, whose globs have no '?': its probes listed).
 #                Goal: 1000 points in <= 1 s wall where the kernel has
 #                uprobe_multi.
+# 7 trace        `bpfprobe trace -p APP 'exec=APP;hot_trace a b c d s:string'`
+#                (four integers of four widths, a string of 20-40 bytes)
+#                vs `bpftrace -p APP -e 'uprobe:APP:hot_trace { printf("%d %d
+#                %d %d %s\n", arg0, arg1, arg2, arg3, str(arg4)); }'`, both
+#                writing to a file while the app calls hot_trace N times in a
+#                tight loop (BENCH_TRACE_CALLS, default 200000), alternated 3
+#                times: run time per hit (bpf_stats), the whole probed call,
+#                records written per second of the loop and lost, the tool's
+#                CPU (whole run, start included). Goal: no slower than
+#                bpftrace.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=$(realpath "${1:-build/bench}")
 BPFPROBE=$(realpath "${BPFPROBE:-build/bpfprobe}")
 RUNS=${BENCH_RUNS:-5}
-ONLY=${BENCH_ONLY:-1,2,3,4,5,6}
+ONLY=${BENCH_ONLY:-1,2,3,4,5,6,7}
 APP=$B/app
 tmp=$(mktemp -d)
 stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo 0)
@@ -556,6 +566,96 @@ if section 6; then
 			triple scale "$n points, no arg" "perf and bpftrace: one run each" "$bp" "$pf" "$bt"
 		done
 	fi
+fi
+
+# --- 7. bpfprobe trace against bpftrace -------------------------------------
+# trace_run TOOL N: TOOL (bp or bt) traces hot_trace of an app waiting to
+# start, by pid, into a file, while the app makes N calls; then
+# "ns_per_call=.. prog_ns=.. lines=.. lost=.. cpu=.." (prog_ns: bpf_stats of
+# the busiest kprobe program loaded since; cpu: the tool's, from runstat)
+trace_run() {
+	local tool=$1 n=$2 app rs t base s lines lost
+	rm -f "$tmp/go" "$tmp/ready" "$tmp/lines"
+	base=$(bpftool prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .*/\1/p' | sort -n | tail -1)
+	BENCH_GO=$tmp/go BENCH_READY=$tmp/ready "$APP" hot trace "$n" >"$tmp/app.out" &
+	app=$!
+	if [ "$tool" = bp ]; then
+		RUNSTAT_LOG=$tmp/tool.err "$B/runstat" 1 "$BPFPROBE" trace -q -p $app -o "$tmp/lines" \
+			"exec=$APP;hot_trace a b c d s:string" >"$tmp/rs.out" 2>&1 &
+	else
+		RUNSTAT_LOG=$tmp/tool.err "$B/runstat" 1 bpftrace -p $app -o "$tmp/lines" -e \
+			"uprobe:$APP:hot_trace { printf(\"%d %d %d %d %s\\n\", arg0, arg1, arg2, arg3, str(arg4)); }" \
+			>"$tmp/rs.out" 2>&1 &
+	fi
+	rs=$!
+	for _ in $(seq 600); do
+		t=$(pgrep -P $rs | head -1)
+		[ -n "$t" ] && bpftool -j link show 2>/dev/null |
+			jq -e --argjson b "${base:-0}" '[.[] | select(.prog_id > $b)] | length > 0' >/dev/null &&
+			break
+		sleep 0.05
+	done
+	sleep 0.5
+	touch "$tmp/go"
+	for _ in $(seq 1200); do
+		[ -s "$tmp/ready" ] && break
+		kill -0 $app 2>/dev/null || break
+		sleep 0.05
+	done
+	s=$(bpftool -j prog show 2>/dev/null | jq -r --argjson b "${base:-0}" \
+		'[.[] | select(.id > $b and .type == "kprobe")] | max_by(.run_cnt // 0) |
+		 if . == null then "prog_ns=-" else
+		 "prog_ns=\(if (.run_cnt // 0) > 0 then (.run_time_ns / .run_cnt * 10 | floor) / 10 else "-" end)" end')
+	sleep 0.5	# the last records reach the file
+	kill -INT "$t" 2>/dev/null
+	wait $rs
+	kill -TERM "$(cat "$tmp/ready" 2>/dev/null)" 2>/dev/null
+	wait $app
+	if [ "$tool" = bp ]; then
+		lines=$(grep -c ' hot_trace a=' "$tmp/lines" 2>/dev/null)
+		lost=$(sed -n 's/^bpfprobe trace: \([0-9]*\) hits were lost.*/\1/p' "$tmp/tool.err" | head -1)
+	else
+		lines=$(grep -cE '^-?[0-9]+ -?[0-9]+ -?[0-9]+ -?[0-9]+ ' "$tmp/lines" 2>/dev/null)
+		lost=$(sed -n 's/^Lost \([0-9]*\) events.*/\1/p' "$tmp/lines" "$tmp/tool.err" |
+			awk '{ s += $1 } END { print s + 0 }')
+	fi
+	echo "$(cat "$tmp/app.out") $s lines=${lines:-0} lost=${lost:-0} $(cat "$tmp/rs.out")"
+}
+if section 7; then
+	sysctl -qw kernel.bpf_stats_enabled=1
+	n=${BENCH_TRACE_CALLS:-200000}
+	plain=$(field ns_per_call "$("$APP" hot trace "$n")")
+	med3() { tr ' ' '\n' <<<"$1" | grep -E '^[0-9.]+$' | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
+	for tool in bp bt; do
+		eval "${tool}_prog= ${tool}_call= ${tool}_rate= ${tool}_cpu= ${tool}_lost=0 ${tool}_lines=0"
+	done
+	for i in 1 2 3; do
+		for tool in $([ $((i % 2)) = 1 ] && echo "bp bt" || echo "bt bp"); do
+			[ "$tool" = bt ] && [ -z "$has_bpftrace" ] && continue
+			v=$(trace_run "$tool" "$n")
+			call=$(field ns_per_call "$v")
+			rate=$(awk -v l="$(field lines "$v")" -v ns="$call" -v n="$n" \
+				'BEGIN { if (ns > 0) printf "%.0f", l / (n * ns / 1e9) }')
+			eval "${tool}_prog+=\" $(field prog_ns "$v")\" ${tool}_call+=\" $call\""
+			eval "${tool}_rate+=\" $rate\" ${tool}_cpu+=\" $(field cpu "$v")\""
+			eval "${tool}_lost=\$((${tool}_lost + $(field lost "$v")))"
+			eval "${tool}_lines=\$((${tool}_lines + $(field lines "$v")))"
+		done
+	done
+	printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric bpfprobe bpftrace ratio "" note | tee -a "$table"
+	row trace "4 ints + string, 3x$n" prog_ns "$(med3 "$bp_prog")" "$(med3 "$bt_prog")" "" \
+		"bpf_stats run_time/run_cnt (bpfprobe's with the follow guard)"
+	row trace "4 ints + string, 3x$n" call_ns "$(med3 "$bp_call")" "$(med3 "$bt_call")" "" \
+		"whole probed call; unprobed: $plain ns"
+	row trace "4 ints + string, 3x$n" rec/s "$(med3 "$bp_rate")" "$(med3 "$bt_rate")" "" \
+		"lines written per second of the loop; lost: $bp_lost / $bt_lost; lines: $bp_lines / $bt_lines"
+	row trace "4 ints + string, 3x$n" cpu_s "$(med3 "$bp_cpu")" "$(med3 "$bt_cpu")" "" \
+		"the tool's user+sys, its start included"
+	verdict=missed
+	awk -v a="$(med3 "$bp_prog")" -v b="$(med3 "$bt_prog")" 'BEGIN { exit !(a > 0 && b > 0 && a <= b) }' &&
+		awk -v a="$(med3 "$bp_rate")" -v b="$(med3 "$bt_rate")" 'BEGIN { exit !(a >= b) }' && verdict=met
+	echo "  goal trace no slower than bpftrace (prog_ns and rec/s): $verdict" | tee -a "$table"
+	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
 fi
 
 echo

@@ -13,7 +13,12 @@
  *	bpf_get_current_comm(hdr->comm, 16)
  *	hdr->point = bpf_get_attach_cookie(r6); hdr->prog = N
  *	copy the record, 8 bytes at a time (the prologue zeroed all of it)
- *	bpf_ringbuf_submit(r8, 0); return 0
+ *	bpf_ringbuf_submit(r8, BPF_RB_NO_WAKEUP, or BPF_RB_FORCE_WAKEUP once
+ *		a quarter of the ring is waiting: bpf_ringbuf_query()); return 0
+ *
+ * A wakeup per record (the default) is an irq_work per hit: 12 us a hit
+ * in a VM where its interrupt exits to the host, against 0.2 us without.
+ * The reader reads every 50 ms (trace_out.c) and when woken.
  *
  * One that counts (count): trace_counts[bpf_get_attach_cookie(ctx)] += 1,
  * an atomic add to this CPU's counter. Neither uses more stack than the
@@ -140,8 +145,14 @@ static void record_body(struct emit *e, const struct bp_trace *t, int i)
 		put(e, LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_7, (short)k));
 		put(e, STX_MEM(BPF_DW, BPF_REG_8, BPF_REG_1, (short)(HDR_SIZE + k)));
 	}
+	/* the reader is woken only once a quarter of the ring waits */
+	put_map(e, BPF_REG_1, BP_TRACE_EVENTS);
+	put(e, MOV64_IMM(BPF_REG_2, BPF_RB_AVAIL_DATA));
+	put(e, CALL_HELPER(BPF_FUNC_ringbuf_query));
+	put(e, MOV64_IMM(BPF_REG_2, BPF_RB_NO_WAKEUP));
+	put(e, JMP_IMM(BPF_JLT, BPF_REG_0, (int)(t->ring_size / 4), 1));
+	put(e, MOV64_IMM(BPF_REG_2, BPF_RB_FORCE_WAKEUP));
 	put(e, MOV64_REG(BPF_REG_1, BPF_REG_8));
-	put(e, MOV64_IMM(BPF_REG_2, 0));
 	put(e, CALL_HELPER(BPF_FUNC_ringbuf_submit));
 }
 

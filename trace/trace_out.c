@@ -454,6 +454,11 @@ int bp_trace_out__poll(struct bp_trace_out *o, int timeout_ms)
 		return 0;
 	}
 	n = ring_buffer__poll(o->rb, timeout_ms);
+	if (n >= 0) {
+		int m = ring_buffer__consume(o->rb);
+
+		n = m < 0 ? m : n + m;
+	}
 	write_out(o);
 	return n;
 }

@@ -20,7 +20,9 @@
  *
  * Lines are written whole: a write holds whole lines and at most
  * PIPE_BUF bytes when it can, so a pipe shared with the workload never
- * gets a line cut by one of its own.
+ * gets a line cut by one of its own. The programs wake the reader only
+ * when a quarter of the ring waits (trace_insns.c): each poll reads the
+ * ring whether woken or not.
  */
 #ifndef BPFPROBE_TRACE_OUT_H
 #define BPFPROBE_TRACE_OUT_H
@@ -44,8 +46,8 @@ struct bp_trace_out_opts {
  */
 int bp_trace_out__new(const struct bp_trace *t, struct bpfprobe_object *obj,
 		      const struct bp_trace_out_opts *opts, struct bp_trace_out **out);
-/* Waits up to timeout_ms for hits and prints every one waiting. Returns
- * how many, or a negative errno (-EINTR: a signal). */
+/* Waits up to timeout_ms for a wakeup, then prints every hit waiting.
+ * Returns how many, or a negative errno (-EINTR: a signal). */
 int bp_trace_out__poll(struct bp_trace_out *o, int timeout_ms);
 /* Prints what is left; with count, the counts. Says on stderr how many hits
  * the full ring buffer dropped, if any. 0 or a negative errno (a write failed). */
