@@ -119,6 +119,12 @@ static int check_names(const struct btf *btf, const struct bp_program *p,
 
 		if (!pname || !*pname)
 			continue;
+		/* named like the argument it receives: right, whatever else */
+		if (k >= 2 && k - 2 < p->spec.nargs) {
+			arg_c_name(&p->spec.args[k - 2], k - 2, name, sizeof(name));
+			if (!strcmp(name, pname))
+				continue;
+		}
 		for (int j = 0; j < p->spec.nargs; j++) {
 			if (!strcmp(p->spec.args[j].var, "$params"))
 				return 0;

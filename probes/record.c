@@ -199,22 +199,33 @@ static void arg_names(const struct bp_point *pt, char *buf, size_t len)
 				pt->arg_name[i] ? pt->arg_name[i] : "?");
 }
 
+/* Whether pt's arguments are spec's own, one for one (no $params). */
+static bool own_args(const struct bp_spec *spec, const struct bp_point *pt)
+{
+	if (spec->nargs != pt->plan.nargs)
+		return false;
+	for (int k = 0; k < spec->nargs; k++)
+		if (!strcmp(spec->args[k].var, "$params"))
+			return false;
+	return true;
+}
+
 /* The member name argument i of pt fills ("len" for "req->len"). */
 static void member_of(const struct bp_spec *spec, const struct bp_point *pt, int i,
 		      char *buf, size_t len)
 {
-	/* the spec's own arguments, unless $params made the point's differ */
-	if (spec->nargs == pt->plan.nargs) {
-		bool params = false;
+	if (own_args(spec, pt))
+		bp_record__arg_name(&spec->args[i], buf, len);
+	else
+		snprintf(buf, len, "%s", pt->arg_name[i] ? pt->arg_name[i] : "");
+}
 
-		for (int k = 0; k < spec->nargs; k++)
-			params |= !strcmp(spec->args[k].var, "$params");
-		if (!params) {
-			bp_record__arg_name(&spec->args[i], buf, len);
-			return;
-		}
-	}
-	snprintf(buf, len, "%s", pt->arg_name[i] ? pt->arg_name[i] : "");
+/* Argument i of pt as written, for messages. */
+static const char *arg_text(const struct bp_spec *spec, const struct bp_point *pt, int i)
+{
+	if (own_args(spec, pt) && spec->args[i].text)
+		return spec->args[i].text;
+	return pt->arg_name[i] ? pt->arg_name[i] : "?";
 }
 
 static int place_point(const struct bp_record *r, const struct bp_spec *spec,
@@ -230,7 +241,7 @@ static int place_point(const struct bp_record *r, const struct bp_spec *spec,
 		for (k = 0; k < i; k++) {
 			if (!strcmp(names[k], names[i])) {
 				snprintf(why, len, "arguments '%s' and '%s' both fill member '%s': name one of them (NAME=EXPR)",
-					 pt->arg_name[k], pt->arg_name[i], names[i]);
+					 arg_text(spec, pt, k), arg_text(spec, pt, i), names[i]);
 				return -EINVAL;
 			}
 		}
@@ -242,10 +253,10 @@ static int place_point(const struct bp_record *r, const struct bp_spec *spec,
 		if (!m) {
 			bp_record__member_names(r, list, sizeof(list));
 			snprintf(why, len, "argument '%s' fills member '%s' of %s, which has none (members: %s)",
-				 pt->arg_name[i], names[i], r->type_name, list);
+				 arg_text(spec, pt, i), names[i], r->type_name, list);
 			return -ENOENT;
 		}
-		err = place_fetch(m, pt->arg_name[i], !pt->kernel, &pt->plan.args[i], why, len);
+		err = place_fetch(m, arg_text(spec, pt, i), !pt->kernel, &pt->plan.args[i], why, len);
 		if (err)
 			return err;
 	}
