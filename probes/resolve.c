@@ -17,7 +17,7 @@
 #include "probes/binary/libpath.h"
 #include "probes/kernel/kernel.h"
 #include "probes/map/map.h"
-#include "probes/record.h"
+#include "probes/record_plan.h"
 #include "probes/report.h"
 #include "probes/resolution_cache.h"
 #include "probes/resolve.h"

@@ -70,7 +70,7 @@ struct bp_arg_spec {
 	bool type_hex;
 	/*
 	 * The record ABI (struct bp_record): what the member this argument
-	 * fills wants, set before resolving it (probes/record.h): a value,
+	 * fills wants, set before resolving it (probes/record_plan.h): a value,
 	 * or (enum bp_fetch_kind) a string or bytes of want_len bytes.
 	 */
 	uint8_t want;

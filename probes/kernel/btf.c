@@ -18,7 +18,7 @@
 #include "probes/value/chain.h"
 #include "probes/value/value.h"
 #include "probes/kernel/kernel.h"
-#include "probes/record.h"
+#include "probes/record_plan.h"
 #include "prologue/arch.h"
 
 #define MAX_TYPE_DEPTH	32

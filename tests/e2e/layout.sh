@@ -27,7 +27,7 @@ check() {
 }
 
 # the front door's headers, which the floors inside probes/ may use
-door='probes/(diag|report|point|spec|spec_name|maps)\.h'
+door='probes/(diag|report|point|spec|spec_name|maps|record_plan)\.h'
 
 check util util 'util/.*|bpfprobe/bpfprobe\.h'
 check prologue prologue 'prologue/.*|util/.*|bpf_helper_nargs\.h'

@@ -1,4 +1,4 @@
-# The record ABI (probes/record.h): tests/bpf/record__*.bpf.c on the record
+# The record ABI (probes/record_plan.h): tests/bpf/record__*.bpf.c on the record
 # target in every build variant, each record printed by bpfprobe's typed
 # output (JSON, and text for strings) and compared with the truth the
 # target prints; then what is refused, and how it is said.

@@ -15,8 +15,8 @@
  * (loader/btf_proto.c); the resolvers ask it what each argument's member
  * wants; bp_record__place() puts each point's fetches in it.
  */
-#ifndef BPFPROBE_RECORD_H
-#define BPFPROBE_RECORD_H
+#ifndef BPFPROBE_RECORD_PLAN_H
+#define BPFPROBE_RECORD_PLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -81,4 +81,4 @@ int bp_record__want(const struct bp_record *r, struct bp_arg_spec *arg, const ch
 int bp_record__place(const struct bp_record *r, const char *where, const struct bp_spec *spec,
 		     struct bp_point *pts, int n, struct bp_report *rep);
 
-#endif /* BPFPROBE_RECORD_H */
+#endif /* BPFPROBE_RECORD_PLAN_H */

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* The record ABI's record: its members and what fills them (record.h). */
+/* The record ABI's record: its members and what fills them (record_plan.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/record.h"
+#include "probes/record_plan.h"
 #include "prologue/plan.h"
 
 void bp_record__free(struct bp_record *r)
