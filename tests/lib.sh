@@ -44,12 +44,30 @@ max_prog_id() {
 }
 PROG_ID_BASELINE=$(max_prog_id)
 
+# The pids holding BPF program $1 open (an fd of it, or of a link to it).
+prog_holders() {
+	grep -lsE "^prog_id:[[:space:]]+$1\$" /proc/[0-9]*/fdinfo/* 2>/dev/null |
+		cut -d/ -f3 | sort -u
+}
+
 # No BPF program named $1 loaded since this script started is still loaded
-# (ids, not names: an older program of the same name may be someone else's).
+# (ids, not names: an older program of the same name may be someone else's)
+# by this test: one held by no process (pinned, or left in the kernel) or
+# by a process of this test's process group. One that another session's
+# process holds (the same test running there) is not ours.
 nothing_loaded() {
-	! bpftool prog show 2>/dev/null |
-		awk -v base="${PROG_ID_BASELINE:-0}" -v name="$1" \
-		'$1 + 0 > base + 0 && $3 == "name" && $4 == name { found = 1 } END { exit !found }'
+	local id pid pids ours=$(ps -o pgid= -p $$ | tr -d ' ')
+
+	for id in $(bpftool prog show 2>/dev/null |
+		    awk -v base="${PROG_ID_BASELINE:-0}" -v name="$1" \
+		    '$1 + 0 > base + 0 && $3 == "name" && $4 == name { sub(":", "", $1); print $1 }'); do
+		pids=$(prog_holders "$id")
+		[ -n "$pids" ] || return 1
+		for pid in $pids; do
+			[ "$(ps -o pgid= -p "$pid" 2>/dev/null | tr -d ' ')" = "$ours" ] && return 1
+		done
+	done
+	return 0
 }
 
 # Waits (10 s at most) until file $2 has a line matching $1; false if not.
