@@ -150,3 +150,23 @@ bool bp_spec__only_plain_retval(const struct bp_spec *spec)
 			return false;
 	return true;
 }
+
+bool bp_arg_spec__needs_dwarf(const struct bp_arg_spec *arg)
+{
+	if (!arg->var)
+		return false;
+	/* a member chain needs types ($argN's come from DWARF) */
+	if (arg->nsteps)
+		return true;
+	if (arg->farg != BP_FARG_NONE || arg->global)
+		return false;
+	return strcmp(arg->var, "$retval") != 0;
+}
+
+const struct bp_arg_spec *bp_spec__needs_dwarf(const struct bp_spec *spec)
+{
+	for (int i = 0; i < spec->nargs; i++)
+		if (bp_arg_spec__needs_dwarf(&spec->args[i]))
+			return &spec->args[i];
+	return NULL;
+}
