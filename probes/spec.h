@@ -77,7 +77,8 @@ enum bp_farg_kind {
 struct bp_arg_spec {
 	char *text;	/* the argument as written */
 	char *name;	/* NAME= if given, else the expression text */
-	char *var;	/* first identifier, "$retval" or "$params" */
+	char *var;	/* first identifier, "$retval", "$params", or a fetch
+			 * argument's innermost FETCHARG ("$arg2", "%di", SYM) */
 	bool global;	/* @var: a global or static variable */
 	struct bp_arg_step *steps;
 	int nsteps;

@@ -36,6 +36,10 @@ struct bp_chain_ops {
 	 * pointer): its target becomes the current value (NULL: the types'
 	 * source has no such pointers) */
 	int (*implicit_target)(struct bp_chain *ch);
+	/* :string and :ustring: whether the current value is a pointer to
+	 * 1-byte characters (*is_array false) or an array of them (true);
+	 * refuses anything else (NULL: every value is refused) */
+	int (*string)(struct bp_chain *ch, bool *is_array);
 };
 
 /* Embedded in the walker, which holds the current type. */
@@ -54,7 +58,9 @@ struct bp_chain {
 /*
  * Walks arg's steps from ch->val (ops, c and val set, the walker at the
  * argument's type) and compiles the final read into *out; *type_name
- * (malloc'ed) is the C name of the final type.
+ * (malloc'ed) is the C name of the final type. With :string or :ustring
+ * the final value is the string's address: a pointer's value, or where
+ * an array is.
  */
 int bp_chain__compile(struct bp_chain *ch, const struct bp_arg_spec *arg,
 		      struct bp_fetch *out, char **type_name);
