@@ -141,16 +141,6 @@ void bp_spec__free(struct bp_spec *spec)
 	memset(spec, 0, sizeof(*spec));
 }
 
-bool bp_spec__only_plain_retval(const struct bp_spec *spec)
-{
-	if (!spec->is_return)
-		return false;
-	for (int i = 0; i < spec->nargs; i++)
-		if (strcmp(spec->args[i].var, "$retval") || spec->args[i].nsteps)
-			return false;
-	return true;
-}
-
 bool bp_arg_spec__needs_dwarf(const struct bp_arg_spec *arg)
 {
 	if (!arg->var)

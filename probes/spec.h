@@ -136,13 +136,9 @@ struct bp_spec {
 int bp_spec__parse(const char *text, struct bp_spec *spec, char *err, size_t errlen);
 void bp_spec__free(struct bp_spec *spec);
 
-/* A return probe whose arguments are all a bare $retval: it needs no DWARF
- * (rax is read as an untyped 64-bit value when the function has none). */
-bool bp_spec__only_plain_retval(const struct bp_spec *spec);
-
 /* Whether arg needs DWARF to be found: a variable or a member chain does;
- * $retval, $argN, %REG, +OFFS(...), @SYM+OFFS and a bare @SYM (the
- * symbol table's without DWARF) do not. */
+ * $retval (rax, untyped without DWARF), $argN, %REG, +OFFS(...),
+ * @SYM+OFFS and a bare @SYM (the symbol table's without DWARF) do not. */
 bool bp_arg_spec__needs_dwarf(const struct bp_arg_spec *arg);
 /* The first of spec's arguments that needs DWARF, or NULL. */
 const struct bp_arg_spec *bp_spec__needs_dwarf(const struct bp_spec *spec);
