@@ -61,15 +61,20 @@ static bool one_int_reg(Dwarf_Die *param)
 /*
  * The formal parameter of func that arrives as the n-th integer argument:
  * the n-th, when it and every one before it take one integer register
- * each (or its stack slot past the registers). From the abstract
- * instance when there is one (a concrete copy may leave some out).
+ * each (or its stack slot past the registers), and no struct returned in
+ * memory takes the first. From the abstract instance when there is one (a
+ * concrete copy may leave some out).
  */
 static bool argn_param(Dwarf_Die *func, int n, Dwarf_Die *param)
 {
 	Dwarf_Attribute attr;
-	Dwarf_Die origin, child, *f = func;
+	Dwarf_Die origin, child, tmem, pmem, *f = func;
 	int i = 0;
 
+	/* a struct returned in memory takes rdi for its address: positions
+	 * shift (and C++ returns some small ones so too); no type then */
+	if (bp_tag_is_record(bp_type_tag(bp_type_peel(bp_die_type(func, &tmem), &pmem))))
+		return false;
 	if (dwarf_attr(func, DW_AT_abstract_origin, &attr) &&
 	    dwarf_formref_die(&attr, &origin))
 		f = &origin;

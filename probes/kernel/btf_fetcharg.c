@@ -18,7 +18,8 @@
 /*
  * The BTF type of the parameter $argN reads, and its name: when it and
  * every parameter before it are an integer, enum or pointer of up to 8
- * bytes (one register or stack slot each). 0: none known.
+ * bytes (one register or stack slot each), and the function returns no
+ * struct (which may take rdi). 0: none known.
  */
 static __u32 argn_type(const struct btf *btf, const struct btf_type *proto, int n,
 		       const char **name)
@@ -26,7 +27,13 @@ static __u32 argn_type(const struct btf *btf, const struct btf_type *proto, int 
 	const struct btf_param *p;
 	int i;
 
+	int ret;
+
 	if (!btf || !proto || n < 1 || n > btf_vlen(proto))
+		return 0;
+	/* a struct returned in memory takes rdi for its address */
+	ret = proto->type ? btf__resolve_type(btf, proto->type) : 0;
+	if (ret > 0 && btf_is_composite(btf__type_by_id(btf, ret)))
 		return 0;
 	p = btf_params(proto);
 	for (i = 0; i < n; i++, p++) {

@@ -74,6 +74,10 @@ expect_resolve fetchargs_resolve_sym "exec=$N;func=fa_glob @fa_global @fa_gnode+
 expect_resolve fetchargs_resolve_regs "exec=$N;func=fa_cast%return %ax %flags %r15:s8" \
 	"arg1 %ax: u64, at reg rax: u64 %rax" "arg2 %flags: u64, at reg rflags: u64 %rflags" \
 	"arg3 %r15: s8, at reg r15: s8 %r15"
+# a struct returned in memory takes rdi: $argN is then no parameter's
+expect_resolve fetchargs_resolve_sret "exec=$D;func=fa_mkbig \$arg1 \$arg2 x" \
+	"arg1 \$arg1: u64, at reg rdi (\$arg1): u64 %rdi" \
+	"arg2 \$arg2: u64, at reg rsi (\$arg2): u64 %rsi" "arg3 x: long int"
 # :string gives the string's address: where an array is, what a pointer holds
 expect_resolve fetchargs_resolve_string "exec=$N;func=fa_node +32(%di):string +0(+48(%di)):string %di:ustring" \
 	"arg1 +32(%di): string, at +32(reg rdi): u64 %rdi + 32" \

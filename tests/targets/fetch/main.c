@@ -56,6 +56,19 @@ NOINLINE long fa_cast(long v)
 	return v;
 }
 
+/* returned in memory: its address arrives in rdi, x in rsi */
+struct fa_big {
+	long a, b, c;
+};
+
+NOINLINE struct fa_big fa_mkbig(long x, long y)
+{
+	struct fa_big r = { x, y, x + y };
+
+	fa_sink = r.c;
+	return r;
+}
+
 NOINLINE long fa_glob(long x)
 {
 	fa_sink = fa_global + fa_gnode.val + fa_gptr->val + x;
@@ -100,7 +113,7 @@ int main(int argc, char **argv)
 	fa_global = 0x1122334455667788L + n;
 	fa_gnode.val = 4242 + n;
 	fa_gptr = &other;
-	r += fa_glob(n);
+	r += fa_glob(n) + fa_mkbig(n, -n).c;
 	printf("TRUTH glob g=%ld gval=%ld pval=%ld\n", fa_global, fa_gnode.val, other.val);
 	fflush(stdout);
 	return r == 12345;
