@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The record ABI's record: its members and what fills them (record_plan.h). */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,69 +40,10 @@ void bp_record__member_names(const struct bp_record *r, char *buf, size_t len)
 		pos += snprintf(buf + pos, len - pos, "%s%s", i ? ", " : "", r->members[i].name);
 }
 
-static bool is_ident(const char *s)
-{
-	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return false;
-	return true;
-}
-
-/* The last C identifier in s ("req->hdr->len": "len", "+8(%di)": "di"). */
-static void last_ident(const char *s, char *buf, size_t len)
-{
-	const char *end = NULL, *start;
-
-	for (const char *p = s; *p; p++)
-		if (isalnum((unsigned char)*p) || *p == '_')
-			end = p + 1;
-	buf[0] = '\0';
-	if (!end)
-		return;
-	start = end;
-	while (start > s && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-		start--;
-	/* an identifier starts with no digit: "arr[3]" is arr */
-	while (start < end && isdigit((unsigned char)*start)) {
-		const char *q = start;
-
-		/* skip the number, then look further left for a name */
-		while (q > s && !(isalpha((unsigned char)q[-1]) || q[-1] == '_'))
-			q--;
-		if (q == s) {
-			snprintf(buf, len, "%.*s", (int)(end - start), start);
-			return;
-		}
-		end = q;
-		start = end;
-		while (start > s && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-			start--;
-	}
-	snprintf(buf, len, "%.*s", (int)(end - start), start);
-}
-
 void bp_record__arg_name(const struct bp_arg_spec *a, char *buf, size_t len)
 {
-	const char *expr;
-
-	if (!len)
-		return;
-	buf[0] = '\0';
-	if (is_ident(a->name)) {
-		snprintf(buf, len, "%s", a->name);
-		return;
-	}
-	/* a member chain: its last member; [N] names no member */
-	for (int k = a->nsteps - 1; k >= 0; k--) {
-		if (a->steps[k].kind != BP_STEP_INDEX && a->steps[k].field) {
-			snprintf(buf, len, "%s", a->steps[k].field);
-			return;
-		}
-	}
-	expr = a->var ? a->var : a->text ? a->text : "";
-	last_ident(expr, buf, len);
+	if (len && !bp_arg_spec__c_name(a, buf, len))
+		buf[0] = '\0';
 }
 
 int bp_record__want(const struct bp_record *r, struct bp_arg_spec *arg, const char *where,
@@ -120,6 +60,11 @@ int bp_record__want(const struct bp_record *r, struct bp_arg_spec *arg, const ch
 			     where, arg->text ? arg->text : name, name, r->type_name, members,
 			     arg->text ? arg->text : name);
 		return -ENOENT;
+	}
+	if ((arg->string || arg->ustring) && m->kind != BP_FETCH_STRING) {
+		bp_diag__set(d, "%s: argument '%s' is a string, but its member '%s' is %s: make it a char array (char %s[N])",
+			     where, arg->text ? arg->text : name, name, m->type_name, name);
+		return -EINVAL;
 	}
 	arg->want = m->kind;
 	arg->want_len = m->kind == BP_FETCH_VALUE ? 0 : (uint16_t)m->size;
@@ -240,7 +185,7 @@ static int place_point(const struct bp_record *r, const struct bp_spec *spec,
 		err_is_arg |= !strcmp(names[i], "err");
 		for (k = 0; k < i; k++) {
 			if (!strcmp(names[k], names[i])) {
-				snprintf(why, len, "arguments '%s' and '%s' both fill member '%s': name one of them (NAME=EXPR)",
+				snprintf(why, len, "arguments '%.200s' and '%.200s' both fill member '%.127s': name one of them (NAME=EXPR)",
 					 arg_text(spec, pt, k), arg_text(spec, pt, i), names[i]);
 				return -EINVAL;
 			}

@@ -56,9 +56,9 @@ const struct bp_record_member *bp_record__find(const struct bp_record *r, const 
 void bp_record__member_names(const struct bp_record *r, char *buf, size_t len);
 
 /*
- * The C identifier the member an argument fills is called by: NAME= when
- * it is one, else the expression's last identifier (req->hdr->len: len,
- * $retval: retval, $arg2: arg2, %di: di).
+ * The C identifier the member an argument fills is called by
+ * (bp_arg_spec__c_name(): req->hdr->len: len, $retval: retval, $arg2:
+ * arg2, %di: di); "" when it has none.
  */
 void bp_record__arg_name(const struct bp_arg_spec *a, char *buf, size_t len);
 

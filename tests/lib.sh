@@ -33,6 +33,50 @@ compare_truth() {
 	fi
 }
 
+# check_whats NAME OUT RC WHAT...: every WHAT's "GOT WHAT ..." lines equal its
+# "TRUTH WHAT ..." lines as multisets (whatever prefix the output carries
+# before GOT), and each WHAT has some. One awk: this runs under load.
+check_whats() {
+	local name=$1 out=$2 rc=$3 bad
+	shift 3
+	if [ "$rc" -ne 0 ]; then
+		fail "$name" "exit $rc: $(grep -v 'TRUTH' <<<"$out" | tail -4)"
+		return
+	fi
+	bad=$(awk -v whats="$*" '
+	BEGIN { n = split(whats, w, " "); for (i = 1; i <= n; i++) want[w[i]] = 1 }
+	function take(kind,    i, s, f) {
+		i = index($0, kind " ")
+		if (!i)
+			return ""
+		s = substr($0, i + length(kind) + 1)
+		split(s, f, " ")
+		return (f[1] in want) ? s : ""
+	}
+	{
+		if ((s = take("TRUTH")) != "") { c[s]++; split(s, f, " "); t[f[1]] = 1 }
+		else if ((s = take("GOT")) != "") c[s]--
+		else if ((s = take("ERR")) != "") { split(s, f, " "); e[f[1]] = s }
+	}
+	END {
+		for (x in want)
+			if (!(x in t))
+				printf " %s: no TRUTH line;", x
+		for (s in c) {
+			if (!c[s])
+				continue
+			split(s, f, " ")
+			printf(" %s \"%s\"%s;", (c[s] > 0 ? "missing" : "unexpected"), s,
+			       ((f[1] in e) ? " (" e[f[1]] ")" : ""))
+		}
+	}' <<<"$out") || bad="cannot compare: awk failed"
+	if [ -z "$bad" ]; then
+		pass "$name"
+	else
+		fail "$name" "$bad"
+	fi
+}
+
 # Compiles a one-off BPF object from C source on stdin: mkobj OUT.o
 mkobj() {
 	clang $BPF_CFLAGS -x c -c - -o "$1"
