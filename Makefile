@@ -137,6 +137,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(BUILD)/sysinfo.a $(BUI
 # The rules of test targets, BPF test objects and samples live beside them.
 include tests/tests.mk
 include tests/targets/argx/argx.mk
+include tests/targets/fetch/fetch.mk
 include tests/targets/points/points.mk
 include tests/targets/readable_cxx/readable_cxx.mk
 include samples/samples.mk

@@ -39,7 +39,7 @@ bench: bench-deps
 	$(Q)./bench/bench.sh $(BENCH_DIR)
 
 # what bpfprobe reads of real programs (bench/coverage.sh): the table in
-# README's "Coverage"
+# docs/coverage.md
 coverage: all
 	$(Q)./scripts/deps.sh
 	$(call msg,RUN,bench/coverage.sh)

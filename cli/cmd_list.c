@@ -16,7 +16,7 @@
 enum { OPT_JSON = 256, OPT_STATS };
 
 static const struct bp_cli_opt list_opts[] = {
-	{ "json", OPT_JSON, no_argument, NULL, "print one JSON object (keys in README)" },
+	{ "json", OPT_JSON, no_argument, NULL, "print one JSON object (keys in docs/commands.md)" },
 	{ "stats", OPT_STATS, optional_argument, "SECONDS",
 	  "turn kernel.bpf_stats_enabled on for SECONDS\n"
 	  "(default 1) first, and show run counts" },

@@ -350,7 +350,7 @@ int cmd_load(int argc, char **argv)
 	aopts.pid = scope.system_wide ? -1 : scope.pid;
 	aopts.follow = scope.follow;
 	aopts.global_pid = global;
-	/* printk lines of the traced processes only (see README "Output") */
+	/* printk lines of the traced processes only (see docs/output.md) */
 	if (global > 0 && bpfprobe_output__scope_pid(out, global))
 		goto out;
 	if (bp_session__interrupted(&code))

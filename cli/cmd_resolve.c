@@ -152,7 +152,7 @@ static void print_point(const struct bpfprobe_object *obj, const struct bp_inspe
 	const char *name;
 	char fetch[256];
 
-	printf("  point %d: %s%s in %s\n", j, pt->func, pt->is_return ? "%%return" : "",
+	printf("  point %d: %s%s in %s\n", j, pt->func, pt->is_return ? "%return" : "",
 	       pt->binary);
 	printf("    address 0x%" PRIx64 ", %s 0x%" PRIx64 ", CU %s, %s, %s\n",
 	       pt->addr, pt->kernel ? "offset in function" : "file offset", pt->offset,

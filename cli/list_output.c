@@ -3,7 +3,7 @@
  * Printing a listing. The table: one row per attach point (the first row
  * of a program carries its columns, the next ones only PID and ATTACH),
  * then indented lines for bpfprobe's metadata and pins. The JSON form is
- * documented in README.md ("bpfprobe list --json") and only grows.
+ * documented in docs/commands.md ("bpfprobe list --json") and only grows.
  */
 #define _GNU_SOURCE		/* vasprintf */
 #include <stdarg.h>

@@ -27,6 +27,9 @@ static const char *const specs[] = {
 	"p=neg_args a b c",
 	"p=neg_args%return $retval",
 	"p=twin+4 x",
+	/* perf's fetch arguments: the symbol table, $argN at the entry */
+	"p=many_args $arg7 $arg8:s32 +8(+0($arg1))",
+	"p=handle_req %di:string @handle_req+8 $arg1->hdr->len",
 };
 
 static const char *path;

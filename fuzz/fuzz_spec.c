@@ -31,6 +31,20 @@ static void check_arg(const struct bp_arg_spec *a)
 	if (a->has_type)
 		check(a->type_size == 1 || a->type_size == 2 ||
 		      a->type_size == 4 || a->type_size == 8);
+	/* one type at most; perf's fetch arguments well-formed */
+	check(a->has_type + a->string + a->ustring <= 1);
+	check(a->nreads >= 0 && a->nreads <= BP_SPEC_MAX_READS);
+	check(a->farg != BP_FARG_NONE || !a->nreads);
+	if (a->farg == BP_FARG_ARGN)
+		check(a->argn >= 1);
+	if (a->farg == BP_FARG_SYM)
+		check(a->global);
+	{
+		char name[64];
+		const char *n = bp_arg_spec__c_name(a, name, sizeof(name));
+
+		check(!n || (n == name && name[0]));
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -19,24 +19,10 @@
 #include "prologue/prologue.h"
 #include "util/log.h"
 
-/* A C name for argument a: NAME= when it is one, else its last member
- * (req->hdr->len: len), else its variable. */
+/* A C name for argument a (bp_arg_spec__c_name), or argK. */
 static void arg_c_name(const struct bp_arg_spec *a, int k, char *buf, size_t len)
 {
-	const char *s = a->name;
-	bool ident = s && (isalpha((unsigned char)*s) || *s == '_');
-
-	for (const char *p = s; ident && *p; p++)
-		ident = isalnum((unsigned char)*p) || *p == '_';
-	if (!ident && a->nsteps && a->steps[a->nsteps - 1].kind != BP_STEP_INDEX)
-		s = a->steps[a->nsteps - 1].field;
-	else if (!ident)
-		s = a->var;
-	while (s && (*s == '$' || *s == '@'))
-		s++;
-	if (s && *s)
-		snprintf(buf, len, "%s", s);
-	else
+	if (!bp_arg_spec__c_name(a, buf, len))
 		snprintf(buf, len, "arg%d", k + 1);
 }
 
@@ -119,6 +105,12 @@ static int check_names(const struct btf *btf, const struct bp_program *p,
 
 		if (!pname || !*pname)
 			continue;
+		/* named like the argument it receives: right, whatever else */
+		if (k >= 2 && k - 2 < p->spec.nargs) {
+			arg_c_name(&p->spec.args[k - 2], k - 2, name, sizeof(name));
+			if (!strcmp(name, pname))
+				continue;
+		}
 		for (int j = 0; j < p->spec.nargs; j++) {
 			if (!strcmp(p->spec.args[j].var, "$params"))
 				return 0;
@@ -134,9 +126,20 @@ static int check_names(const struct btf *btf, const struct bp_program *p,
 	return 0;
 }
 
-/* The register ABI's limit, which holds without BTF too. */
+/* The register ABI's limits, which hold without BTF too. */
 static int check_register_args(const struct bp_program *p)
 {
+	for (int i = 0; i < p->spec.nargs; i++) {
+		const struct bp_arg_spec *a = &p->spec.args[i];
+		char name[64];
+
+		if (!a->string && !a->ustring)
+			continue;
+		arg_c_name(a, i, name, sizeof(name));
+		bp_err("program '%s': argument '%s' is a string, which fits no register of R3..R5: receive a record, int %s(void *ctx, struct args *a) with a member char %s[N] (docs/sec-grammar.md)\n",
+		       p->name, a->text, p->name, name);
+		return -EINVAL;
+	}
 	if (p->spec.nargs <= BP_SPEC_REG_ARGS)
 		return 0;
 	bp_err("program '%s': %d arguments given, at most %d fit in R3..R5 (SEC(\"%s\")); first extra argument: '%s'; more fit in a record: int %s(void *ctx, struct args *a) (docs/arguments.md)\n",

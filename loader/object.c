@@ -228,7 +228,9 @@ static void report_load_failure(const struct bpfprobe_object *obj, int err, cons
 	const char *what = obj->source ? obj->source : obj->path;
 	char reason[512] = "";
 
-	if (err == -EPERM || err == -EACCES) {
+	/* the verifier refuses with EACCES too: its reason, when it said one */
+	if ((err == -EPERM || err == -EACCES) &&
+	    !(obj->kernel_log && bp_verifier_log__reason(obj->kernel_log, reason, sizeof(reason)))) {
 		bp_err("loading '%s': permission denied: loading BPF programs needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN); run bpfprobe as root\n",
 		       what);
 		return;
@@ -241,6 +243,11 @@ static void report_load_failure(const struct bpfprobe_object *obj, int err, cons
 		       held + (strncmp(held, "libbpf: ", 8) ? 0 : 8));
 	else
 		bp_err("loading '%s' failed: %s\n", what, strerror(-err));
+	/* a body reading its record, in an object without BTF: its
+	 * prototype cannot say it takes one */
+	if (strstr(reason, "R2 invalid mem access") && !bpf_object__btf(obj->obj))
+		bp_err("  '%s' has no BTF: a program that reads a record through its second parameter (int prog(void *ctx, struct S *a)) needs it to say so; build it with clang -g. Without BTF, r2 is the fetch-error flag of perf's register ABI\n",
+		       what);
 	/* libbpf loads the object with its own license section, or none */
 	if (strstr(reason, "GPL"))
 		bp_err("  '%s' has no GPL-compatible license; add the line:  char LICENSE[] SEC(\"license\") = \"GPL\";\n",

@@ -9,7 +9,7 @@
 #include "loader/follow.h"
 #include "prologue/guard.h"
 #include "prologue/plan.h"
-#include "probes/record.h"
+#include "probes/record_plan.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
 
@@ -42,7 +42,7 @@ struct bp_program {
 	 * need not set (bp_instances__set_body) */
 	uint8_t unread;
 	/*
-	 * The record ABI (probes/record.h): the record it receives, read from
+	 * The record ABI (probes/record_plan.h): the record it receives, read from
 	 * its BTF; the array of one record its prototype is loaded with;
 	 * what the prototype load's verifier said of its stack: the main
 	 * program's depth, and its subprograms' depths added up.

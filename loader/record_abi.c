@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #define _GNU_SOURCE		/* asprintf */
 /*
- * The record ABI (probes/record.h), as a program's BTF says it: a program
+ * The record ABI (probes/record_plan.h), as a program's BTF says it: a program
  * int prog(void *ctx, struct S *a) receives a record of struct S, whose
  * members are read here: their names, offsets, sizes and what their types
  * want fetched. Then each SEC argument learns what its member wants.
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include "loader/object.h"
-#include "probes/record.h"
+#include "probes/record_plan.h"
 #include "prologue/plan.h"
 #include "prologue/prologue.h"
 #include "util/log.h"

@@ -17,7 +17,7 @@
 #include "probes/binary/libpath.h"
 #include "probes/kernel/kernel.h"
 #include "probes/map/map.h"
-#include "probes/record.h"
+#include "probes/record_plan.h"
 #include "probes/report.h"
 #include "probes/resolution_cache.h"
 #include "probes/resolve.h"
@@ -101,6 +101,7 @@ static int check_spec(const struct bp_spec *spec, struct bp_report *rep)
 static int open_binary(struct bp_resolver *r, const struct bp_spec *spec, const char *path,
 		       struct bp_debuginfo **di, struct bp_report *rep)
 {
+	const struct bp_arg_spec *needs;
 	struct bp_diag d = {};
 	int err;
 
@@ -108,9 +109,9 @@ static int open_binary(struct bp_resolver *r, const struct bp_spec *spec, const 
 	bp_report__diag(rep, &d, point_name(spec));
 	if (err)
 		return err;
-	if (spec->nargs && !(*di)->dwarf && !bp_spec__only_plain_retval(spec)) {
-		bp_report__line(rep, "%s: binary %s has no debug info (DWARF), needed to find argument '%s': rebuild it with -g, or install its debug info (the -dbg/-dbgsym package, or set DEBUGINFOD_URLS for debuginfod)\n",
-				point_name(spec), (*di)->path, arg_text(&spec->args[0]));
+	if (!(*di)->dwarf && (needs = bp_spec__needs_dwarf(spec))) {
+		bp_report__line(rep, "%s: binary %s has no debug info (DWARF), needed to find argument '%s': rebuild it with -g, or install its debug info (the -dbg/-dbgsym package, or set DEBUGINFOD_URLS for debuginfod); $argN, %%REG, +OFFS(...) and @SYM need none\n",
+				point_name(spec), (*di)->path, arg_text(needs));
 		return -ENODATA;
 	}
 	return 0;

@@ -141,12 +141,22 @@ void bp_spec__free(struct bp_spec *spec)
 	memset(spec, 0, sizeof(*spec));
 }
 
-bool bp_spec__only_plain_retval(const struct bp_spec *spec)
+bool bp_arg_spec__needs_dwarf(const struct bp_arg_spec *arg)
 {
-	if (!spec->is_return)
+	if (!arg->var)
 		return false;
+	/* a member chain needs types ($argN's come from DWARF) */
+	if (arg->nsteps)
+		return true;
+	if (arg->farg != BP_FARG_NONE || arg->global)
+		return false;
+	return strcmp(arg->var, "$retval") != 0;
+}
+
+const struct bp_arg_spec *bp_spec__needs_dwarf(const struct bp_spec *spec)
+{
 	for (int i = 0; i < spec->nargs; i++)
-		if (strcmp(spec->args[i].var, "$retval") || spec->args[i].nsteps)
-			return false;
-	return true;
+		if (bp_arg_spec__needs_dwarf(&spec->args[i]))
+			return &spec->args[i];
+	return NULL;
 }

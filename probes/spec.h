@@ -12,8 +12,19 @@
  *          source lines with whitespace removed (perf's lazy pattern).
  *   ARG:   [NAME=]EXPR[:TYPE][@user]
  *   EXPR:  VAR or @GLOBAL followed by any chain of ->field .field [N],
- *          or $retval, or $params (every parameter)
- *   TYPE:  u8..u64 s8..s64 x8..x64
+ *          or $retval, or $params (every parameter), or a FETCHARG
+ *   FETCHARG (perf's and ftrace's fetch arguments, no DWARF needed):
+ *          $argN    the N-th integer argument (from 1) at a function's
+ *                   entry, by the calling convention; DWARF types it and
+ *                   then member chains may follow it
+ *          %REG     a register at the probe: %di %ax %ip %flags, %rdi ...
+ *          @SYM+OFFS, @SYM-OFFS   memory at a symbol (+ OFFS)
+ *          +OFFS(FETCHARG), -OFFS(FETCHARG)   memory at FETCHARG + OFFS;
+ *                   +uOFFS(...) reads user memory (kernel probes);
+ *                   inside, @SYM is the memory at SYM too
+ *          A bare @SYM is a typed global from DWARF, or the symbol
+ *          table's when DWARF has none of that name.
+ *   TYPE:  u8..u64 s8..s64 x8..x64, string, ustring
  *
  * Telling ';' apart: the text is cut at ';' from the left, and a piece
  * KEY=VALUE whose KEY is one of the keys above is a config term. The
@@ -43,6 +54,8 @@
  * a program of the register ABI takes BP_SPEC_REG_ARGS, in R3..R5. */
 #define BP_SPEC_MAX_ARGS 16
 #define BP_SPEC_REG_ARGS 3
+/* +OFFS(...) reads around one FETCHARG */
+#define BP_SPEC_MAX_READS 8
 
 enum bp_step_kind {
 	BP_STEP_ARROW,	/* ->field */
@@ -56,10 +69,19 @@ struct bp_arg_step {
 	long index;	/* INDEX */
 };
 
+/* What a perf fetch argument's innermost FETCHARG is (bp_arg_spec's farg). */
+enum bp_farg_kind {
+	BP_FARG_NONE = 0,	/* no fetch argument: a variable, $retval, $params */
+	BP_FARG_ARGN,		/* $argN */
+	BP_FARG_REG,		/* %REG */
+	BP_FARG_SYM,		/* @SYM+OFFS, or @SYM inside +OFFS(...) */
+};
+
 struct bp_arg_spec {
 	char *text;	/* the argument as written */
 	char *name;	/* NAME= if given, else the expression text */
-	char *var;	/* first identifier, "$retval" or "$params" */
+	char *var;	/* first identifier, "$retval", "$params", or a fetch
+			 * argument's innermost FETCHARG ("$arg2", "%di", SYM) */
 	bool global;	/* @var: a global or static variable */
 	struct bp_arg_step *steps;
 	int nsteps;
@@ -69,8 +91,26 @@ struct bp_arg_spec {
 	bool type_signed;
 	bool type_hex;
 	/*
+	 * A perf fetch argument (see FETCHARG above): farg says what its
+	 * innermost FETCHARG is, var holds it as written ("$arg2", "%di", or
+	 * SYM with global set). BP_FARG_NONE: a variable, $retval, $params.
+	 */
+	enum bp_farg_kind farg;
+	int argn;		/* $argN: N (from 1) */
+	int reg;		/* %REG: its DWARF number (prologue/arch.h) */
+	int64_t sym_off;	/* @SYM+OFFS: OFFS */
+	/* the +OFFS(...) around it, innermost first: the 8 bytes (the
+	 * outermost: :TYPE's size) at the value inside + off */
+	int nreads;
+	int64_t read_off[BP_SPEC_MAX_READS];
+	uint8_t read_user;	/* bit i: read i is +uOFFS (user memory) */
+	/* :string, :ustring: the value is the string's address (the
+	 * pointer, or where a char array is) */
+	bool string;
+	bool ustring;
+	/*
 	 * The record ABI (struct bp_record): what the member this argument
-	 * fills wants, set before resolving it (probes/record.h): a value,
+	 * fills wants, set before resolving it (probes/record_plan.h): a value,
 	 * or (enum bp_fetch_kind) a string or bytes of want_len bytes.
 	 */
 	uint8_t want;
@@ -117,8 +157,20 @@ static inline int bp_spec__max_args(const struct bp_spec *spec)
 	return spec->record ? BP_SPEC_MAX_ARGS : BP_SPEC_REG_ARGS;
 }
 
-/* A return probe whose arguments are all a bare $retval: it needs no DWARF
- * (rax is read as an untyped 64-bit value when the function has none). */
-bool bp_spec__only_plain_retval(const struct bp_spec *spec);
+/* Whether arg needs DWARF to be found: a variable or a member chain does;
+ * $retval (rax, untyped without DWARF), $argN, %REG, +OFFS(...),
+ * @SYM+OFFS and a bare @SYM (the symbol table's without DWARF) do not. */
+bool bp_arg_spec__needs_dwarf(const struct bp_arg_spec *arg);
+/* The first of spec's arguments that needs DWARF, or NULL. */
+const struct bp_arg_spec *bp_spec__needs_dwarf(const struct bp_spec *spec);
+
+/*
+ * The C identifier a record member for arg would be named: NAME= when it
+ * is one, else the last identifier of the expression ("req->hdr->len":
+ * "len", "$retval": "retval", "$arg2": "arg2", "%di" and "+8(%di)": "di",
+ * "@sym": "sym", "arr[3]": "arr"). Returns buf, or NULL when the
+ * expression has no identifier or it does not fit in len bytes.
+ */
+const char *bp_arg_spec__c_name(const struct bp_arg_spec *arg, char *buf, size_t len);
 
 #endif /* BPFPROBE_SPEC_H */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The SEC grammar's arguments: [NAME=]EXPR[:TYPE][@user], EXPR a variable
- * or @GLOBAL with its ->field, .field and [N] steps, or a special variable
- * ($retval, $params); and which arguments a map spec takes.
+ * or @GLOBAL with its ->field, .field and [N] steps, a special variable
+ * ($retval, $params), or one of perf's fetch arguments ($argN, %REG,
+ * @SYM+OFFS, +OFFS(FETCHARG)); which arguments a map spec takes; the C
+ * name of an argument.
  */
 #include <errno.h>
 #include <limits.h>
@@ -10,10 +12,16 @@
 #include <string.h>
 
 #include "probes/spec_parse.h"
+#include "prologue/arch.h"
 
 /* passed through "%s": a '%' in a format string would be a conversion */
-#define EXPR_FORMS	"EXPR is VAR or @GLOBAL followed by ->field, .field or [N], or $retval or $params"
-#define TYPE_NAMES	"u8 u16 u32 u64 s8 s16 s32 s64 x8 x16 x32 x64"
+#define EXPR_FORMS	"EXPR is VAR or @GLOBAL followed by ->field, .field or [N], $retval, $params, or a fetch argument: $argN, %REG, @SYM+OFFS, +OFFS(FETCHARG)"
+#define FETCHARG_FORMS	"FETCHARG is %REG, $argN, @SYM[+OFFS] or another +OFFS(FETCHARG)"
+#define TYPE_NAMES	"u8 u16 u32 u64 s8 s16 s32 s64 x8 x16 x32 x64 string ustring"
+/* $argN: N from 1 to this (the stack holds the rest) */
+#define MAX_ARGN	64
+/* an offset of +OFFS(...) or @SYM+OFFS: what a read instruction takes */
+#define MAX_OFFSET	0x7fffffffULL
 
 static const struct arg_type {
 	const char *name;
@@ -110,15 +118,65 @@ static bool is_global(const char *expr)
 	return n && !(n == 4 && !strncmp(expr + 1, "user", 4) && is_expr_end(expr[5]));
 }
 
-/* $retval, and the other perf special variables which are not there yet. */
+/* Parses ->field, .field and [N] steps from p to the end of the expression. */
+static int parse_steps(struct spec_ctx *ctx, struct bp_arg_spec *arg,
+		       const char *tok, const char *p, const char **end)
+{
+	int err;
+
+	while (!is_expr_end(*p)) {
+		err = parse_step(ctx, arg, tok, &p);
+		if (err)
+			return err;
+	}
+	*end = p;
+	return 0;
+}
+
+/* $argN (n bytes at expr, n > 4): N into arg->argn. */
+static int parse_argn(struct spec_ctx *ctx, struct bp_arg_spec *arg, const char *tok,
+		      const char *expr, size_t n)
+{
+	uint64_t v;
+	const char *end;
+	int err;
+
+	err = bp_spec_parse_uint(expr + 4, 10, MAX_ARGN, &v, &end);
+	if (err == -ERANGE || (!err && end == expr + n && v > MAX_ARGN))
+		return bp_spec_err(ctx, "'%.*s' in argument '%s': at most $arg%d", (int)n, expr,
+				   tok, MAX_ARGN);
+	if (err || end != expr + n)
+		return bp_spec_err(ctx, "'%.*s' in argument '%s' is not supported (%s)", (int)n,
+				   expr, tok, EXPR_FORMS);
+	if (!v)
+		return bp_spec_err(ctx, "'%.*s' in argument '%s': arguments count from 1 ($arg1 is the first)",
+				   (int)n, expr, tok);
+	arg->farg = BP_FARG_ARGN;
+	arg->argn = (int)v;
+	arg->var = strndup(expr, n);
+	return arg->var ? 0 : bp_spec_nomem(ctx);
+}
+
+static bool is_argn(const char *expr, size_t n)
+{
+	return n > 4 && !strncmp(expr, "$arg", 4) && is_digit(expr[4]);
+}
+
+/* $retval, $params and $argN (perf's other special variables are not there yet). */
 static int parse_special(struct spec_ctx *ctx, const struct bp_spec *spec,
 			 struct bp_arg_spec *arg, const char *tok,
 			 const char *expr, const char **end)
 {
 	size_t n;
+	int err;
 
 	for (n = 1; is_ident_char(expr[n]); n++)
 		;
+	if (is_argn(expr, n)) {
+		/* a member chain needs its type: DWARF's or BTF's (resolver) */
+		err = parse_argn(ctx, arg, tok, expr, n);
+		return err ?: parse_steps(ctx, arg, tok, expr + n, end);
+	}
 	if (n == 7 && !strncmp(expr, "$params", 7)) {
 		/* expanded per probe point by the resolver (bp_args__expand) */
 		if (spec->is_return)
@@ -149,11 +207,158 @@ static int parse_special(struct spec_ctx *ctx, const struct bp_spec *spec,
 	return 0;
 }
 
+/* ---- perf's fetch arguments ------------------------------------------- */
+
+/* %REG at p: its DWARF number into arg->reg, *end past its name. */
+static int parse_reg(struct spec_ctx *ctx, struct bp_arg_spec *arg, const char *tok,
+		     const char *p, const char **end)
+{
+	size_t n = bp_spec_ident_len(p + 1);
+	int reg;
+
+	if (!n)
+		return bp_spec_err(ctx, "'%%' in argument '%s' must be followed by a register name (at offset %zu); accepted: %s",
+				   tok, (size_t)(p - tok), bp_arch__reg_names());
+	reg = bp_arch__reg_by_name(p + 1, n);
+	if (reg < 0)
+		return bp_spec_err(ctx, "unknown register '%.*s' in argument '%s'; accepted: %s",
+				   (int)n + 1, p, tok, bp_arch__reg_names());
+	arg->farg = BP_FARG_REG;
+	arg->reg = reg;
+	arg->var = strndup(p, n + 1);
+	if (!arg->var)
+		return bp_spec_nomem(ctx);
+	*end = p + 1 + n;
+	return 0;
+}
+
+/* [+-]OFFS at p (decimal, or hex with 0x), if there is one: *off, *end. */
+static int parse_offset(struct spec_ctx *ctx, const char *tok, const char *p, bool allow_user,
+			int64_t *off, bool *user, const char **end)
+{
+	bool neg = *p == '-';
+	const char *q = p + 1;
+	uint64_t v;
+	int base = 10, err;
+
+	if (allow_user && *q == 'u') {
+		*user = true;
+		q++;
+	}
+	if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
+		base = 16;
+		q += 2;
+	}
+	err = bp_spec_parse_uint(q, base, MAX_OFFSET, &v, end);
+	if (err == -ERANGE)
+		return bp_spec_err(ctx, "offset too large in argument '%s' (at offset %zu): at most 0x%llx",
+				   tok, (size_t)(p - tok), MAX_OFFSET);
+	if (err)
+		return bp_spec_err(ctx, "'%c' in argument '%s' must be followed by an offset, decimal or hex with 0x (at offset %zu): +OFFS(FETCHARG), -OFFS(FETCHARG) or @SYM+OFFS",
+				   *p, tok, (size_t)(p - tok));
+	*off = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
+static bool starts_offset(const char *p)
+{
+	return (p[0] == '+' || p[0] == '-') && p[1] != '>';
+}
+
+/* @SYM[+|-OFFS] at p: the symbol into var, its offset into sym_off. */
+static int parse_sym(struct spec_ctx *ctx, struct bp_arg_spec *arg, const char *tok,
+		     const char *p, const char **end)
+{
+	size_t n = bp_spec_ident_len(p + 1);
+	bool user = false;
+	int err;
+
+	if (!n)
+		return bp_spec_err(ctx, "'@' in argument '%s' must be followed by a symbol name (at offset %zu)",
+				   tok, (size_t)(p - tok));
+	arg->farg = BP_FARG_SYM;
+	arg->global = true;
+	arg->var = strndup(p + 1, n);
+	if (!arg->var)
+		return bp_spec_nomem(ctx);
+	*end = p + 1 + n;
+	if (!starts_offset(*end))
+		return 0;
+	err = parse_offset(ctx, tok, *end, false, &arg->sym_off, &user, end);
+	return err;
+}
+
+/*
+ * A FETCHARG at p, inside depth +OFFS(...) already: another +OFFS(...),
+ * or (depth > 0) %REG, $argN or @SYM[+OFFS]. The reads are appended
+ * innermost first.
+ */
+static int parse_fetcharg(struct spec_ctx *ctx, struct bp_arg_spec *arg, const char *tok,
+			  const char *p, const char **end, int depth)
+{
+	const char *q;
+	bool user = false;
+	int64_t off;
+	size_t n;
+	int err;
+
+	if (starts_offset(p)) {
+		err = parse_offset(ctx, tok, p, true, &off, &user, &q);
+		if (err)
+			return err;
+		if (*q != '(')
+			return bp_spec_err(ctx, "expected '(' after the offset in argument '%s' (at offset %zu): +OFFS(FETCHARG)",
+					   tok, (size_t)(q - tok));
+		if (depth == BP_SPEC_MAX_READS)
+			return bp_spec_err(ctx, "argument '%s' nests more than %d +OFFS(...) reads",
+					   tok, BP_SPEC_MAX_READS);
+		err = parse_fetcharg(ctx, arg, tok, q + 1, &q, depth + 1);
+		if (err)
+			return err;
+		if (*q != ')')
+			return bp_spec_err(ctx, "%s in argument '%s' (at offset %zu): expected ')' to close +OFFS(FETCHARG)",
+					   *q ? "unexpected character" : "unterminated '('", tok,
+					   (size_t)(q - tok));
+		arg->read_off[arg->nreads] = off;
+		if (user)
+			arg->read_user |= 1U << arg->nreads;
+		arg->nreads++;
+		*end = q + 1;
+		return 0;
+	}
+	if (!*p)
+		return bp_spec_err(ctx, "argument '%s' ends inside '(': +OFFS(FETCHARG) needs its FETCHARG and ')'; %s",
+				   tok, FETCHARG_FORMS);
+	if (*p == '%')
+		return parse_reg(ctx, arg, tok, p, end);
+	if (*p == '@')
+		return parse_sym(ctx, arg, tok, p, end);
+	for (n = 1; p[0] == '$' && is_ident_char(p[n]); n++)
+		;
+	if (p[0] == '$' && is_argn(p, n)) {
+		*end = p + n;
+		return parse_argn(ctx, arg, tok, p, n);
+	}
+	return bp_spec_err(ctx, "unexpected '%.*s' inside +OFFS(...) in argument '%s' (at offset %zu): %s",
+			   (int)(p[0] == '$' ? n : 1), p, tok, (size_t)(p - tok), FETCHARG_FORMS);
+}
+
+/* What may follow a fetch argument without a type: nothing but :TYPE, @user. */
+static int fetcharg_end(struct spec_ctx *ctx, const char *tok, const char *what, int len,
+			const char *p)
+{
+	if (is_expr_end(*p))
+		return 0;
+	if (*p == '-' || *p == '.' || *p == '[')
+		return bp_spec_err(ctx, "'%.*s' in argument '%s' has no type, so no member or index: read memory with +OFFS(%.*s) instead, or name the variable (DWARF)",
+				   len, what, tok, len, what);
+	return bp_spec_err(ctx, "unexpected '%s' after '%.*s' in argument '%s'", p, len, what, tok);
+}
+
 static int parse_expr(struct spec_ctx *ctx, const struct bp_spec *spec,
 		      struct bp_arg_spec *arg, const char *tok,
 		      const char *expr, const char **end)
 {
-	const char *p;
 	size_t n;
 	int err, stars = 0;
 
@@ -169,26 +374,33 @@ static int parse_expr(struct spec_ctx *ctx, const struct bp_spec *spec,
 	}
 	if (expr[0] == '$')
 		return parse_special(ctx, spec, arg, tok, expr, end);
+	if (expr[0] == '%') {
+		err = parse_reg(ctx, arg, tok, expr, end);
+		return err ?: fetcharg_end(ctx, tok, expr, (int)(*end - expr), *end);
+	}
+	if (starts_offset(expr)) {
+		err = parse_fetcharg(ctx, arg, tok, expr, end, 0);
+		return err ?: fetcharg_end(ctx, tok, expr, (int)(*end - expr), *end);
+	}
 	if (is_global(expr)) {
+		n = bp_spec_ident_len(expr + 1);
+		if (starts_offset(expr + 1 + n) && is_digit(expr[2 + n])) {
+			err = parse_sym(ctx, arg, tok, expr, end);
+			return err ?: fetcharg_end(ctx, tok, expr, (int)(*end - expr), *end);
+		}
 		arg->global = true;
 		expr++;
 	}
 	n = bp_spec_ident_len(expr);
 	if (!n)
 		/* "a -> b" splits into three tokens; say so */
-		return bp_spec_err(ctx, "argument '%s' must start with a variable name or $retval%s",
+		return bp_spec_err(ctx, "argument '%s' must start with a variable name, $retval or a fetch argument%s",
 				   tok, strchr("-.[", expr[0]) ?
 				   " (no spaces inside an argument)" : "");
 	arg->var = strndup(expr, n);
 	if (!arg->var)
 		return bp_spec_nomem(ctx);
-	for (p = expr + n; !is_expr_end(*p); ) {
-		err = parse_step(ctx, arg, tok, &p);
-		if (err)
-			return err;
-	}
-	*end = p;
-	return 0;
+	return parse_steps(ctx, arg, tok, expr + n, end);
 }
 
 static int parse_type(struct spec_ctx *ctx, struct bp_arg_spec *arg,
@@ -206,10 +418,15 @@ static int parse_type(struct spec_ctx *ctx, struct bp_arg_spec *arg,
 			return 0;
 		}
 	}
-	if ((len == 6 && !strncmp(s, "string", 6)) ||
-	    (len == 7 && !strncmp(s, "ustring", 7)))
-		return bp_spec_err(ctx, "type '%.*s' in argument '%s' is not supported: a string does not fit a 64-bit register; fetch the pointer (e.g. as x64) and copy the string with bpf_probe_read_user_str() in the program",
-				   (int)len, s, tok);
+	/* the resolver fetches the string's address; the loader the rest */
+	if (len == 6 && !strncmp(s, "string", 6)) {
+		arg->string = true;
+		return 0;
+	}
+	if (len == 7 && !strncmp(s, "ustring", 7)) {
+		arg->ustring = true;
+		return 0;
+	}
 	return bp_spec_err(ctx, "invalid type '%.*s' in argument '%s' (valid: %s)",
 			   (int)len, s, tok, TYPE_NAMES);
 }
@@ -226,7 +443,7 @@ static int parse_modifiers(struct spec_ctx *ctx, struct bp_arg_spec *arg,
 		s = p + 1;
 		len = strcspn(s, ":@");
 		if (*p == ':') {
-			if (arg->has_type)
+			if (arg->has_type || arg->string || arg->ustring)
 				return bp_spec_err(ctx, "argument '%s' has more than one ':TYPE'",
 						   tok);
 			err = parse_type(ctx, arg, tok, s, len);
@@ -280,6 +497,39 @@ int bp_spec_parse_arg(struct spec_ctx *ctx, const struct bp_spec *spec,
 			return bp_spec_nomem(ctx);
 	}
 	return parse_modifiers(ctx, arg, tok, end);
+}
+
+/* ---- an argument's C name ---------------------------------------------- */
+
+const char *bp_arg_spec__c_name(const struct bp_arg_spec *arg, char *buf, size_t len)
+{
+	/* NAME= or the expression as written (no modifiers) */
+	const char *expr = arg->name ? arg->name : arg->var;
+	const char *p, *last = NULL;
+	size_t n = 0, k;
+
+	if (!expr || !len)
+		return NULL;
+	/* the last identifier: a number (8, 0x10) is skipped whole */
+	for (p = expr; *p; p += k) {
+		if (is_digit(*p)) {
+			for (k = 1; is_ident_char(p[k]); k++)
+				;
+			continue;
+		}
+		k = bp_spec_ident_len(p);
+		if (!k) {
+			k = 1;
+			continue;
+		}
+		last = p;
+		n = k;
+	}
+	if (!last || n + 1 > len)
+		return NULL;
+	memcpy(buf, last, n);
+	buf[n] = '\0';
+	return buf;
 }
 
 /* Reports the first argument past what any program can take. */

@@ -77,4 +77,16 @@ enum bp_tls_reloc bp_arch__tls_reloc(uint32_t type);
 int bp_arch__nr_arg_regs(void);
 int bp_arch__arg_reg(int i);
 
+/*
+ * A register named as perf probe and ftrace's probe events name them
+ * (without the '%': "di", "ax", "ip", "flags", "r8") or by its own name
+ * ("rdi", "rip"): its DWARF number, or -1 when name (len bytes) is none.
+ * Every register it names is in pt_regs (bp_arch__pt_regs_off).
+ */
+int bp_arch__reg_by_name(const char *name, size_t len);
+
+/* The names bp_arch__reg_by_name takes, for messages:
+ * "%ax %bx ... (or %rax %rbx ...)". */
+const char *bp_arch__reg_names(void);
+
 #endif /* BPFPROBE_ARCH_H */

@@ -37,8 +37,13 @@ static const int arg_regs[] = {
 	BP_REG_RDI, BP_REG_RSI, BP_REG_RDX, BP_REG_RCX, BP_REG_R8, BP_REG_R9,
 };
 
+/* rFLAGS: in pt_regs, numbered apart from the others by DWARF */
+#define RFLAGS_OFF	144
+
 int bp_arch__pt_regs_off(int reg)
 {
+	if (reg == BP_REG_RFLAGS)
+		return RFLAGS_OFF;
 	if (reg < 0 || reg >= BP_REG_MAX)
 		return -1;
 	return regs[reg].off;
@@ -46,9 +51,44 @@ int bp_arch__pt_regs_off(int reg)
 
 const char *bp_arch__reg_name(int reg)
 {
+	if (reg == BP_REG_RFLAGS)
+		return "rflags";
 	if (reg < 0 || reg >= BP_REG_MAX)
 		return NULL;
 	return regs[reg].name;
+}
+
+/* perf's and ftrace's names (arch/x86/lib/insn's regs_query_register_offset) */
+static const struct {
+	const char *name;
+	int reg;
+} perf_regs[] = {
+	{ "ax", BP_REG_RAX }, { "bx", BP_REG_RBX }, { "cx", BP_REG_RCX },
+	{ "dx", BP_REG_RDX }, { "si", BP_REG_RSI }, { "di", BP_REG_RDI },
+	{ "bp", BP_REG_RBP }, { "sp", BP_REG_RSP }, { "ip", BP_REG_RIP },
+	{ "flags", BP_REG_RFLAGS },
+};
+
+int bp_arch__reg_by_name(const char *name, size_t len)
+{
+	size_t i;
+	int reg;
+
+	for (i = 0; i < sizeof(perf_regs) / sizeof(perf_regs[0]); i++) {
+		if (strlen(perf_regs[i].name) == len && !strncmp(name, perf_regs[i].name, len))
+			return perf_regs[i].reg;
+	}
+	/* the 64-bit names, r8..r15 included */
+	for (reg = 0; reg < BP_REG_MAX; reg++) {
+		if (strlen(regs[reg].name) == len && !strncmp(name, regs[reg].name, len))
+			return reg;
+	}
+	return -1;
+}
+
+const char *bp_arch__reg_names(void)
+{
+	return "%ax %bx %cx %dx %si %di %bp %sp %r8..%r15 %ip %flags (or %rax %rbx %rcx %rdx %rsi %rdi %rbp %rsp %rip)";
 }
 
 const char *bp_arch__reg_text(int reg, char *buf, size_t len)

@@ -17,5 +17,7 @@ enum bp_dwarf_reg {
 #define BP_REG_XMM15	32
 #define BP_REG_ST0	33
 #define BP_REG_MM7	48
+/* in pt_regs, but past the run of registers numbered from 0 */
+#define BP_REG_RFLAGS	49
 
 #endif /* BPFPROBE_ARCH_X86_64_H */

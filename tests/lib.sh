@@ -33,6 +33,50 @@ compare_truth() {
 	fi
 }
 
+# check_whats NAME OUT RC WHAT...: every WHAT's "GOT WHAT ..." lines equal its
+# "TRUTH WHAT ..." lines as multisets (whatever prefix the output carries
+# before GOT), and each WHAT has some. One awk: this runs under load.
+check_whats() {
+	local name=$1 out=$2 rc=$3 bad
+	shift 3
+	if [ "$rc" -ne 0 ]; then
+		fail "$name" "exit $rc: $(grep -v 'TRUTH' <<<"$out" | tail -4)"
+		return
+	fi
+	bad=$(awk -v whats="$*" '
+	BEGIN { n = split(whats, w, " "); for (i = 1; i <= n; i++) want[w[i]] = 1 }
+	function take(kind,    i, s, f) {
+		i = index($0, kind " ")
+		if (!i)
+			return ""
+		s = substr($0, i + length(kind) + 1)
+		split(s, f, " ")
+		return (f[1] in want) ? s : ""
+	}
+	{
+		if ((s = take("TRUTH")) != "") { c[s]++; split(s, f, " "); t[f[1]] = 1 }
+		else if ((s = take("GOT")) != "") c[s]--
+		else if ((s = take("ERR")) != "") { split(s, f, " "); e[f[1]] = s }
+	}
+	END {
+		for (x in want)
+			if (!(x in t))
+				printf " %s: no TRUTH line;", x
+		for (s in c) {
+			if (!c[s])
+				continue
+			split(s, f, " ")
+			printf(" %s \"%s\"%s;", (c[s] > 0 ? "missing" : "unexpected"), s,
+			       ((f[1] in e) ? " (" e[f[1]] ")" : ""))
+		}
+	}' <<<"$out") || bad="cannot compare: awk failed"
+	if [ -z "$bad" ]; then
+		pass "$name"
+	else
+		fail "$name" "$bad"
+	fi
+}
+
 # Compiles a one-off BPF object from C source on stdin: mkobj OUT.o
 mkobj() {
 	clang $BPF_CFLAGS -x c -c - -o "$1"
@@ -44,12 +88,30 @@ max_prog_id() {
 }
 PROG_ID_BASELINE=$(max_prog_id)
 
+# The pids holding BPF program $1 open (an fd of it, or of a link to it).
+prog_holders() {
+	grep -lsE "^prog_id:[[:space:]]+$1\$" /proc/[0-9]*/fdinfo/* 2>/dev/null |
+		cut -d/ -f3 | sort -u
+}
+
 # No BPF program named $1 loaded since this script started is still loaded
-# (ids, not names: an older program of the same name may be someone else's).
+# (ids, not names: an older program of the same name may be someone else's)
+# by this test: one held by no process (pinned, or left in the kernel) or
+# by a process of this test's process group. One that another session's
+# process holds (the same test running there) is not ours.
 nothing_loaded() {
-	! bpftool prog show 2>/dev/null |
-		awk -v base="${PROG_ID_BASELINE:-0}" -v name="$1" \
-		'$1 + 0 > base + 0 && $3 == "name" && $4 == name { found = 1 } END { exit !found }'
+	local id pid pids ours=$(ps -o pgid= -p $$ | tr -d ' ')
+
+	for id in $(bpftool prog show 2>/dev/null |
+		    awk -v base="${PROG_ID_BASELINE:-0}" -v name="$1" \
+		    '$1 + 0 > base + 0 && $3 == "name" && $4 == name { sub(":", "", $1); print $1 }'); do
+		pids=$(prog_holders "$id")
+		[ -n "$pids" ] || return 1
+		for pid in $pids; do
+			[ "$(ps -o pgid= -p "$pid" 2>/dev/null | tr -d ' ')" = "$ours" ] && return 1
+		done
+	done
+	return 0
 }
 
 # Waits (10 s at most) until file $2 has a line matching $1; false if not.

@@ -79,8 +79,7 @@ struct bp_trace_point {
 
 /* One SPEC's program. */
 struct bp_trace_prog {
-	char *spec;		/* the SPEC as given */
-	char *sec;		/* the SEC text the program carries (NAME:string taken out) */
+	char *sec;		/* the SPEC: the program's SEC text */
 	char name[24];		/* "bp_trace_N" */
 	struct bp_trace_member members[BP_TRACE_MAX_ARGS];
 	int nmembers;

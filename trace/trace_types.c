@@ -7,10 +7,6 @@
  * DWARF types which values are addresses, and the final record is laid
  * out from them, in SEC order, each member at its natural alignment, then
  * __u64 err. The points resolved are named here too, for the lines.
- *
- * NAME:string and NAME:ustring are taken out of the SEC text before it
- * is parsed (the member's type, char[strlen], asks for the string);
- * :ustring becomes @user.
  */
 #define _GNU_SOURCE		/* asprintf */
 #include <errno.h>
@@ -19,85 +15,10 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include "inspect/inspect.h"
-#include "probes/record.h"
 #include "probes/spec.h"
 #include "trace/trace_gen.h"
 
 #define DEFAULT_RING_SIZE	(4u << 20)
-
-/* A SPEC's text with :string and :ustring taken out of its arguments. */
-struct spec_text {
-	char *sec;
-	char *arg_text[BP_TRACE_MAX_ARGS + 1];	/* each argument as it now reads */
-	bool string[BP_TRACE_MAX_ARGS + 1];
-	bool ustring[BP_TRACE_MAX_ARGS + 1];
-	int nargs;
-};
-
-static void spec_text_free(struct spec_text *st)
-{
-	free(st->sec);
-	for (int i = 0; i < st->nargs; i++)
-		free(st->arg_text[i]);
-	memset(st, 0, sizeof(*st));
-}
-
-static bool ends_with(const char *s, size_t len, const char *tail)
-{
-	size_t n = strlen(tail);
-
-	return len > n && !memcmp(s + len - n, tail, n);
-}
-
-/*
- * The first word is the probe point (with its key=value; terms); each
- * word after it is an argument. Words past the arguments a record takes
- * are kept as they are: the parser says there are too many.
- */
-static int strip_strings(const char *spec, struct spec_text *st)
-{
-	size_t cap = strlen(spec) + 8 * BP_TRACE_MAX_ARGS + 1, n = 0;
-	const char *p = spec;
-
-	st->sec = malloc(cap);
-	if (!st->sec)
-		return -ENOMEM;
-	for (int word = 0;; word++) {
-		const char *w;
-		size_t len;
-		int k = word - 1;
-
-		p += strspn(p, " \t\n");
-		len = strcspn(p, " \t\n");
-		if (!len)
-			break;
-		w = p;
-		p += len;
-		if (k >= 0 && k < BP_TRACE_MAX_ARGS) {
-			if (ends_with(w, len, ":string")) {
-				st->string[k] = true;
-				len -= strlen(":string");
-			} else if (ends_with(w, len, ":ustring")) {
-				st->string[k] = st->ustring[k] = true;
-				len -= strlen(":ustring");
-			}
-			if (asprintf(&st->arg_text[k], "%.*s%s", (int)len, w,
-				     st->ustring[k] ? "@user" : "") < 0) {
-				st->arg_text[k] = NULL;
-				return -ENOMEM;
-			}
-			st->nargs = k + 1;
-			w = st->arg_text[k];
-			len = strlen(w);
-		}
-		if (n)
-			st->sec[n++] = ' ';
-		memcpy(st->sec + n, w, len);
-		n += len;
-	}
-	st->sec[n] = '\0';
-	return 0;
-}
 
 /* Lays out p's members in order, then err; sets rec_size. */
 static void layout(struct bp_trace_prog *p)
@@ -139,8 +60,8 @@ static void type_text(struct bp_trace_member *m)
 }
 
 /* The members of spec's arguments, as strings or unsigned longs for now. */
-static int first_members(const char *what, const struct bp_spec *spec,
-			 const struct spec_text *st, struct bp_trace_prog *p, unsigned int strlen_)
+static int first_members(const char *what, const struct bp_spec *spec, struct bp_trace_prog *p,
+			 unsigned int strlen_)
 {
 	bool err_is_arg = false;
 
@@ -153,8 +74,7 @@ static int first_members(const char *what, const struct bp_spec *spec,
 				what);
 			return -EINVAL;
 		}
-		bp_record__arg_name(a, m->name, sizeof(m->name));
-		if (!m->name[0]) {
+		if (!bp_arg_spec__c_name(a, m->name, sizeof(m->name))) {
 			fprintf(stderr, "bpfprobe trace: %s: argument '%s' has no name to print it by: write NAME=%s\n",
 				what, a->text, a->text);
 			return -EINVAL;
@@ -168,8 +88,8 @@ static int first_members(const char *what, const struct bp_spec *spec,
 		}
 		err_is_arg |= !strcmp(m->name, "err");
 		m->arg = (uint8_t)k;
-		/* the k-th argument is the k-th word after the point */
-		if (k < st->nargs && st->string[k]) {
+		/* NAME:string, NAME:ustring: a char array asks for the string */
+		if (a->string || a->ustring) {
 			m->kind = BP_TRACE_STR;
 			m->size = (uint16_t)strlen_;
 		} else {
@@ -273,7 +193,6 @@ static int prepare_one(struct bp_trace *t, int i, const char *spec_text,
 	struct bp_trace_prog *p = &t->progs[i];
 	struct bpfprobe_object *obj = NULL;
 	struct bp_inspect_program ip;
-	struct spec_text st = {};
 	struct bp_spec spec = {};
 	struct btf *btf = NULL;
 	char what[64], msg[512];
@@ -281,16 +200,12 @@ static int prepare_one(struct bp_trace *t, int i, const char *spec_text,
 
 	snprintf(what, sizeof(what), "SPEC %d", i + 1);
 	snprintf(p->name, sizeof(p->name), "bp_trace_%d", i);
-	p->spec = strdup(spec_text);
-	err = p->spec ? strip_strings(spec_text, &st) : -ENOMEM;
-	if (err)
-		goto out;
-	p->sec = strdup(st.sec);
+	p->sec = strdup(spec_text);
 	if (!p->sec) {
 		err = -ENOMEM;
 		goto out;
 	}
-	err = bp_spec__parse(st.sec, &spec, msg, sizeof(msg));
+	err = bp_spec__parse(spec_text, &spec, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "bpfprobe trace: %s ('%s'): %s\n", what, spec_text, msg);
 		goto out;
@@ -301,7 +216,7 @@ static int prepare_one(struct bp_trace *t, int i, const char *spec_text,
 		err = -EINVAL;
 		goto out;
 	}
-	err = first_members(what, &spec, &st, p, t->strlen);
+	err = first_members(what, &spec, p, t->strlen);
 	if (err)
 		goto out;
 	btf = btf__new_empty();
@@ -311,7 +226,7 @@ static int prepare_one(struct bp_trace *t, int i, const char *spec_text,
 		err = sid;
 		goto out;
 	}
-	err = bp_inspect__resolve_sec_record(st.sec, &oopts, btf, sid, &obj);
+	err = bp_inspect__resolve_sec_record(spec_text, &oopts, btf, sid, &obj);
 	if (err) {
 		fprintf(stderr, "bpfprobe trace: %s ('%s') does not resolve\n", what, spec_text);
 		goto out;
@@ -339,7 +254,6 @@ out:
 	bpfprobe_object__destroy(obj);
 	btf__free(btf);
 	bp_spec__free(&spec);
-	spec_text_free(&st);
 	return err;
 }
 
@@ -437,7 +351,6 @@ void bp_trace__free(struct bp_trace *t)
 			free(p->points[j].binary);
 		}
 		free(p->points);
-		free(p->spec);
 		free(p->sec);
 	}
 	free(t->progs);

@@ -272,6 +272,81 @@ void bp_debuginfo__elf_func_names(const struct bp_debuginfo *di,
 	for_each_func_sym(di, elf_names_one, &c);
 }
 
+/* How much a symbol of this type suits @SYM: 0 best, -1 not at all. */
+static int data_rank(int type)
+{
+	switch (type) {
+	case STT_OBJECT:
+	case STT_COMMON:
+	case STT_TLS:
+		return 0;
+	case STT_FUNC:
+	case STT_GNU_IFUNC:
+	case STT_NOTYPE:
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+#define MAX_SAME_NAME	16
+
+int bp_debuginfo__data_symbol(const struct bp_debuginfo *di, const char *name,
+			      struct bp_elf_sym *out, int *count)
+{
+	struct bp_elf_sym found[MAX_SAME_NAME];
+	int i, k, n, rank, best_rank = 2, nfound = 0, more = 0, global = -1, nglobals = 0;
+
+	n = dwfl_module_getsymtab(di->mod);
+	for (i = 1; i < n; i++) {
+		const char *sname;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		GElf_Sym sym;
+
+		sname = dwfl_module_getsym_info(di->mod, i, &sym, &addr, &shndx, NULL, NULL);
+		if (!sname || strcmp(sname, name) || shndx == SHN_UNDEF)
+			continue;
+		rank = data_rank(GELF_ST_TYPE(sym.st_info));
+		if (rank < 0 || rank > best_rank)
+			continue;
+		if (rank < best_rank) {
+			best_rank = rank;
+			nfound = more = 0;
+		}
+		addr -= di->dwarf_bias;
+		/* the same again (.dynsym repeats .symtab): global if either is */
+		for (k = 0; k < nfound && found[k].addr != addr; k++)
+			;
+		if (k == nfound && nfound == MAX_SAME_NAME) {
+			more++;
+			continue;
+		}
+		if (k == nfound)
+			found[nfound++] = (struct bp_elf_sym){
+				.addr = addr, .size = sym.st_size,
+				.type = GELF_ST_TYPE(sym.st_info), .name = sname,
+			};
+		if (GELF_ST_BIND(sym.st_info) != STB_LOCAL)
+			found[k].global = true;
+	}
+	for (k = 0; k < nfound; k++) {
+		if (found[k].global) {
+			global = k;
+			nglobals++;
+		}
+	}
+	*count = nfound + more;
+	if (!nfound)
+		return 0;
+	if (nfound == 1 || nglobals == 1) {
+		*out = found[nfound == 1 ? 0 : global];
+		return 1;
+	}
+	*out = found[0];
+	return -ENOTUNIQ;
+}
+
 const char *bp_debuginfo__symbol_at(const struct bp_debuginfo *di, uint64_t addr)
 {
 	GElf_Addr dwfl_addr = addr + di->dwarf_bias, off = 1;

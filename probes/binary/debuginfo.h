@@ -117,6 +117,26 @@ int bp_debuginfo__elf_funcs(const struct bp_debuginfo *di, const char *name,
  * (e.g. clone_me.constprop.0), or NULL. */
 const char *bp_debuginfo__symbol_at(const struct bp_debuginfo *di, uint64_t addr);
 
+/* A symbol @SYM names (bp_debuginfo__data_symbol). */
+struct bp_elf_sym {
+	uint64_t addr;		/* DWARF-space link-time address */
+	uint64_t size;
+	int type;		/* STT_OBJECT, STT_TLS, STT_FUNC, ... */
+	bool global;		/* not STB_LOCAL */
+	const char *name;	/* lives as long as di */
+};
+
+/*
+ * The defined symbol called name, for @SYM: a data object (STT_OBJECT,
+ * STT_COMMON, STT_TLS) first, else a function or an untyped symbol
+ * (STT_FUNC, STT_GNU_IFUNC, STT_NOTYPE). Several of that kind at
+ * different addresses (statics of several files) are one when exactly one
+ * of them is global. Returns 1 with *out, 0 when there is none, or
+ * -ENOTUNIQ with *count (how many addresses) and *out the first.
+ */
+int bp_debuginfo__data_symbol(const struct bp_debuginfo *di, const char *name,
+			      struct bp_elf_sym *out, int *count);
+
 /* Calls cb with the name of every defined function symbol (suggestions). */
 void bp_debuginfo__elf_func_names(const struct bp_debuginfo *di,
 				  void (*cb)(const char *name, void *ctx),

@@ -15,7 +15,7 @@
 
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
-#include "probes/record.h"
+#include "probes/record_plan.h"
 
 #define MAX_LISTED_RANGES	4
 

@@ -15,6 +15,7 @@
  *   member.c     member chains over DWARF types (the walk is
  *                probes/value/chain.c's)
  *   arg.c        one argument, whole; $params
+ *   perf_args.c  perf's fetch arguments ($argN, %REG, +OFFS(...), @SYM)
  *   tls.c        thread-local variables
  *   callsite.c   parameters as their call sites pass them
  * and beside them: cxx.c (C++ names), types.c (DWARF type helpers),
@@ -311,6 +312,30 @@ int bp_member__compile(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg
 int bp_arg__compile(struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
 		    struct bp_fetch *out, char **type_name, char *desc,
 		    size_t desclen);
+
+/* A probe point as perf's fetch arguments see it (perf_args.c). */
+struct bp_perf_point {
+	const struct bp_debuginfo *di;
+	const struct bp_spec *spec;
+	const struct bp_func *fn;	/* the copy probed */
+	/* its ELF symbol when it is a compiler-made copy (clone_me.constprop.0),
+	 * whose parameters are not its source's: $argN is untyped there */
+	const char *symbol;
+};
+
+/* Whether arg is one of perf's fetch arguments ($argN, %REG, +OFFS(...),
+ * @SYM+OFFS) or a bare @SYM (DWARF's variable, else the symbol's). */
+bool bp_perf_arg__is(const struct bp_arg_spec *arg);
+
+/*
+ * Compiles such an argument at c->addr of pt into *out, with its type's
+ * name (malloc'ed) and where it is (desc). $argN only at an out-of-line
+ * copy's entry; typed by its parameter when the function has DWARF. What
+ * fails is recorded in c->diag.
+ */
+int bp_perf_arg__compile(struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
+			 const struct bp_perf_point *pt, struct bp_fetch *out,
+			 char **type_name, char *desc, size_t desclen);
 
 /*
  * When c->diag holds an "unavailable" failure without its avail part:

@@ -144,7 +144,15 @@ static int resolve_arg(struct point_ctx *p, uint64_t addr, int i, struct bp_poin
 	pt->arg_name[i] = strdup(arg->name ? arg->name : arg_text(arg));
 	if (!pt->arg_name[i])
 		return -ENOMEM;
-	if (is_retval(arg) && !p->fn->has_die)
+	if (bp_perf_arg__is(arg)) {
+		/* $argN, %REG, +OFFS(...), @SYM: DWARF or not */
+		struct bp_perf_point pp = {
+			.di = p->di, .spec = p->spec, .fn = p->fn, .symbol = p->site->symbol,
+		};
+
+		err = bp_perf_arg__compile(&c, arg, &pp, &pt->plan.args[i], &pt->type_name[i],
+					   desc, sizeof(desc));
+	} else if (is_retval(arg) && !p->fn->has_die)
 		err = retval_untyped(p, &c, arg, &pt->plan.args[i], &pt->type_name[i],
 				     &pt->loc_desc[i]);
 	else if (is_retval(arg))
@@ -177,8 +185,9 @@ static int skip_prologue(struct point_ctx *p, uint64_t *addr)
 	int i, err;
 
 	for (i = 0; i < p->nargs && !frame_based; i++) {
-		/* $retval and @globals are not in the frame */
-		if (is_retval(&p->args[i]) || p->args[i].global)
+		/* $retval, @globals and perf's fetch arguments are not in the frame */
+		if (is_retval(&p->args[i]) || p->args[i].global ||
+		    bp_perf_arg__is(&p->args[i]))
 			continue;
 		arg_ctx(p, &p->args[i], *addr, &c);
 		err = bp_var__find(&c, p->args[i].var, &var);

@@ -516,6 +516,36 @@ static int scalar(struct bp_chain *ch, long *bytes, bool *is_signed)
 	return 0;
 }
 
+/* A 1-byte integer type: what :string reads characters of. */
+static bool is_char_type(Dwarf_Die *type)
+{
+	Dwarf_Die pmem, *t = bp_type_peel(type, &pmem);
+
+	return t && dwarf_tag(t) == DW_TAG_base_type && bp_type_size(t) == 1 &&
+	       !encoding_float(base_encoding(t));
+}
+
+/* :string: a pointer to char, or a char array (the last dimension left) */
+static int string_of(struct bp_chain *ch, bool *is_array)
+{
+	struct walk *w = walk_of(ch);
+	Dwarf_Die pmem, tmem, *t;
+	long dims[MAX_DIMS];
+
+	t = bp_type_peel(w->type, &pmem);
+	if (t && dwarf_tag(t) == DW_TAG_array_type &&
+	    array_dims(t, dims) - w->dims_done == 1 && is_char_type(bp_die_type(t, &tmem))) {
+		*is_array = true;
+		return 0;
+	}
+	if (!w->dims_done && t && bp_tag_is_pointer(dwarf_tag(t)) &&
+	    is_char_type(bp_die_type(t, &tmem))) {
+		*is_array = false;
+		return 0;
+	}
+	return bp_chain__cannot_fetch(ch, "not a string (:string takes a pointer to char or a char array)");
+}
+
 static void current_type_name(struct bp_chain *ch, char *buf, size_t len)
 {
 	bp_type_name(walk_of(ch)->type, buf, len);
@@ -586,6 +616,7 @@ static const struct bp_chain_ops dwarf_ops = {
 	.end = end_reference,
 	.implicit_target = implicit_target,
 	.object = object,
+	.string = string_of,
 };
 
 int bp_member__compile(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg,

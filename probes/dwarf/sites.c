@@ -423,7 +423,7 @@ static int not_found(const struct bp_debuginfo *di, const struct func_list *l,
 	char hint[256];
 
 	if (in_symtab) {
-		bp_diag__set(l->diag, "function '%s' in %s has no debug info (its file was built without -g?): its arguments cannot be found",
+		bp_diag__set(l->diag, "function '%s' in %s has no debug info (its file was built without -g?): its arguments cannot be found by name ($argN, %%REG and +OFFS(...) need no debug info)",
 			     l->name, di->path);
 		return -ENOENT;
 	}
@@ -746,7 +746,7 @@ int bp_sites__find(const struct bp_debuginfo *di, const struct bp_spec *spec,
 		err = bp_lines__in_file(di, spec, &l, d);
 	} else {
 		/* lines need DWARF; so do arguments */
-		err = find_copies(di, spec, (spec->nargs > 0 && !bp_spec__only_plain_retval(spec)) ||
+		err = find_copies(di, spec, bp_spec__needs_dwarf(spec) ||
 				  spec->has_line || spec->lazy, &funcs, &n, d);
 		for (i = 0; !err && i < n; i++)
 			err = copy_sites(di, spec, funcs, n, i, &l, d);

@@ -18,7 +18,7 @@
 #include "probes/value/chain.h"
 #include "probes/value/value.h"
 #include "probes/kernel/kernel.h"
-#include "probes/record.h"
+#include "probes/record_plan.h"
 #include "prologue/arch.h"
 
 #define MAX_TYPE_DEPTH	32
@@ -471,6 +471,27 @@ static int object(struct bp_chain *ch, int *cls, long *size)
 	return 0;
 }
 
+/* :string: a pointer to char, or a char array */
+static int string_of(struct bp_chain *ch, bool *is_array)
+{
+	struct bwalk *w = bwalk_of(ch);
+	__u32 id = peel(w->btf, w->type), elem = 0;
+	const struct btf_type *t = id ? btf__type_by_id(w->btf, id) : NULL, *e;
+
+	if (t && btf_is_ptr(t)) {
+		elem = t->type;
+		*is_array = false;
+	} else if (t && btf_is_array(t)) {
+		elem = btf_array(t)->type;
+		*is_array = true;
+	}
+	elem = peel(w->btf, elem);
+	e = elem ? btf__type_by_id(w->btf, elem) : NULL;
+	if (!e || !btf_is_int(e) || e->size != 1)
+		return bp_chain__cannot_fetch(ch, "not a string (:string takes a pointer to char or a char array)");
+	return 0;
+}
+
 static const struct bp_chain_ops btf_ops = {
 	.object = object,
 	.arrow = step_arrow,
@@ -479,6 +500,7 @@ static const struct bp_chain_ops btf_ops = {
 	.load_pointer = load_pointer,
 	.scalar = scalar,
 	.type_name = current_type_name,
+	.string = string_of,
 };
 
 /* --- functions and parameters --------------------------------------------- */
@@ -654,6 +676,18 @@ static int resolve_arg(const struct btf *btf, const struct btf_type *proto,
 	pt->arg_name[i] = strdup(arg->name ? arg->name : c.arg);
 	if (!pt->arg_name[i])
 		return -ENOMEM;
+	if (arg->farg != BP_FARG_NONE) {
+		err = bp_kbtf__fetcharg(btf, proto, spec, &c, arg, &pt->plan.args[i],
+					&pt->type_name[i], desc, sizeof(desc));
+		if (err)
+			return err;
+		pt->loc_desc[i] = strdup(desc);
+		return pt->loc_desc[i] ? 0 : -ENOMEM;
+	}
+	if (!proto) {
+		bp_arg_fail(&c, "the function's parameters are unknown (no BTF for it)");
+		return -ENOENT;
+	}
 	if (!strcmp(arg->var, "$retval")) {
 		w.type = proto->type;
 		err = bp_retval__value(&c, spec, ret_kind(btf, proto), &val, desc, sizeof(desc));
@@ -692,6 +726,16 @@ int bp_kbtf__compile_value(const struct btf *btf, __u32 type, const struct bp_fe
 	};
 	struct bp_val val = { .f = *base };
 	struct bwalk w = { .ch = { .ops = &btf_ops, .c = &c, .val = &val }, .btf = btf,
+			   .type = type };
+
+	return bp_chain__compile(&w.ch, arg, out, type_name);
+}
+
+int bp_kbtf__compile_val(const struct btf *btf, __u32 type, const struct bp_arg_ctx *c,
+			 const struct bp_arg_spec *arg, struct bp_val *val,
+			 struct bp_fetch *out, char **type_name)
+{
+	struct bwalk w = { .ch = { .ops = &btf_ops, .c = c, .val = val }, .btf = btf,
 			   .type = type };
 
 	return bp_chain__compile(&w.ch, arg, out, type_name);
@@ -740,12 +784,13 @@ int bp_kbtf__resolve_args(const struct btf *btf, __u32 func_id,
 			  const struct bp_spec *spec, const char *where,
 			  struct bp_point *pt, struct bp_diag *d)
 {
-	const struct btf_type *func = btf__type_by_id(btf, func_id);
+	const struct btf_type *func = btf && func_id ? btf__type_by_id(btf, func_id) : NULL;
 	const struct btf_type *proto = func ? btf__type_by_id(btf, func->type) : NULL;
 	struct bp_arg_spec params[BP_MAX_ARGS];
 	int i, k, n = 0, err;
 
-	if (!proto || !btf_is_func_proto(proto)) {
+	/* no BTF for the function: perf's fetch arguments only, untyped */
+	if (btf && func_id && (!proto || !btf_is_func_proto(proto))) {
 		bp_diag__set(d, "%s: BTF entry %u is not a function with a prototype", where, func_id);
 		return -EINVAL;
 	}
@@ -760,6 +805,11 @@ int bp_kbtf__resolve_args(const struct btf *btf, __u32 func_id,
 			if (err)
 				return err;
 			continue;
+		}
+		if (!proto) {
+			bp_diag__set(d, "%s: $params needs the function's prototype, and there is no BTF for it",
+				     where);
+			return -ENOENT;
 		}
 		np = expand_params(btf, proto, spec, where, spec->nargs - 1, params, BP_MAX_ARGS, d);
 		if (np < 0)

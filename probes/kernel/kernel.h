@@ -7,6 +7,7 @@
  *               checks (exists, probeable, ambiguous)
  *   btf.c       arguments from kernel BTF: parameters by calling-
  *               convention position, member chains
+ *   btf_fetcharg.c  perf's fetch arguments ($argN, %REG, +OFFS(...))
  *   vmlinux.c   finding vmlinux / module debug files whose build-id
  *               matches the running kernel
  *   kallsyms.c  /proc/kallsyms, ftrace's and kprobes' lists
@@ -86,7 +87,8 @@ bool bp_kbtf__same_protos(const struct btf *btf, const __u32 *ids, int n);
  * Compiles spec's arguments at the entry (or, for $retval, the return) of
  * the BTF function func_id into pt->plan, pt->loc_desc and pt->type_name.
  * What fails is recorded in d (an argument's failure names the argument);
- * where is "FUNC in the kernel" for the messages.
+ * where is "FUNC in the kernel" for the messages. btf NULL (func_id 0): no
+ * BTF for the function, which only perf's fetch arguments do without.
  */
 int bp_kbtf__resolve_args(const struct btf *btf, __u32 func_id,
 			  const struct bp_spec *spec, const char *where,
@@ -103,6 +105,31 @@ int bp_kbtf__resolve_args(const struct btf *btf, __u32 func_id,
 int bp_kbtf__compile_value(const struct btf *btf, __u32 type, const struct bp_fetch *base,
 			   const struct bp_arg_spec *arg, const char *where,
 			   struct bp_fetch *out, char **type_name, struct bp_diag *d);
+
+struct bp_arg_ctx;
+struct bp_val;
+
+/*
+ * Compiles arg's member chain (and :TYPE, :string) from val, a value of
+ * BTF type 'type' (a register, or a kernel stack slot as an lvalue), in
+ * the context c: what bp_kbtf__compile_value does from a fetch.
+ */
+int bp_kbtf__compile_val(const struct btf *btf, __u32 type, const struct bp_arg_ctx *c,
+			 const struct bp_arg_spec *arg, struct bp_val *val,
+			 struct bp_fetch *out, char **type_name);
+
+/* --- btf_fetcharg.c ------------------------------------------------------ */
+
+/*
+ * One of perf's fetch arguments (arg->farg set: $argN, %REG, +OFFS(...))
+ * at the entry (or return, or +OFFS) of the function of prototype proto
+ * in btf (both NULL: no BTF for it; $argN is then untyped). Failures are
+ * recorded in c->diag; desc gets where the argument is.
+ */
+int bp_kbtf__fetcharg(const struct btf *btf, const struct btf_type *proto,
+		      const struct bp_spec *spec, struct bp_arg_ctx *c,
+		      const struct bp_arg_spec *arg, struct bp_fetch *out,
+		      char **type_name, char *desc, size_t desclen);
 
 /* --- vmlinux.c ----------------------------------------------------------- */
 

@@ -345,6 +345,34 @@ static int btf_func(const struct btf *btf, const struct kspec *ks, const char *p
 	return 0;
 }
 
+/* Whether spec's arguments do without the function's types: perf's fetch
+ * arguments without member chains ($argN is untyped then). */
+static bool untyped_ok(const struct bp_spec *spec)
+{
+	for (int i = 0; i < spec->nargs; i++)
+		if (spec->args[i].farg == BP_FARG_NONE || spec->args[i].nsteps)
+			return false;
+	return true;
+}
+
+/* Whether BTF describes ks's function, found without a word said. */
+static bool btf_describes(struct bp_kernel *k, struct kspec *ks)
+{
+	char path[512];
+	__u32 ids[MAX_BTF_FUNCS];
+	struct btf *btf;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/vmlinux", k->paths.btf_dir);
+	if (access(path, R_OK))
+		return false;
+	snprintf(path, sizeof(path), "%s/%s", k->paths.btf_dir, ks->module ? ks->module : "vmlinux");
+	if (access(path, R_OK) || load_btf(k, ks, &btf, path, sizeof(path)))
+		return false;
+	n = bp_kbtf__find_funcs(btf, ks->spec->func, ids, MAX_BTF_FUNCS);
+	return n == 1 || (n > 1 && bp_kbtf__same_protos(btf, ids, n));
+}
+
 static int resolve_btf(struct bp_kernel *k, struct kspec *ks, struct bp_point *pts)
 {
 	const struct bp_spec *spec = ks->spec;
@@ -353,7 +381,16 @@ static int resolve_btf(struct bp_kernel *k, struct kspec *ks, struct bp_point *p
 	__u32 id = 0;
 	int i, err;
 
-	if (spec->nargs) {
+	if (spec->nargs && untyped_ok(spec) && !btf_describes(k, ks)) {
+		struct bp_diag d = {};
+
+		err = bp_kbtf__resolve_args(NULL, 0, spec, ks->where, &pts[0], &d);
+		bp_report__diag(ks->rep, &d, ks->where);
+		if (err)
+			return err;
+		snprintf(source, sizeof(source), "kallsyms %s (no BTF for it: untyped)",
+			 k->paths.kallsyms);
+	} else if (spec->nargs) {
 		err = load_btf(k, ks, &btf, path, sizeof(path));
 		if (!err)
 			err = btf_func(btf, ks, path, &id);

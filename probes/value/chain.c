@@ -339,6 +339,9 @@ static int finish_object(struct bp_chain *ch, const struct bp_arg_spec *arg,
 	err = bp_val__deref(c, v);
 	if (err)
 		return err;
+	/* :ustring: a kernel probe's string in user memory */
+	if (arg->ustring)
+		v->f.user_mask |= 1U << (v->f.nderef - 1);
 	*out = v->f;
 	out->kind = arg->want;
 	out->size = 8;
@@ -381,6 +384,59 @@ static int finish(struct bp_chain *ch, const struct bp_arg_spec *arg, struct bp_
 	return finish_value(ch->c, arg, ch->val, &k, out);
 }
 
+/*
+ * :string and :ustring: the address of the characters, as a 64-bit
+ * value: the pointer the value holds, or the address of the array the
+ * value is (which must then be in memory).
+ */
+static int finish_string(struct bp_chain *ch, struct bp_fetch *out)
+{
+	const struct bp_arg_ctx *c = ch->c;
+	struct bp_val *v = ch->val;
+	bool is_array = false;
+	int err;
+
+	if (ch->bit_size)
+		return bp_chain__cannot_fetch(ch, "a bitfield, no string");
+	if (!ch->ops->string)
+		return bp_chain__cannot_fetch(ch, "no string");
+	err = ch->ops->string(ch, &is_array);
+	if (err)
+		return err;
+	if (v->npieces || v->implicit.set) {
+		bp_arg_fail(c, "'%s' is held in pieces or only in the debug info: its string has no address to read from",
+			    ch->path);
+		return -EOPNOTSUPP;
+	}
+	if (is_array) {
+		if (!v->lvalue) {
+			bp_arg_fail(c, "'%s' is an array held in registers: its string has no address to read from",
+				    ch->path);
+			return -EOPNOTSUPP;
+		}
+		/* its address is the value */
+		v->lvalue = false;
+	} else if (v->lvalue) {
+		/* the pointer, read from memory */
+		err = bp_val__deref(c, v);
+		if (err)
+			return err;
+	}
+	if (v->shift || v->width || (v->off && v->f.nderef)) {
+		err = bp_val__flatten(c, v);
+		if (err)
+			return err;
+	}
+	*out = v->f;
+	out->add += v->off;
+	v->off = 0;
+	out->size = 8;
+	out->is_signed = false;
+	out->bit_off = 0;
+	out->bit_size = 0;
+	return 0;
+}
+
 /* --- the walk ------------------------------------------------------------- */
 
 int bp_chain__compile(struct bp_chain *ch, const struct bp_arg_spec *arg,
@@ -418,7 +474,12 @@ int bp_chain__compile(struct bp_chain *ch, const struct bp_arg_spec *arg,
 		err = ch->ops->end(ch);
 	if (err)
 		return err;
-	err = finish(ch, arg, out);
+	/* a record member wanting a string reads it (finish_object); else
+	 * :string is the string's address */
+	if ((arg->string || arg->ustring) && arg->want == BP_FETCH_VALUE)
+		err = finish_string(ch, out);
+	else
+		err = finish(ch, arg, out);
 	if (err)
 		return err;
 	ch->ops->type_name(ch, tname, sizeof(tname));

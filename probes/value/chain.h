@@ -39,6 +39,10 @@ struct bp_chain_ops {
 	/* the record ABI: what the current type is as an object (enum
 	 * bp_object_class) and its size in bytes (<= 0: unknown) */
 	int (*object)(struct bp_chain *ch, int *cls, long *size);
+	/* :string and :ustring: whether the current value is a pointer to
+	 * 1-byte characters (*is_array false) or an array of them (true);
+	 * refuses anything else (NULL: every value is refused) */
+	int (*string)(struct bp_chain *ch, bool *is_array);
 };
 
 /* What a record member filled with an object's bytes may take it from. */
@@ -65,7 +69,9 @@ struct bp_chain {
 /*
  * Walks arg's steps from ch->val (ops, c and val set, the walker at the
  * argument's type) and compiles the final read into *out; *type_name
- * (malloc'ed) is the C name of the final type.
+ * (malloc'ed) is the C name of the final type. With :string or :ustring
+ * the final value is the string's address: a pointer's value, or where
+ * an array is.
  */
 int bp_chain__compile(struct bp_chain *ch, const struct bp_arg_spec *arg,
 		      struct bp_fetch *out, char **type_name);

@@ -1,9 +1,13 @@
-# The documentation's examples work: every code block of README.md is
-# marked with what it claims (<!-- doctest: compile FILE -->: a BPF C file
-# that compiles with the README's command; run: commands that succeed, only
-# the "$ " lines when it has some; example or output: shown, not run), and
-# the marked blocks of the man pages (.\" doctest: ...) likewise. Every
-# function libbpfprobe.so exports is described in libbpfprobe(3).
+# The documentation's examples work: every code block of README.md, of
+# every docs/*.md and of bench/README.md is marked with what it claims
+# (<!-- doctest: compile FILE -->: a BPF C file that compiles with the
+# README's command; run: commands that succeed, only the "$ " lines when it
+# has some; example, output or fragment: shown, not run), and the marked
+# blocks of the man pages (.\" doctest: ...) likewise; each file is a test
+# of its own (docs_examples_FILE). Links between these files lead to files
+# and headings that exist. README.md stays short. Every function
+# libbpfprobe.so exports is described in libbpfprobe(3). (The commands'
+# options are checked by docs_options.sh.)
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
@@ -75,6 +79,53 @@ check_blocks() {
 	fi
 }
 
+# README.md is what a newcomer reads in five minutes: at most 250 lines
+n=$(wc -l <README.md)
+if [ "$n" -le 250 ]; then
+	pass docs_readme_short
+else
+	fail docs_readme_short "README.md has $n lines (at most 250: move the detail to docs/)"
+fi
+
+# anchors FILE: the GitHub anchors of FILE's headings, one a line
+anchors() {
+	awk '/^```/ { inb = !inb; next }
+	     !inb && /^#+ / {
+		h = tolower($0); sub(/^#+ +/, "", h)
+		gsub(/[^a-z0-9 _-]/, "", h); gsub(/ /, "-", h)
+		n = seen[h]++
+		print (n ? h "-" n : h)
+	     }' "$1"
+}
+
+# every relative link [text](PATH[#ANCHOR]) of the Markdown files leads to
+# a file that exists and, with an anchor, to one of its headings
+bad=
+for f in README.md docs/*.md bench/README.md; do
+	dir=$(dirname "$f")
+	while IFS= read -r link; do
+		case $link in http*|mailto:*) continue ;; esac
+		path=${link%%#*}
+		anchor=
+		case $link in *'#'*) anchor=${link#*#} ;; esac
+		if [ -z "$path" ]; then
+			target=$f
+		else
+			target=$dir/$path
+		fi
+		if [ ! -e "$target" ]; then
+			bad="$bad [$f: $link: no such file]"
+		elif [ -n "$anchor" ] && ! anchors "$target" | grep -qxF -- "$anchor"; then
+			bad="$bad [$f: $link: no such heading in $target]"
+		fi
+	done < <(awk '/^```/ { inb = !inb; next } !inb' "$f" | grep -o '\](\([^)]*\))' | sed 's/^](//; s/)$//')
+done
+if [ -z "$bad" ]; then
+	pass docs_links
+else
+	fail docs_links "$bad"
+fi
+
 why=$(uprobe_unavailable)
 if [ -n "$why" ]; then
 	skip docs "$why"
@@ -84,6 +135,14 @@ fi
 
 blocks README.md "$tmp/readme" 0
 check_blocks docs_readme_examples "$tmp/readme"
+for f in docs/*.md bench/README.md; do
+	case $f in
+	bench/README.md) name=bench ;;
+	*) name=$(basename "$f" .md | tr -c 'A-Za-z0-9\n' _) ;;
+	esac
+	blocks "$f" "$tmp/md-$name" 0
+	check_blocks "docs_examples_$name" "$tmp/md-$name"
+done
 blocks man/bpfprobe.8 "$tmp/man8" 1
 if ls "$tmp/man8" | grep -q kind; then
 	check_blocks docs_man_examples "$tmp/man8"

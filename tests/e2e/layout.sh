@@ -27,7 +27,7 @@ check() {
 }
 
 # the front door's headers, which the floors inside probes/ may use
-door='probes/(diag|report|point|spec|spec_name|maps)\.h'
+door='probes/(diag|report|point|spec|spec_name|maps|record_plan)\.h'
 
 check util util 'util/.*|bpfprobe/bpfprobe\.h'
 check prologue prologue 'prologue/.*|util/.*|bpf_helper_nargs\.h'
@@ -43,8 +43,8 @@ check loader loader 'loader/.*|probes/[a-z_]+\.h|prologue/.*|util/.*'
 check output output 'output/.*|util/.*'
 check inspect inspect 'inspect/.*|loader/.*|probes/.*|prologue/.*|util/.*'
 # `bpfprobe trace`'s generator and lines: the library through inspect.h and
-# the SEC grammar's headers, the instruction macros, nothing of the loader
-check trace trace 'trace/.*|inspect/inspect\.h|probes/(spec|record)\.h|prologue/insn\.h|util/.*'
+# the SEC grammar's header, the instruction macros, nothing of the loader
+check trace trace 'trace/.*|inspect/inspect\.h|probes/spec\.h|prologue/insn\.h|util/.*'
 check sysinfo sysinfo 'sysinfo/.*|loader/metadata\.h|util/.*'
 check cli cli 'cli/.*|sysinfo/.*|inspect/.*|trace/.*|util/.*'
 

@@ -616,6 +616,75 @@ static void test_no_btf(void)
 	RESOLVE_OK("func=f1");
 }
 
+/* ---- BTF: perf's fetch arguments ------------------------------------------ */
+
+static void test_btf_fetchargs(void)
+{
+	const struct bp_fetch *f;
+
+	use_kernel("");
+	/* $argN by position, typed by the prototype */
+	RESOLVE_OK("func=f1 $arg2 $arg3 $arg1->id");
+	check_reg(0, BP_REG_RSI, 4, true);	/* pid_t */
+	check_reg(1, BP_REG_RDX, 1, false);	/* unsigned char */
+	CHECK_STR(pts[0].type_name[0], "pid_t");
+	CHECK_STR(pts[0].loc_desc[0], "reg rsi ($arg2, parameter 'pid')");
+	CHECK_INT(arg(2)->nderef, 1);
+	CHECK_INT(arg(2)->user_mask, 0);
+	/* the 7th and 8th on the kernel stack, read as kernel memory */
+	RESOLVE_OK("func=f8 $arg7 $arg8 $arg6");
+	f = arg(0);
+	CHECK_INT(f->base, BP_BASE_REG);
+	CHECK_INT(f->reg, BP_REG_RSP);
+	CHECK_INT(f->nderef, 1);
+	CHECK_INT(f->deref_off[0], 8);
+	CHECK_INT(f->user_mask, 0);
+	CHECK_INT(f->size, 8);
+	CHECK_INT(f->is_signed, true);
+	CHECK_INT(arg(1)->deref_off[0], 16);
+	CHECK_STR(pts[0].loc_desc[1], "stack rsp+16 ($arg8, parameter 'a8')");
+	check_reg(2, BP_REG_R9, 8, true);
+	/* past a 16-byte struct the positions are no parameter's: untyped */
+	RESOLVE_OK("func=fpair $arg3");
+	check_reg(0, BP_REG_RDX, 8, false);
+	CHECK_STR(pts[0].type_name[0], "u64");
+	RESOLVE_FAILS("func=fpair $arg3->x", "$arg3 has no type here");
+	/* %REG anywhere, +OFFS(...) kernel memory unless +u or @user */
+	RESOLVE_OK("func=f1+4 %di:s32 +8(%si) +u16(+0(%dx))");
+	check_reg(0, BP_REG_RDI, 4, true);
+	CHECK_INT(arg(1)->nderef, 1);
+	CHECK_INT(arg(1)->deref_off[0], 8);
+	CHECK_INT(arg(1)->user_mask, 0);
+	CHECK_INT(arg(2)->nderef, 2);
+	CHECK_INT(arg(2)->user_mask, 2);
+	RESOLVE_OK("func=f1%return %ax +8(%ax)@user");
+	check_reg(0, BP_REG_RAX, 8, false);
+	CHECK_INT(arg(1)->user_mask, 1);
+	/* $argN only at the entry */
+	RESOLVE_FAILS("func=f1+4 $arg2", "f1+0x4 is not one: name the parameter ('pid')");
+	RESOLVE_FAILS("func=f1%return $arg2", "the return of f1 (%return) is not one");
+	RESOLVE_FAILS("func=f1 @sym+8", "kernel globals are not supported");
+	/* :string: a char pointer's value */
+	RESOLVE_OK("func=fint $arg1:string s:ustring");
+	check_reg(0, BP_REG_RDI, 8, false);
+	check_reg(1, BP_REG_RDI, 8, false);
+	RESOLVE_FAILS("func=fint n:string", "'n' is not a string");
+}
+
+static void test_no_btf_fetchargs(void)
+{
+	struct bp_kernel_paths p = { .btf_dir = "/nonexistent/btf" };
+
+	use_kernel("");
+	bp_kernel__set_paths(kernel, &p);
+	/* perf's fetch arguments need no types */
+	RESOLVE_OK("func=f1 $arg2 %si +8(%di)");
+	check_reg(0, BP_REG_RSI, 8, false);
+	CHECK_STR(pts[0].type_name[0], "u64");
+	CHECK(pts[0].source && strstr(pts[0].source, "untyped"), "source %s", pts[0].source);
+	RESOLVE_FAILS("func=f1 $arg1->id", "needs the kernel's types");
+}
+
 /* ---- DWARF: a test target standing in for vmlinux -------------------------- */
 
 static void test_dwarf(const char *variant, bool O0)
@@ -800,6 +869,8 @@ int main(void)
 	RUN(test_functions);
 	RUN(test_module);
 	RUN(test_no_btf);
+	RUN(test_btf_fetchargs);
+	RUN(test_no_btf_fetchargs);
 	/* test targets stand in for a vmlinux with DWARF */
 	if (access("build/targets/args-gcc-O0", R_OK) || access("build/targets/args-gcc-O2", R_OK)) {
 		SKIP(test_dwarf, "build/targets/args-* not built (make tests-build)");

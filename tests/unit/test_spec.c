@@ -737,18 +737,17 @@ static void test_err_special_vars(void)
 {
 	expect_err("f%return $params", "'$params'", "FUNC%return");
 	expect_err("f $params->x", "'$params->x'", "takes no member");
-	expect_err("f $arg1", "'$arg1'", "not supported yet");
+	expect_err("f $argx", "'$argx'", "not supported");
 	expect_err("f%return $stack", "'$stack'", "not supported yet");
 	expect_err("f $", "'$'", "not supported yet");
 }
 
 static void test_err_types(void)
 {
-	expect_err("f p:string", "'string'", "'p:string'", "64-bit register",
-		   "bpf_probe_read_user_str");
-	expect_err("f p->name:ustring@user", "'ustring'", "64-bit register");
+	expect_err("f p:string:u8", "'p:string:u8'", "more than one ':TYPE'");
+	expect_err("f p:u8:ustring", "'p:u8:ustring'", "more than one ':TYPE'");
 	expect_err("f p:char", "invalid type 'char'", "'p:char'",
-		   "u8 u16 u32 u64 s8 s16 s32 s64 x8 x16 x32 x64");
+		   "u8 u16 u32 u64 s8 s16 s32 s64 x8 x16 x32 x64 string ustring");
 	expect_err("f p:U32", "'U32'", "u8 u16");
 	expect_err("f p:u128", "'u128'");
 	expect_err("f p:", "invalid type ''", "'p:'");
@@ -910,6 +909,225 @@ static void test_err_map_specs(void)
 	expect_err("mpa=id:1;update", "unknown key 'mpa'", "'map'?");
 }
 
+/* ---- perf's fetch arguments ---------------------------------------------- */
+
+static void test_strings(void)
+{
+	struct bp_spec spec;
+
+	if (parse_ok("f p->name:string s=q:ustring@user", &spec))
+		goto out;
+	CHECK_INT(spec.nargs, 2);
+	if (spec.nargs != 2)
+		goto out;
+	CHECK(spec.args[0].string && !spec.args[0].ustring && !spec.args[0].has_type,
+	      "p->name:string");
+	CHECK_STR(spec.args[0].name, "p->name");
+	CHECK_INT(spec.args[0].nsteps, 1);
+	CHECK(spec.args[1].ustring && !spec.args[1].string && spec.args[1].user, "q:ustring@user");
+	CHECK_STR(spec.args[1].name, "s");
+out:
+	bp_spec__free(&spec);
+}
+
+static void check_reads(const struct bp_arg_spec *arg, int n, const int64_t *offs,
+			unsigned int user)
+{
+	CHECK_INT(arg->nreads, n);
+	for (int i = 0; i < n && i < arg->nreads; i++)
+		CHECK_INT(arg->read_off[i], offs[i]);
+	CHECK_INT(arg->read_user, user);
+}
+
+static void test_fetchargs(void)
+{
+	struct bp_spec spec;
+	const struct bp_arg_spec *a;
+
+	if (parse_ok("f $arg1 $arg7:s32 %di", &spec))
+		goto out;
+	a = spec.args;
+	CHECK_INT(a[0].farg, BP_FARG_ARGN);
+	CHECK_INT(a[0].argn, 1);
+	CHECK_STR(a[0].var, "$arg1");
+	CHECK_STR(a[0].name, "$arg1");
+	CHECK_INT(a[0].nreads, 0);
+	CHECK_INT(a[1].argn, 7);
+	CHECK(a[1].has_type && a[1].type_signed && a[1].type_size == 4, "$arg7:s32");
+	CHECK_INT(a[2].farg, BP_FARG_REG);
+	CHECK_INT(a[2].reg, 5);		/* DWARF rdi */
+	CHECK_STR(a[2].var, "%di");
+	bp_spec__free(&spec);
+
+	if (parse_ok("f %rdi %ax %flags", &spec))
+		goto out;
+	CHECK_INT(spec.args[0].reg, 5);
+	CHECK_INT(spec.args[1].reg, 0);		/* rax */
+	CHECK_INT(spec.args[2].reg, 49);	/* rFLAGS */
+	bp_spec__free(&spec);
+
+	if (parse_ok("f %r8 %r15 %ip", &spec))
+		goto out;
+	CHECK_INT(spec.args[0].reg, 8);
+	CHECK_INT(spec.args[1].reg, 15);
+	CHECK_INT(spec.args[2].reg, 16);
+	bp_spec__free(&spec);
+
+	if (parse_ok("f +8(%di) v=+0(+0x10(%si)):u8 -8(%sp)@user", &spec))
+		goto out;
+	a = spec.args;
+	CHECK_INT(a[0].farg, BP_FARG_REG);
+	CHECK_STR(a[0].var, "%di");
+	CHECK_STR(a[0].name, "+8(%di)");
+	check_reads(&a[0], 1, (const int64_t[]){ 8 }, 0);
+	CHECK_STR(a[1].name, "v");
+	CHECK_INT(a[1].reg, 4);		/* rsi */
+	/* innermost first */
+	check_reads(&a[1], 2, (const int64_t[]){ 16, 0 }, 0);
+	CHECK(a[1].has_type && a[1].type_size == 1 && !a[1].type_signed, ":u8");
+	check_reads(&a[2], 1, (const int64_t[]){ -8 }, 0);
+	CHECK(a[2].user, "@user");
+	CHECK_STR(a[2].name, "-8(%sp)");
+	bp_spec__free(&spec);
+
+	if (parse_ok("f +u8(+0($arg2)) +4(@g) @sym+0x20", &spec))
+		goto out;
+	a = spec.args;
+	CHECK_INT(a[0].farg, BP_FARG_ARGN);
+	CHECK_INT(a[0].argn, 2);
+	check_reads(&a[0], 2, (const int64_t[]){ 0, 8 }, 2);
+	CHECK_INT(a[1].farg, BP_FARG_SYM);
+	CHECK(a[1].global, "@g is global");
+	CHECK_STR(a[1].var, "g");
+	check_reads(&a[1], 1, (const int64_t[]){ 4 }, 0);
+	CHECK_INT(a[2].farg, BP_FARG_SYM);
+	CHECK_STR(a[2].var, "sym");
+	CHECK_INT(a[2].sym_off, 0x20);
+	CHECK_INT(a[2].nreads, 0);
+	CHECK_STR(a[2].name, "@sym+0x20");
+	bp_spec__free(&spec);
+
+	/* $argN takes member chains (typed by DWARF or BTF when resolved);
+	 * a bare @SYM stays a global variable, member chains and all */
+	if (parse_ok("f $arg1->hdr->len @g @g->x", &spec))
+		goto out;
+	a = spec.args;
+	CHECK_INT(a[0].farg, BP_FARG_ARGN);
+	check_step(&a[0], 1, BP_STEP_ARROW, "len", 0);
+	CHECK_INT(a[1].farg, BP_FARG_NONE);
+	CHECK(a[1].global, "@g");
+	CHECK_INT(a[2].farg, BP_FARG_NONE);
+	CHECK_INT(a[2].nsteps, 1);
+	bp_spec__free(&spec);
+	if (parse_ok("f +8(@g-16)", &spec))
+		goto out;
+	CHECK_INT(spec.args[0].sym_off, -16);
+	check_reads(&spec.args[0], 1, (const int64_t[]){ 8 }, 0);
+out:
+	bp_spec__free(&spec);
+}
+
+static void test_fetchargs_deep(void)
+{
+	struct bp_spec spec;
+
+	if (parse_ok("f +1(+2(+3(+4(+5(+6(+7(+8(%di))))))))", &spec))
+		goto out;
+	check_reads(&spec.args[0], 8, (const int64_t[]){ 8, 7, 6, 5, 4, 3, 2, 1 }, 0);
+out:
+	bp_spec__free(&spec);
+	expect_err("f +1(+2(+3(+4(+5(+6(+7(+8(+9(%di)))))))))", "nests more than 8");
+}
+
+static void test_needs_dwarf(void)
+{
+	static const struct {
+		const char *arg;
+		bool needs;
+	} cases[] = {
+		{ "x", true }, { "p->x", true }, { "$params", true },
+		{ "@g->x", true }, { "$arg1->x", true },
+		{ "@g", false }, { "$arg1", false }, { "%di", false },
+		{ "+8(%di)", false }, { "@g+8", false }, { "+0($arg7):string", false },
+	};
+	struct bp_spec spec;
+	char text[64];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(text, sizeof(text), "f%s %s",
+			 strcmp(cases[i].arg, "$params") ? "" : "", cases[i].arg);
+		if (parse_ok(text, &spec))
+			continue;
+		CHECK(bp_arg_spec__needs_dwarf(&spec.args[0]) == cases[i].needs,
+		      "'%s' needs DWARF: want %d", cases[i].arg, cases[i].needs);
+		bp_spec__free(&spec);
+	}
+	if (!parse_ok("f%return $retval %ax", &spec))
+		CHECK(!bp_spec__needs_dwarf(&spec), "$retval %%ax need no DWARF");
+	bp_spec__free(&spec);
+	if (!parse_ok("f %di y", &spec))
+		CHECK(bp_spec__needs_dwarf(&spec) == &spec.args[1], "y needs DWARF");
+	bp_spec__free(&spec);
+}
+
+static void test_c_name(void)
+{
+	static const struct {
+		const char *arg;
+		const char *name;
+	} cases[] = {
+		{ "req->hdr->len", "len" }, { "len=req->hdr->len", "len" },
+		{ "arr[3]", "arr" }, { "s.a[2].b:u8@user", "b" },
+		{ "@sym", "sym" }, { "@sym+0x10", "sym" }, { "+8(@g-16)", "g" },
+		{ "$arg2", "arg2" }, { "%di", "di" }, { "%r8", "r8" },
+		{ "+8(%di)", "di" }, { "+0x10(+0(%r12)):s32", "r12" },
+		{ "-8(%sp)", "sp" }, { "n=+8(%di)", "n" }, { "x", "x" },
+		{ "$arg1->name:string", "name" },
+	};
+	struct bp_spec spec;
+	char text[64], buf[32], tiny[3];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(text, sizeof(text), "f %s", cases[i].arg);
+		if (parse_ok(text, &spec))
+			continue;
+		CHECK_STR(bp_arg_spec__c_name(&spec.args[0], buf, sizeof(buf)), cases[i].name);
+		bp_spec__free(&spec);
+	}
+	if (!parse_ok("f%return $retval", &spec)) {
+		CHECK_STR(bp_arg_spec__c_name(&spec.args[0], buf, sizeof(buf)), "retval");
+		/* too long for the buffer: none */
+		CHECK(!bp_arg_spec__c_name(&spec.args[0], tiny, sizeof(tiny)), "tiny buffer");
+	}
+	bp_spec__free(&spec);
+}
+
+static void test_err_fetchargs(void)
+{
+	expect_err("f %eax", "unknown register '%eax'", "'%eax'", "%ax", "%rdi", "%flags");
+	expect_err("f %xmm0", "unknown register '%xmm0'");
+	expect_err("f %", "'%'", "register name");
+	expect_err("f $arg0", "'$arg0'", "count from 1");
+	expect_err("f $arg65", "'$arg65'", "at most $arg64");
+	expect_err("f $arg99999999999999999999999", "at most $arg64");
+	expect_err("f $arg1x", "'$arg1x'", "not supported");
+	expect_err("f +8(", "'+8('", "ends inside '('", "FETCHARG is %REG");
+	expect_err("f +8(%di", "'+8(%di'", "unterminated '('", "expected ')'");
+	expect_err("f +8(%di))", "unexpected ')' after '+8(%di)'");
+	expect_err("f +8", "'+8'", "expected '(' after the offset");
+	expect_err("f +(%di)", "'+(%di)'", "must be followed by an offset");
+	expect_err("f +0x(%di)", "'+0x(%di)'", "must be followed by an offset");
+	expect_err("f +99999999999(%di)", "offset too large");
+	expect_err("f +8(x)", "unexpected 'x' inside +OFFS(...)", "FETCHARG is");
+	expect_err("f +8($retval)", "unexpected '$retval' inside");
+	expect_err("f +8(%eax)", "unknown register '%eax'");
+	expect_err("f +8(@)", "'@'", "symbol name");
+	expect_err("f %di->x", "'%di' in argument '%di->x' has no type", "+OFFS(%di)");
+	expect_err("f +8(%di).x", "'+8(%di)'", "has no type");
+	expect_err("f @g+8->x", "'@g+8'", "has no type");
+	expect_err("f %di:u128", "invalid type 'u128'");
+}
+
 int main(void)
 {
 	RUN(test_issue_example_exec);
@@ -955,5 +1173,11 @@ int main(void)
 	RUN(test_err_partial_spec_frees);
 	RUN(test_map_specs);
 	RUN(test_err_map_specs);
+	RUN(test_strings);
+	RUN(test_fetchargs);
+	RUN(test_fetchargs_deep);
+	RUN(test_needs_dwarf);
+	RUN(test_c_name);
+	RUN(test_err_fetchargs);
 	return TEST_EXIT();
 }

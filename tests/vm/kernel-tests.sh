@@ -172,6 +172,7 @@ if load kernel_sched "$K/sched.bpf.o" "$K/kt_sched"; then
 	compare kernel_args_sign_extended args
 	compare kernel_args_narrow_unsigned uargs
 	compare kernel_kretprobe_retval ret
+	compare kernel_fetchargs fargs
 	# Linux 6.1 predates cpu v4: the check says so, and the prologues
 	# extend the signed int arguments with shifts (kernel_args_sign_extended
 	# says they are right), never with the newer instructions
@@ -512,7 +513,7 @@ fi
 # Every program of every run above is gone (one bpftool run: execs are slow).
 progs=$(bpftool prog show 2>&1)
 left=
-for p in prog sched_args sched_uargs sched_ret null_lseek_prog mod_stats mod_auto addr_show badprog \
+for p in prog sched_args sched_uargs sched_fargs sched_ret null_lseek_prog mod_stats mod_auto addr_show badprog \
 	hash_update hash_update2 hash_delete arr_update arr_delete pcpu_update pcpu_delete \
 	bpfprobe_mon some; do
 	[[ $progs == *"name $p "* ]] && left+=" $p"

@@ -43,9 +43,11 @@ static void call(long nr, long pid, long policy, struct sched_param *param, int 
 	if (bad) {
 		fprintf(truth, "TRUTH seed err=1 prio=0\n");
 		fprintf(truth, "TRUTH args err=1 pid=0 policy=0 prio=0\n");
+		fprintf(truth, "TRUTH fargs err=1 pid=0 policy=0 prio=0\n");
 	} else {
 		fprintf(truth, "TRUTH seed err=0 prio=%d\n", prio);
 		fprintf(truth, "TRUTH args err=0 pid=%ld policy=%ld prio=%d\n", pid, policy, prio);
+		fprintf(truth, "TRUTH fargs err=0 pid=%ld policy=%ld prio=%d\n", pid, policy, prio);
 	}
 	fprintf(truth, "TRUTH ret err=0 ret=%ld\n", r);
 }

@@ -15,8 +15,8 @@
  * (loader/btf_proto.c); the resolvers ask it what each argument's member
  * wants; bp_record__place() puts each point's fetches in it.
  */
-#ifndef BPFPROBE_RECORD_H
-#define BPFPROBE_RECORD_H
+#ifndef BPFPROBE_RECORD_PLAN_H
+#define BPFPROBE_RECORD_PLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,9 +56,9 @@ const struct bp_record_member *bp_record__find(const struct bp_record *r, const 
 void bp_record__member_names(const struct bp_record *r, char *buf, size_t len);
 
 /*
- * The C identifier the member an argument fills is called by: NAME= when
- * it is one, else the expression's last identifier (req->hdr->len: len,
- * $retval: retval, $arg2: arg2, %di: di).
+ * The C identifier the member an argument fills is called by
+ * (bp_arg_spec__c_name(): req->hdr->len: len, $retval: retval, $arg2:
+ * arg2, %di: di); "" when it has none.
  */
 void bp_record__arg_name(const struct bp_arg_spec *a, char *buf, size_t len);
 
@@ -81,4 +81,4 @@ int bp_record__want(const struct bp_record *r, struct bp_arg_spec *arg, const ch
 int bp_record__place(const struct bp_record *r, const char *where, const struct bp_spec *spec,
 		     struct bp_point *pts, int n, struct bp_report *rep);
 
-#endif /* BPFPROBE_RECORD_H */
+#endif /* BPFPROBE_RECORD_PLAN_H */

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* The record ABI's record: its members and what fills them (record.h). */
-#include <ctype.h>
+/* The record ABI's record: its members and what fills them (record_plan.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/record.h"
+#include "probes/record_plan.h"
 #include "prologue/plan.h"
 
 void bp_record__free(struct bp_record *r)
@@ -41,69 +40,10 @@ void bp_record__member_names(const struct bp_record *r, char *buf, size_t len)
 		pos += snprintf(buf + pos, len - pos, "%s%s", i ? ", " : "", r->members[i].name);
 }
 
-static bool is_ident(const char *s)
-{
-	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return false;
-	return true;
-}
-
-/* The last C identifier in s ("req->hdr->len": "len", "+8(%di)": "di"). */
-static void last_ident(const char *s, char *buf, size_t len)
-{
-	const char *end = NULL, *start;
-
-	for (const char *p = s; *p; p++)
-		if (isalnum((unsigned char)*p) || *p == '_')
-			end = p + 1;
-	buf[0] = '\0';
-	if (!end)
-		return;
-	start = end;
-	while (start > s && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-		start--;
-	/* an identifier starts with no digit: "arr[3]" is arr */
-	while (start < end && isdigit((unsigned char)*start)) {
-		const char *q = start;
-
-		/* skip the number, then look further left for a name */
-		while (q > s && !(isalpha((unsigned char)q[-1]) || q[-1] == '_'))
-			q--;
-		if (q == s) {
-			snprintf(buf, len, "%.*s", (int)(end - start), start);
-			return;
-		}
-		end = q;
-		start = end;
-		while (start > s && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-			start--;
-	}
-	snprintf(buf, len, "%.*s", (int)(end - start), start);
-}
-
 void bp_record__arg_name(const struct bp_arg_spec *a, char *buf, size_t len)
 {
-	const char *expr;
-
-	if (!len)
-		return;
-	buf[0] = '\0';
-	if (is_ident(a->name)) {
-		snprintf(buf, len, "%s", a->name);
-		return;
-	}
-	/* a member chain: its last member; [N] names no member */
-	for (int k = a->nsteps - 1; k >= 0; k--) {
-		if (a->steps[k].kind != BP_STEP_INDEX && a->steps[k].field) {
-			snprintf(buf, len, "%s", a->steps[k].field);
-			return;
-		}
-	}
-	expr = a->var ? a->var : a->text ? a->text : "";
-	last_ident(expr, buf, len);
+	if (len && !bp_arg_spec__c_name(a, buf, len))
+		buf[0] = '\0';
 }
 
 int bp_record__want(const struct bp_record *r, struct bp_arg_spec *arg, const char *where,
@@ -120,6 +60,11 @@ int bp_record__want(const struct bp_record *r, struct bp_arg_spec *arg, const ch
 			     where, arg->text ? arg->text : name, name, r->type_name, members,
 			     arg->text ? arg->text : name);
 		return -ENOENT;
+	}
+	if ((arg->string || arg->ustring) && m->kind != BP_FETCH_STRING) {
+		bp_diag__set(d, "%s: argument '%s' is a string, but its member '%s' is %s: make it a char array (char %s[N])",
+			     where, arg->text ? arg->text : name, name, m->type_name, name);
+		return -EINVAL;
 	}
 	arg->want = m->kind;
 	arg->want_len = m->kind == BP_FETCH_VALUE ? 0 : (uint16_t)m->size;
@@ -199,22 +144,33 @@ static void arg_names(const struct bp_point *pt, char *buf, size_t len)
 				pt->arg_name[i] ? pt->arg_name[i] : "?");
 }
 
+/* Whether pt's arguments are spec's own, one for one (no $params). */
+static bool own_args(const struct bp_spec *spec, const struct bp_point *pt)
+{
+	if (spec->nargs != pt->plan.nargs)
+		return false;
+	for (int k = 0; k < spec->nargs; k++)
+		if (!strcmp(spec->args[k].var, "$params"))
+			return false;
+	return true;
+}
+
 /* The member name argument i of pt fills ("len" for "req->len"). */
 static void member_of(const struct bp_spec *spec, const struct bp_point *pt, int i,
 		      char *buf, size_t len)
 {
-	/* the spec's own arguments, unless $params made the point's differ */
-	if (spec->nargs == pt->plan.nargs) {
-		bool params = false;
+	if (own_args(spec, pt))
+		bp_record__arg_name(&spec->args[i], buf, len);
+	else
+		snprintf(buf, len, "%s", pt->arg_name[i] ? pt->arg_name[i] : "");
+}
 
-		for (int k = 0; k < spec->nargs; k++)
-			params |= !strcmp(spec->args[k].var, "$params");
-		if (!params) {
-			bp_record__arg_name(&spec->args[i], buf, len);
-			return;
-		}
-	}
-	snprintf(buf, len, "%s", pt->arg_name[i] ? pt->arg_name[i] : "");
+/* Argument i of pt as written, for messages. */
+static const char *arg_text(const struct bp_spec *spec, const struct bp_point *pt, int i)
+{
+	if (own_args(spec, pt) && spec->args[i].text)
+		return spec->args[i].text;
+	return pt->arg_name[i] ? pt->arg_name[i] : "?";
 }
 
 static int place_point(const struct bp_record *r, const struct bp_spec *spec,
@@ -229,8 +185,8 @@ static int place_point(const struct bp_record *r, const struct bp_spec *spec,
 		err_is_arg |= !strcmp(names[i], "err");
 		for (k = 0; k < i; k++) {
 			if (!strcmp(names[k], names[i])) {
-				snprintf(why, len, "arguments '%s' and '%s' both fill member '%s': name one of them (NAME=EXPR)",
-					 pt->arg_name[k], pt->arg_name[i], names[i]);
+				snprintf(why, len, "arguments '%.200s' and '%.200s' both fill member '%.127s': name one of them (NAME=EXPR)",
+					 arg_text(spec, pt, k), arg_text(spec, pt, i), names[i]);
 				return -EINVAL;
 			}
 		}
@@ -242,10 +198,10 @@ static int place_point(const struct bp_record *r, const struct bp_spec *spec,
 		if (!m) {
 			bp_record__member_names(r, list, sizeof(list));
 			snprintf(why, len, "argument '%s' fills member '%s' of %s, which has none (members: %s)",
-				 pt->arg_name[i], names[i], r->type_name, list);
+				 arg_text(spec, pt, i), names[i], r->type_name, list);
 			return -ENOENT;
 		}
-		err = place_fetch(m, pt->arg_name[i], !pt->kernel, &pt->plan.args[i], why, len);
+		err = place_fetch(m, arg_text(spec, pt, i), !pt->kernel, &pt->plan.args[i], why, len);
 		if (err)
 			return err;
 	}
