@@ -510,12 +510,84 @@ else
 	fail uprobe_per_point_events "build/targets/many-gcc-O2 or build/bpf/many__some-gcc-O2.o is missing: make tests-build"
 fi
 
+# --- bpfprobe trace: generated programs on kprobes and 6.1's uprobes ----------
+# The values of do_sched_setscheduler as kt_sched passes them, and its
+# return values; kprobes and per-point uprobe events are attached through
+# perf links with BPF cookies (the point's index), which -c counts by.
+
+: >"$tmp/truth"
+KT_TRUTH=$tmp/truth "$BPFPROBE" trace -q \
+	'func=do_sched_setscheduler pid policy prio=param->sched_priority@user' \
+	'func=do_sched_setscheduler%return $retval' -- "$K/kt_sched" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+declare -A tgot ttruth
+while IFS= read -r line; do
+	[[ $line == *" kt_sched "* ]] || continue
+	if [[ $line == *" do_sched_setscheduler%return retval="* ]]; then
+		k="ret ${line#* retval=}"
+	elif [[ $line == *" do_sched_setscheduler pid="* ]]; then
+		k="args ${line#* do_sched_setscheduler }"
+	else
+		continue
+	fi
+	tgot[$k]=$((${tgot[$k]:-0} + 1))
+done <"$tmp/out"
+lastpid= lastpol=
+while IFS= read -r line; do
+	k=
+	case $line in
+	"TRUTH uargs err=0 pid="*)
+		read -r _ _ _ lastpid lastpol _ <<<"$line"
+		lastpid=${lastpid#pid=} lastpol=${lastpol#p16=} ;;
+	"TRUTH args err=0 "*) k="args ${line#TRUTH args err=0 }" ;;
+	"TRUTH args err=1 "*) k="args pid=$lastpid policy=$lastpol prio=(fault)" ;;
+	"TRUTH ret err=0 "*) k="ret ${line#TRUTH ret err=0 ret=}" ;;
+	esac
+	[ -n "$k" ] && ttruth[$k]=$((${ttruth[$k]:-0} + 1))
+done <"$tmp/truth"
+diffs=
+for k in "${!ttruth[@]}"; do
+	[ "${tgot[$k]:-0}" = "${ttruth[$k]}" ] || diffs+=" [want ${ttruth[$k]} x '$k', got ${tgot[$k]:-0}]"
+done
+for k in "${!tgot[@]}"; do
+	[ -n "${ttruth[$k]:-}" ] || diffs+=" [unexpected ${tgot[$k]} x '$k']"
+done
+if [ $rc -ne 0 ]; then
+	fail kernel_trace_values "bpfprobe trace exited $rc: $(slurp "$tmp/err")"
+elif [ "${#ttruth[@]}" = 0 ]; then
+	fail kernel_trace_values "kt_sched printed no TRUTH lines"
+elif [ -n "$diffs" ]; then
+	fail kernel_trace_values "${diffs:0:800}"
+else
+	pass kernel_trace_values
+fi
+kprobe_gone kernel_trace_detached do_sched_setscheduler
+
+T=$top/build/targets/trace-gcc-O2
+if [ -x "$T" ]; then
+	"$BPFPROBE" trace -q -c "exec=$T;tick" "exec=$T;tock%return" "exec=$T;trace_call" \
+		-- "$T" calls 5 64 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	counts=
+	while IFS= read -r line; do
+		[[ $line == tick\ * || $line == tock%return\ * || $line == trace_call\ * ]] &&
+			counts+="${line%% *}=${line##* } "
+	done <"$tmp/out"
+	if [ $rc -eq 0 ] && [ "$counts" = "tick=5 tock%return=11 trace_call=5 " ]; then
+		pass uprobe_trace_count_cookies
+	else
+		fail uprobe_trace_count_cookies "exit $rc, counts '$counts': $(slurp "$tmp/err")"
+	fi
+else
+	fail uprobe_trace_count_cookies "$T is missing: make tests-build"
+fi
+
 # Every program of every run above is gone (one bpftool run: execs are slow).
 progs=$(bpftool prog show 2>&1)
 left=
 for p in prog sched_args sched_uargs sched_fargs sched_ret null_lseek_prog mod_stats mod_auto addr_show badprog \
 	hash_update hash_update2 hash_delete arr_update arr_delete pcpu_update pcpu_delete \
-	bpfprobe_mon some; do
+	bpfprobe_mon some bp_trace_0 bp_trace_1 bp_trace_2; do
 	[[ $progs == *"name $p "* ]] && left+=" $p"
 done
 if [ -z "$left" ]; then
