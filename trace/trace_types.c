@@ -19,6 +19,7 @@
 #include "trace/trace_gen.h"
 
 #define DEFAULT_RING_SIZE	(4u << 20)
+#define BPF_STACK_BYTES		512	/* the kernel's MAX_BPF_STACK */
 
 /* Lays out p's members in order, then err; sets rec_size. */
 static void layout(struct bp_trace_prog *p)
@@ -219,6 +220,13 @@ static int prepare_one(struct bp_trace *t, int i, const char *spec_text,
 	err = first_members(what, &spec, p, t->strlen);
 	if (err)
 		goto out;
+	/* the record shares the BPF stack with the body's 8 bytes */
+	if (p->rec_size > BPF_STACK_BYTES - 8) {
+		fprintf(stderr, "bpfprobe trace: %s ('%s'): its values take %u bytes, but they live in the BPF stack, %d bytes in all: give fewer arguments or a smaller --strlen (%u now)\n",
+			what, spec_text, p->rec_size, BPF_STACK_BYTES, t->strlen);
+		err = -E2BIG;
+		goto out;
+	}
 	btf = btf__new_empty();
 	sid = btf ? bp_trace__btf_record(btf, "bp_trace_args", p->members, p->nmembers,
 					 p->err_off, p->rec_size) : -ENOMEM;
