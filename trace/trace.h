@@ -70,7 +70,7 @@ struct bp_trace_member {
 
 /* A probe point as resolved, with its name in the lines (POINT). */
 struct bp_trace_point {
-	char *label;		/* "func", "func%return", "func+0x10", "file.c:42", ...@0xADDR */
+	char *label;		/* "func", "func%return", "func+0x10", "f.c:42", "func@0xADDR" */
 	char *binary;
 	uint64_t offset;	/* file offset (uprobes); the kernel's offset */
 	uint64_t addr;

@@ -123,7 +123,8 @@ static int symbol(struct writer *w, Elf64_Sym *sym, const char *name, int type, 
 }
 
 static int write_elf(struct writer *w, const struct bp_trace *t, struct prog_code *code,
-		     const struct bp_trace_map_def *defs, int nmaps, const void *btf, size_t btf_size)
+		     const struct bp_trace_map_def *defs, int nmaps, const void *btf,
+		     size_t btf_size)
 {
 	static const char license[] = LICENSE;
 	int nsyms = 1 + t->nprogs + nmaps + 1, err;
