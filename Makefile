@@ -52,7 +52,7 @@ ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
 msg :=
 endif
 
-LIB_SRCS := $(wildcard probes/*.c probes/binary/*.c probes/value/*.c probes/dwarf/*.c probes/kernel/*.c probes/map/*.c prologue/*.c \
+LIB_SRCS := $(wildcard probes/*.c probes/binary/*.c probes/value/*.c probes/usdt/*.c probes/dwarf/*.c probes/kernel/*.c probes/map/*.c prologue/*.c \
 	      loader/*.c util/*.c output/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_SRCS := $(wildcard cli/*.c)

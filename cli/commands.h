@@ -7,6 +7,7 @@ int cmd_load(int argc, char **argv);
 int cmd_resolve(int argc, char **argv);
 int cmd_vars(int argc, char **argv);
 int cmd_funcs(int argc, char **argv);
+int cmd_markers(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_unload(int argc, char **argv);
 int cmd_monitor(int argc, char **argv);

@@ -42,6 +42,7 @@ static const struct command {
 	{ "resolve", cmd_resolve, "what load would do: probe points, fetches, prologues", true },
 	{ "vars", cmd_vars, "parameters and locals at a probe point, fetchable or why not", true },
 	{ "funcs", cmd_funcs, "functions of a binary matching a glob", true },
+	{ "markers", cmd_markers, "SDT markers (USDT) of a binary", true },
 	{ "list", cmd_list, "every BPF program attached to a probe, tracepoint or event" },
 	{ "cat", cmd_cat, "the records a pinned session's ring and perf buffers receive" },
 	{ "unload", cmd_unload, "remove sessions pinned by load --pin" },

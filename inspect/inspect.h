@@ -18,6 +18,7 @@
 #include <bpfprobe/bpfprobe.h>
 #include "inspect/funcs_vars.h"
 #include "probes/point.h"
+#include "probes/usdt/sdt_notes.h"
 #include "util/json.h"
 
 /*
@@ -118,6 +119,20 @@ void bp_inspect__fetch_json(const struct bp_fetch *f, struct bp_json *j);
  */
 int bp_inspect__funcs(struct bp_func_list *l, const char *binary, const char *glob);
 void bp_inspect__funcs_free(struct bp_func_list *l);
+
+/* The SDT markers of a binary (`bpfprobe markers`): its sites, in note
+ * order, those whose PROVIDER:NAME glob matches (all without one). */
+struct bp_marker_list {
+	char *binary;		/* its path, found as exec= finds it */
+	struct bp_sdt_site *sites;
+	int n;
+	bool had_notes;		/* some marker, matched or not */
+};
+
+/* 0, or a negative errno after a message; bp_inspect__markers_free()
+ * either way. */
+int bp_inspect__markers(struct bp_marker_list *l, const char *binary, const char *glob);
+void bp_inspect__markers_free(struct bp_marker_list *l);
 
 /*
  * The variables at every probe point POINT names in binary (POINT as the

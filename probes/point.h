@@ -70,6 +70,9 @@ struct bp_point {
 	char *symbol;		/* the ELF symbol of an out-of-line copy when it is
 				 * not func (a clone: clone_me.constprop.0) */
 	struct bp_map_trace map;	/* map tracing (kernel points) */
+	/* an SDT marker's semaphore: its file offset in binary, which the
+	 * kernel raises while the uprobe is attached (0: none) */
+	uint64_t ref_ctr_offset;
 
 	/*
 	 * Entry values (the plan's BP_XOP_ENTRY_REG): the file offsets in

@@ -21,6 +21,7 @@
 #include "probes/report.h"
 #include "probes/resolution_cache.h"
 #include "probes/resolve.h"
+#include "probes/usdt/usdt.h"
 #include "util/log.h"
 
 struct bp_resolver {
@@ -109,7 +110,7 @@ static int open_binary(struct bp_resolver *r, const struct bp_spec *spec, const 
 	bp_report__diag(rep, &d, point_name(spec));
 	if (err)
 		return err;
-	if (!(*di)->dwarf && (needs = bp_spec__needs_dwarf(spec))) {
+	if (!(*di)->dwarf && !spec->sdt && (needs = bp_spec__needs_dwarf(spec))) {
 		bp_report__line(rep, "%s: binary %s has no debug info (DWARF), needed to find argument '%s': rebuild it with -g, or install its debug info (the -dbg/-dbgsym package, or set DEBUGINFOD_URLS for debuginfod); $argN, %%REG, +OFFS(...) and @SYM need none\n",
 				point_name(spec), (*di)->path, arg_text(needs));
 		return -ENODATA;
@@ -158,7 +159,8 @@ static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
 			struct bp_point **points, int *npoints, struct bp_report *rep)
 {
 	/* not for the record ABI either: its plans depend on the record */
-	bool cache = r->resolutions && !rep && spec->text && !spec->lazy && !spec->record;
+	bool cache = r->resolutions && !rep && spec->text && !spec->lazy && !spec->record &&
+		     !spec->sdt;
 	struct bp_report said = { .say = true };
 	struct bp_debuginfo *di;
 	unsigned int warnings = 0;
@@ -181,7 +183,10 @@ static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
 		rep = &said;
 	err = open_binary(r, spec, path, &di, rep);
 	free(path);
-	if (!err) {
+	if (!err && spec->sdt) {
+		/* markers: the notes, no DWARF */
+		err = bp_usdt__resolve(di, spec, points, npoints, rep);
+	} else if (!err) {
 		warnings = di->cache->warnings;
 		err = bp_dwarf__resolve(di, spec, points, npoints, rep);
 	}

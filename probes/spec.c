@@ -134,6 +134,7 @@ void bp_spec__free(struct bp_spec *spec)
 	free(spec->map);
 	free(spec->event);
 	free(spec->func);
+	free(spec->provider);
 	free(spec->src);
 	free(spec->lazy);
 	free(spec->point);

@@ -4,6 +4,8 @@
  *   [key=value;]... [EVENT=]POINT [ARG ...]
  *   keys:  exec=PATH module=NAME inlines=BOOL force=BOOL map=MAP
  *   POINT: FUNC[@SRC][+OFFS | %return | :RLN | ;PTN]  |  SRC:ALN  |  SRC;PTN
+ *          |  %PROVIDER:NAME (an SDT marker; %sdt_PROVIDER:NAME and
+ *          sdt_PROVIDER:NAME too)
  *          FUNC may be a glob (* ? [...]); SRC is a file name ending in a
  *          source extension (.c .h .cc .cpp .S ...), matched against the
  *          tail of DWARF file names at a '/'; ALN counts from 1, RLN from
@@ -75,6 +77,7 @@ enum bp_farg_kind {
 	BP_FARG_ARGN,		/* $argN */
 	BP_FARG_REG,		/* %REG */
 	BP_FARG_SYM,		/* @SYM+OFFS, or @SYM inside +OFFS(...) */
+	BP_FARG_SDT,		/* argN of an SDT marker (from 1, argn) */
 };
 
 struct bp_arg_spec {
@@ -137,6 +140,11 @@ struct bp_spec {
 	uint64_t offset;	/* FUNC+OFFS */
 	bool has_offset;
 	bool is_return;	/* FUNC%return */
+	/* %PROVIDER:NAME (also perf's %sdt_PROVIDER:NAME, sdt_PROVIDER:NAME):
+	 * the SDT markers of exec=, PROVIDER in provider and NAME in func
+	 * (either may be a glob); their arguments are arg1, arg2, ... */
+	bool sdt;
+	char *provider;
 	struct bp_arg_spec *args;
 	int nargs;
 	/* the record the program receives (the record ABI), or NULL: the

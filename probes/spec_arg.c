@@ -162,6 +162,32 @@ static bool is_argn(const char *expr, size_t n)
 	return n > 4 && !strncmp(expr, "$arg", 4) && is_digit(expr[4]);
 }
 
+/* argN of an SDT marker (argn from 1), at expr (n bytes). */
+static bool is_marker_arg(const struct bp_spec *spec, const char *expr, size_t n)
+{
+	if (!spec || !spec->sdt || n < 4 || strncmp(expr, "arg", 3))
+		return false;
+	for (size_t i = 3; i < n; i++)
+		if (!is_digit(expr[i]))
+			return false;
+	return true;
+}
+
+static int parse_marker_arg(struct spec_ctx *ctx, struct bp_arg_spec *arg, const char *tok,
+			    const char *expr, size_t n)
+{
+	uint64_t v;
+	const char *end;
+
+	if (bp_spec_parse_uint(expr + 3, 10, MAX_ARGN, &v, &end) || end != expr + n || !v)
+		return bp_spec_err(ctx, "'%.*s' in argument '%s': a marker's arguments are arg1 to arg%d",
+				   (int)n, expr, tok, MAX_ARGN);
+	arg->farg = BP_FARG_SDT;
+	arg->argn = (int)v;
+	arg->var = strndup(expr, n);
+	return arg->var ? 0 : bp_spec_nomem(ctx);
+}
+
 /* $retval, $params and $argN (perf's other special variables are not there yet). */
 static int parse_special(struct spec_ctx *ctx, const struct bp_spec *spec,
 			 struct bp_arg_spec *arg, const char *tok,
@@ -293,8 +319,9 @@ static int parse_sym(struct spec_ctx *ctx, struct bp_arg_spec *arg, const char *
  * or (depth > 0) %REG, $argN or @SYM[+OFFS]. The reads are appended
  * innermost first.
  */
-static int parse_fetcharg(struct spec_ctx *ctx, struct bp_arg_spec *arg, const char *tok,
-			  const char *p, const char **end, int depth)
+static int parse_fetcharg(struct spec_ctx *ctx, const struct bp_spec *spec,
+			  struct bp_arg_spec *arg, const char *tok, const char *p,
+			  const char **end, int depth)
 {
 	const char *q;
 	bool user = false;
@@ -312,7 +339,7 @@ static int parse_fetcharg(struct spec_ctx *ctx, struct bp_arg_spec *arg, const c
 		if (depth == BP_SPEC_MAX_READS)
 			return bp_spec_err(ctx, "argument '%s' nests more than %d +OFFS(...) reads",
 					   tok, BP_SPEC_MAX_READS);
-		err = parse_fetcharg(ctx, arg, tok, q + 1, &q, depth + 1);
+		err = parse_fetcharg(ctx, spec, arg, tok, q + 1, &q, depth + 1);
 		if (err)
 			return err;
 		if (*q != ')')
@@ -333,6 +360,11 @@ static int parse_fetcharg(struct spec_ctx *ctx, struct bp_arg_spec *arg, const c
 		return parse_reg(ctx, arg, tok, p, end);
 	if (*p == '@')
 		return parse_sym(ctx, arg, tok, p, end);
+	n = bp_spec_ident_len(p);
+	if (is_marker_arg(spec, p, n)) {
+		*end = p + n;
+		return parse_marker_arg(ctx, arg, tok, p, n);
+	}
 	for (n = 1; p[0] == '$' && is_ident_char(p[n]); n++)
 		;
 	if (p[0] == '$' && is_argn(p, n)) {
@@ -379,7 +411,7 @@ static int parse_expr(struct spec_ctx *ctx, const struct bp_spec *spec,
 		return err ?: fetcharg_end(ctx, tok, expr, (int)(*end - expr), *end);
 	}
 	if (starts_offset(expr)) {
-		err = parse_fetcharg(ctx, arg, tok, expr, end, 0);
+		err = parse_fetcharg(ctx, spec, arg, tok, expr, end, 0);
 		return err ?: fetcharg_end(ctx, tok, expr, (int)(*end - expr), *end);
 	}
 	if (is_global(expr)) {
@@ -392,6 +424,11 @@ static int parse_expr(struct spec_ctx *ctx, const struct bp_spec *spec,
 		expr++;
 	}
 	n = bp_spec_ident_len(expr);
+	if (is_marker_arg(spec, expr, n) && !arg->global) {
+		err = parse_marker_arg(ctx, arg, tok, expr, n);
+		*end = expr + n;
+		return err ?: fetcharg_end(ctx, tok, expr, (int)n, *end);
+	}
 	if (!n)
 		/* "a -> b" splits into three tokens; say so */
 		return bp_spec_err(ctx, "argument '%s' must start with a variable name, $retval or a fetch argument%s",

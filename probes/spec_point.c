@@ -227,6 +227,64 @@ static int parse_point_text(struct spec_ctx *ctx, struct bp_spec *spec,
 }
 
 /* Parses the first token of the definition: [EVENT=]POINT[;PTN]. */
+/* ---- SDT markers: %PROVIDER:NAME ---------------------------------------- */
+
+/* PROVIDER or NAME of a marker: an identifier, or a glob of one. */
+static size_t marker_part_len(const char *s)
+{
+	size_t n = 0;
+
+	while (is_ident_char(s[n]) || s[n] == '*' || s[n] == '?' || s[n] == '[' ||
+	       s[n] == ']' || s[n] == '-' || s[n] == '!')
+		n++;
+	return n;
+}
+
+/*
+ * Whether point names an SDT marker: %PROVIDER:NAME, or perf's
+ * sdt_PROVIDER:NAME whose NAME is no line number (FUNC:RLN).
+ */
+static bool is_marker(const char *point)
+{
+	const char *colon;
+
+	if (point[0] == '%')
+		return true;
+	if (strncmp(point, "sdt_", 4))
+		return false;
+	colon = strchr(point, ':');
+	return colon && colon[1] && !is_digit(colon[1]);
+}
+
+#define MARKER_FORMS	"a marker is %PROVIDER:NAME (or perf's %sdt_PROVIDER:NAME, sdt_PROVIDER:NAME), each part a name or a glob"
+
+static int parse_marker(struct spec_ctx *ctx, struct bp_spec *spec, const char *tok,
+			const char *point)
+{
+	const char *p = point + (point[0] == '%'), *name;
+	size_t np, nn;
+
+	if (!strncmp(p, "sdt_", 4))
+		p += 4;
+	np = marker_part_len(p);
+	if (!np || p[np] != ':')
+		return bp_spec_err(ctx, "invalid marker '%s' in '%s': %s", point, tok, MARKER_FORMS);
+	name = p + np + 1;
+	nn = marker_part_len(name);
+	if (!nn || name[nn])
+		return bp_spec_err(ctx, "invalid marker '%s' in '%s': %s", point, tok, MARKER_FORMS);
+	if (!spec->exec)
+		return bp_spec_err(ctx, "marker '%s' needs exec=BIN: markers are in a binary's notes (.note.stapsdt)",
+				   point);
+	spec->sdt = true;
+	spec->provider = strndup(p, np);
+	spec->func = strndup(name, nn);
+	if (!spec->provider || !spec->func)
+		return bp_spec_nomem(ctx);
+	spec->func_glob = strpbrk(spec->func, "*?[") || strpbrk(spec->provider, "*?[");
+	return 0;
+}
+
 int bp_spec_parse_point(struct spec_ctx *ctx, struct bp_spec *spec,
 			const char *tok)
 {
@@ -258,6 +316,12 @@ int bp_spec_parse_point(struct spec_ctx *ctx, struct bp_spec *spec,
 		if (!*point)
 			return bp_spec_err(ctx, "missing probe point after '%s' (%s)",
 					   tok, POINT_FORMS);
+	}
+	if (is_marker(point)) {
+		spec->point = strdup(point);
+		if (!spec->point)
+			return bp_spec_nomem(ctx);
+		return parse_marker(ctx, spec, tok, point);
 	}
 	copy = strdup(point);
 	if (!copy)

@@ -85,6 +85,14 @@ int bp_arch__arg_reg(int i);
  */
 int bp_arch__reg_by_name(const char *name, size_t len);
 
+/*
+ * A general register or part of one by its assembler name ("rax", "eax",
+ * "ax", "al", "ah", "r8d", "r8w", "r8b", "sil"): its DWARF number, the
+ * part's size in bytes and its bit offset in the register (8 for "ah");
+ * -1 when name (len bytes) is none (an xmm register included).
+ */
+int bp_arch__reg_part_by_name(const char *name, size_t len, int *bytes, int *bit_off);
+
 /* The names bp_arch__reg_by_name takes, for messages:
  * "%ax %bx ... (or %rax %rbx ...)". */
 const char *bp_arch__reg_names(void);

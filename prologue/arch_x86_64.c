@@ -86,6 +86,60 @@ int bp_arch__reg_by_name(const char *name, size_t len)
 	return -1;
 }
 
+/* The legacy registers' parts: 32, 16, low and high 8 bits. */
+static const struct {
+	const char *d, *w, *b, *h;
+	int reg;
+} parts[] = {
+	{ "eax", "ax", "al", "ah", BP_REG_RAX }, { "ebx", "bx", "bl", "bh", BP_REG_RBX },
+	{ "ecx", "cx", "cl", "ch", BP_REG_RCX }, { "edx", "dx", "dl", "dh", BP_REG_RDX },
+	{ "esi", "si", "sil", NULL, BP_REG_RSI }, { "edi", "di", "dil", NULL, BP_REG_RDI },
+	{ "ebp", "bp", "bpl", NULL, BP_REG_RBP }, { "esp", "sp", "spl", NULL, BP_REG_RSP },
+};
+
+static bool is_named(const char *s, const char *name, size_t len)
+{
+	return s && strlen(s) == len && !strncmp(s, name, len);
+}
+
+int bp_arch__reg_part_by_name(const char *name, size_t len, int *bytes, int *bit_off)
+{
+	int reg;
+
+	*bit_off = 0;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		reg = parts[i].reg;
+		if (is_named(regs[reg].name, name, len))
+			return *bytes = 8, reg;
+		if (is_named(parts[i].d, name, len))
+			return *bytes = 4, reg;
+		if (is_named(parts[i].w, name, len))
+			return *bytes = 2, reg;
+		if (is_named(parts[i].b, name, len))
+			return *bytes = 1, reg;
+		if (is_named(parts[i].h, name, len))
+			return *bit_off = 8, *bytes = 1, reg;
+	}
+	/* r8..r15 and their d, w, b parts */
+	for (reg = BP_REG_R8; reg <= BP_REG_R15; reg++) {
+		size_t n = strlen(regs[reg].name);
+
+		if (len < n || strncmp(name, regs[reg].name, n))
+			continue;
+		if (len == n)
+			return *bytes = 8, reg;
+		if (len == n + 1 && name[n] == 'd')
+			return *bytes = 4, reg;
+		if (len == n + 1 && name[n] == 'w')
+			return *bytes = 2, reg;
+		if (len == n + 1 && name[n] == 'b')
+			return *bytes = 1, reg;
+	}
+	if (is_named(regs[BP_REG_RIP].name, name, len))
+		return *bytes = 8, BP_REG_RIP;
+	return -1;
+}
+
 const char *bp_arch__reg_names(void)
 {
 	return "%ax %bx %cx %dx %si %di %bp %sp %r8..%r15 %ip %flags (or %rax %rbx %rcx %rdx %rsi %rdi %rbp %rsp %rip)";

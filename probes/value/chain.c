@@ -365,7 +365,10 @@ static int finish(struct bp_chain *ch, const struct bp_arg_spec *arg, struct bp_
 	long bytes;
 	int err;
 
-	if (arg->want == BP_FETCH_STRING || arg->want == BP_FETCH_BYTES)
+	/* untyped values (perf's fetch arguments, markers' arguments) have
+	 * no objects: a string is read where the value points
+	 * (probes/record_plan.c) */
+	if ((arg->want == BP_FETCH_STRING || arg->want == BP_FETCH_BYTES) && ch->ops->object)
 		return finish_object(ch, arg, out);
 	err = ch->ops->scalar(ch, &bytes, &k.is_signed);
 	if (err)
