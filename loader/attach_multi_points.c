@@ -27,12 +27,13 @@ static bool same_group(const struct bp_attach_point *a, const struct bp_attach_p
 }
 
 /* One link for the group point first starts; the file offsets of its
- * members are in offs, their cookies (their indexes) in cookies (room for
- * n each). */
+ * members are in offs, their cookies (their indexes) in cookies, their
+ * SDT semaphores in refs (room for n each). */
 static int attach_group(struct bpfprobe_object *obj, int first, pid_t pid, uint64_t *offs,
-			uint64_t *cookies)
+			uint64_t *cookies, uint64_t *refs)
 {
 	struct bp_attach_point *head = &obj->aps[first];
+	bool semaphores = false;
 	size_t cnt = 0;
 	int fd;
 
@@ -41,11 +42,14 @@ static int attach_group(struct bpfprobe_object *obj, int first, pid_t pid, uint6
 
 		if (is_uprobe(ap) && ap->multi_of < 0 && ap->link_fd < 0 && same_group(head, ap)) {
 			cookies[cnt] = (uint64_t)i;
+			refs[cnt] = ap->point->ref_ctr_offset;
+			semaphores |= refs[cnt] != 0;
 			offs[cnt++] = ap->point->offset;
 		}
 	}
 	fd = bp_uprobe_multi__attach(obj->insts[head->instance].fd, head->point->binary, offs,
-				     cookies, cnt, head->point->is_return, pid);
+				     cookies, semaphores ? refs : NULL, cnt,
+				     head->point->is_return, pid);
 	if (fd < 0)
 		return fd;
 	head->link_fd = fd;
@@ -63,8 +67,8 @@ int bp_attach_points__uprobe_multi(struct bpfprobe_object *obj, pid_t pid)
 	uint64_t *offs;
 	int err = 0, nlinks = 0, npoints = 0;
 
-	/* the offsets, then the cookies */
-	offs = calloc(obj->naps ? 2 * obj->naps : 2, sizeof(*offs));
+	/* the offsets, then the cookies, then the semaphores */
+	offs = calloc(obj->naps ? 3 * obj->naps : 3, sizeof(*offs));
 	if (!offs)
 		return -ENOMEM;
 	for (int i = 0; i < obj->naps && !err; i++) {
@@ -75,7 +79,7 @@ int bp_attach_points__uprobe_multi(struct bpfprobe_object *obj, pid_t pid)
 		npoints++;
 		if (ap->multi_of >= 0 || ap->link_fd >= 0)
 			continue;
-		err = attach_group(obj, i, pid, offs, offs + obj->naps);
+		err = attach_group(obj, i, pid, offs, offs + obj->naps, offs + 2 * obj->naps);
 		if (err)
 			bp_err("program '%s': cannot attach to %s:%s\n", ap->owner->name,
 			       ap->point->binary, ap->point->func);

@@ -40,6 +40,13 @@ int bp_pmu__retprobe_bit(const char *pmu)
 	return read_int(pmu, "format/retprobe", "config:%d", &bit) ? 0 : bit;
 }
 
+int bp_pmu__ref_ctr_shift(const char *pmu)
+{
+	int bit, err = read_int(pmu, "format/ref_ctr_offset", "config:%d", &bit);
+
+	return err ? -ENOENT : bit;
+}
+
 int bp_perf_event__run_prog(int perf_fd, int prog_fd, uint64_t cookie, int *link_fd)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, opts, .perf_event.bpf_cookie = cookie);

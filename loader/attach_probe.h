@@ -18,6 +18,8 @@ struct bp_uprobe_target {
 	bool retprobe;
 	pid_t pid;		/* -1: every process */
 	uint64_t cookie;	/* what bpf_get_attach_cookie() gives the program */
+	/* an SDT marker's semaphore (file offset): raised while attached */
+	uint64_t ref_ctr_offset;
 };
 
 /*
@@ -65,11 +67,14 @@ bool bp_uprobe_multi__supported(void);
  * at offsets[0..cnt) of path, as return probes when retprobe, in the
  * process pid only (compared by its mm: from its exec on) or, pid <= 0,
  * in every process; the program at offsets[i] reads cookies[i] with
- * bpf_get_attach_cookie() (cookies NULL: 0). Returns the link fd, or
- * -errno after a message.
+ * bpf_get_attach_cookie() (cookies NULL: 0), and the semaphore at file
+ * offset ref_ctr_offsets[i] (0: none; the array NULL: none at all) is
+ * raised while it is attached. Returns the link fd, or -errno after a
+ * message.
  */
 int bp_uprobe_multi__attach(int prog_fd, const char *path, const uint64_t *offsets,
-			    const uint64_t *cookies, size_t cnt, bool retprobe, pid_t pid);
+			    const uint64_t *cookies, const uint64_t *ref_ctr_offsets, size_t cnt,
+			    bool retprobe, pid_t pid);
 
 /* loader/attach_perf.c: what both PMUs share */
 
@@ -77,6 +82,9 @@ int bp_uprobe_multi__attach(int prog_fd, const char *path, const uint64_t *offse
 int bp_pmu__type(const char *pmu);
 /* The bit of config that makes a return probe. */
 int bp_pmu__retprobe_bit(const char *pmu);
+/* The first bit of config that holds a uprobe's reference counter offset
+ * (an SDT semaphore, Linux 4.20+), or -ENOENT when the PMU has none. */
+int bp_pmu__ref_ctr_shift(const char *pmu);
 /* Runs prog_fd on the opened probe event perf_fd: through a bpf_link (*link_fd)
  * whose BPF cookie is cookie or, on kernels without perf links,
  * PERF_EVENT_IOC_SET_BPF (*link_fd = -1, no cookie). Returns 0 or -errno;

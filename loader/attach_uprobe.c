@@ -25,6 +25,16 @@ static int open_uprobe_event(const struct bp_uprobe_target *t)
 	attr.size = sizeof(attr);
 	attr.type = type;
 	attr.config = t->retprobe ? 1ull << bp_pmu__retprobe_bit("uprobe") : 0;
+	if (t->ref_ctr_offset) {
+		int shift = bp_pmu__ref_ctr_shift("uprobe");
+
+		if (shift < 0) {
+			bp_err("this kernel's uprobes cannot raise an SDT semaphore (the uprobe PMU has no ref_ctr_offset: Linux 4.20 or later has it): %s+0x%llx is a marker behind one\n",
+			       t->path, (unsigned long long)t->offset);
+			return -EOPNOTSUPP;
+		}
+		attr.config |= t->ref_ctr_offset << shift;
+	}
 	attr.config1 = (uint64_t)(uintptr_t)t->path;
 	attr.config2 = t->offset;
 	/* a system-wide tracing event is opened on one cpu; it fires on all */

@@ -37,7 +37,8 @@ struct link_create_uprobe_multi {
 #define UPROBE_MULTI_RETURN	1u
 
 static int link_create(int prog_fd, const char *path, const uint64_t *offsets,
-		       const uint64_t *cookies, size_t cnt, bool retprobe, pid_t pid)
+		       const uint64_t *cookies, const uint64_t *ref_ctr_offsets, size_t cnt,
+		       bool retprobe, pid_t pid)
 {
 	union {
 		union bpf_attr attr;
@@ -51,6 +52,7 @@ static int link_create(int prog_fd, const char *path, const uint64_t *offsets,
 	a.um.path = (uintptr_t)path;
 	a.um.offsets = (uintptr_t)offsets;
 	a.um.cookies = (uintptr_t)cookies;
+	a.um.ref_ctr_offsets = (uintptr_t)ref_ctr_offsets;
 	a.um.cnt = cnt;
 	a.um.multi_flags = retprobe ? UPROBE_MULTI_RETURN : 0;
 	a.um.pid = pid > 0 ? (__u32)pid : 0;
@@ -84,7 +86,7 @@ bool bp_uprobe_multi__supported(void)
 	 * one without refuses the attach type (EINVAL).
 	 */
 	prog = load_probe_prog();
-	link = prog < 0 ? prog : link_create(prog, "/", &offset, NULL, 1, false, 0);
+	link = prog < 0 ? prog : link_create(prog, "/", &offset, NULL, NULL, 1, false, 0);
 	if (link >= 0)
 		close(link);
 	if (prog >= 0)
@@ -96,9 +98,10 @@ bool bp_uprobe_multi__supported(void)
 }
 
 int bp_uprobe_multi__attach(int prog_fd, const char *path, const uint64_t *offsets,
-			    const uint64_t *cookies, size_t cnt, bool retprobe, pid_t pid)
+			    const uint64_t *cookies, const uint64_t *ref_ctr_offsets, size_t cnt,
+			    bool retprobe, pid_t pid)
 {
-	int fd = link_create(prog_fd, path, offsets, cookies, cnt, retprobe, pid);
+	int fd = link_create(prog_fd, path, offsets, cookies, ref_ctr_offsets, cnt, retprobe, pid);
 
 	if (fd == -EACCES || fd == -EPERM)
 		bp_err("no permission to create uprobes on %s: CAP_PERFMON (or CAP_SYS_ADMIN) is needed\n",

@@ -475,6 +475,7 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 			.retprobe = ap->point->is_return,
 			.pid = perf_pid,
 			.cookie = (uint64_t)i,	/* the point's index (bpfprobe.h) */
+			.ref_ctr_offset = ap->point->ref_ctr_offset,
 		};
 
 		if (ap->point->map.on && ap->point->map.fentry) {
