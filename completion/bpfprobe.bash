@@ -14,7 +14,7 @@ _bpfprobe()
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	bin=${COMP_WORDS[0]}
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "load trace resolve vars funcs list cat unload monitor help --version --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "load trace resolve vars funcs markers list cat unload monitor help --version --help" -- "$cur"))
 		return
 	fi
 	cmd=${COMP_WORDS[1]}
@@ -62,12 +62,12 @@ _bpfprobe()
 	case $cmd in
 	load|resolve)
 		COMPREPLY=($(compgen -f -X '!*.@(o|c)' -- "$cur") $(compgen -d -- "$cur")) ;;
-	vars|funcs)
+	vars|funcs|markers)
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	cat|unload)
 		COMPREPLY=($(compgen -W "$(ls "${BPFPROBE_PIN_ROOT:-/sys/fs/bpf/bpfprobe}" 2>/dev/null)" -- "$cur")) ;;
 	help)
-		COMPREPLY=($(compgen -W "load trace resolve vars funcs list cat unload monitor" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "load trace resolve vars funcs markers list cat unload monitor" -- "$cur")) ;;
 	esac
 }
 complete -F _bpfprobe bpfprobe

@@ -15,7 +15,7 @@ bp=
 export BPFPROBE_PIN_ROOT=/sys/fs/bpf/bpfprobe-clitest-$$
 trap 'kill $bp 2>/dev/null; "$BPFPROBE" unload --all >/dev/null 2>&1
       rmdir "$BPFPROBE_PIN_ROOT" 2>/dev/null; rm -rf "$tmp"' EXIT
-CMDS="load trace resolve vars funcs list cat unload monitor"
+CMDS="load trace resolve vars funcs markers list cat unload monitor"
 T=$PWD/build/targets/follow-gcc-O2
 
 # --version

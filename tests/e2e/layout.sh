@@ -36,6 +36,8 @@ check probes_value probes/value "probes/value/.*|$door|prologue/.*|util/.*"
 check probes_dwarf probes/dwarf "probes/dwarf/.*|probes/binary/.*|probes/value/.*|$door|prologue/.*|util/.*"
 # kernel resolution reaches vmlinux DWARF through a callback: no DWARF header
 check probes_kernel probes/kernel "probes/kernel/.*|probes/value/.*|$door|prologue/.*|util/.*"
+# SDT markers: the notes and the operands, values through probes/value/
+check probes_usdt probes/usdt "probes/usdt/.*|probes/binary/.*|probes/value/.*|$door|prologue/.*|util/.*"
 check probes_map probes/map "probes/map/.*|probes/kernel/.*|probes/value/.*|$door|prologue/.*|util/.*"
 FLAT=1 check probes probes 'probes/.*|prologue/.*|util/.*'
 # the loader uses probes/ through its front door only
