@@ -582,6 +582,26 @@ else
 	fail uprobe_trace_count_cookies "$T is missing: make tests-build"
 fi
 
+# --- SDT markers on 6.1: one perf event per site, semaphores by ref_ctr_offset
+T=$top/build/targets/sdt-gcc-O2
+if [ -x "$T" ]; then
+	"$BPFPROBE" trace -q "exec=$T;%sdt:sem arg1" "exec=$T;%sdt:sites arg1" \
+		-- "$T" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	out=$(slurp "$tmp/out") err=$(slurp "$tmp/err")
+	if [ $rc -ne 0 ]; then
+		fail uprobe_usdt_semaphores "exit $rc: ${err:0:600}"
+	elif ! has "$out$err" "TRUTH sem enabled=1"; then
+		fail uprobe_usdt_semaphores "the semaphore was not raised: ${err:0:400}"
+	elif ! has "$out" "sdt:sem arg1=77" || ! has "$out" " arg1=21" || ! has "$out" " arg1=63"; then
+		fail uprobe_usdt_semaphores "values: ${out:0:400}"
+	else
+		pass uprobe_usdt_semaphores
+	fi
+else
+	fail uprobe_usdt_semaphores "$T is missing: make tests-build"
+fi
+
 # Every program of every run above is gone (one bpftool run: execs are slow).
 progs=$(bpftool prog show 2>&1)
 left=
