@@ -12,7 +12,9 @@
  * CASE: reg (register arg), reg3 (three register args of three widths and
  * signs: int, long, unsigned short), d1 d2 d3 (1, 2, 3 dereferences), stack
  * (the 7th argument, on the stack), empty (no argument), trace (four
- * integers of four widths and a string of 20 to 40 bytes: bench section 7).
+ * integers of four widths and a string of 20 to 40 bytes: bench section 7),
+ * sdt (an SDT marker, bench:hit, of three arguments: int, long, unsigned
+ * short: bench section 8).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/sdt.h>
 #include "bench/app.h"
 
 volatile long sink;
@@ -78,6 +81,13 @@ NOINLINE long hot_trace(int a, long b, unsigned short c, signed char d, const ch
 	return a;
 }
 
+NOINLINE long hot_sdt(int a, long b, unsigned short c)
+{
+	STAP_PROBE3(bench, hit, a, b, c);
+	sink += a + b + c;
+	return a;
+}
+
 static const char *const trace_strings[] = {
 	"GET /index.html HTTP/1.1",
 	"POST /api/v1/items?id=42 HTTP/1.1",
@@ -124,6 +134,8 @@ static int hot(const char *what, long n)
 			hot_d3(&a);
 		else if (!strcmp(what, "stack"))
 			hot_stack(1, 2, 3, 4, 5, 6, i);
+		else if (!strcmp(what, "sdt"))
+			hot_sdt(-(int)i, i, (unsigned short)i);
 		else if (!strcmp(what, "trace"))
 			hot_trace(-(int)i, i, (unsigned short)i, (signed char)i, trace_strings[i & 3]);
 		else

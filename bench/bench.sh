@@ -77,12 +77,21 @@
 #                records written per second of the loop and lost, the tool's
 #                CPU (whole run, start included). Goal: no slower than
 #                bpftrace.
+# 8 usdt         an SDT marker of three arguments (bench:hit: int, long,
+#                unsigned short) in the same loop: `bpfprobe trace -p APP
+#                'exec=APP;%bench:hit a=arg1 b=arg2 c=arg3'` vs `bpftrace -p
+#                APP -e 'usdt:APP:bench:hit { printf("%d %d %d\n", arg0,
+#                arg1, arg2); }'`, alternated 3 times: run time per hit
+#                (bpf_stats) and the whole loop's call; and attach: the wall
+#                and CPU of tracing the marker of `APP` that exits at once
+#                (start, resolve, load, attach, detach). Goal: no slower
+#                than bpftrace.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=$(realpath "${1:-build/bench}")
 BPFPROBE=$(realpath "${BPFPROBE:-build/bpfprobe}")
 RUNS=${BENCH_RUNS:-5}
-ONLY=${BENCH_ONLY:-1,2,3,4,5,6,7}
+ONLY=${BENCH_ONLY:-1,2,3,4,5,6,7,8}
 APP=$B/app
 tmp=$(mktemp -d)
 stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo 0)
@@ -574,18 +583,20 @@ fi
 # "ns_per_call=.. prog_ns=.. lines=.. lost=.. cpu=.." (prog_ns: bpf_stats of
 # the busiest kprobe program loaded since; cpu: the tool's, from runstat)
 trace_run() {
-	local tool=$1 n=$2 app rs t base s lines lost
+	local tool=$1 n=$2 case=${3:-trace} spec=${4:-"exec=$APP;hot_trace a b c d s:string"}
+	local btprog=${5:-"uprobe:$APP:hot_trace { printf(\"%d %d %d %d %s\\n\", arg0, arg1, arg2, arg3, str(arg4)); }"}
+	local bpline=${6:-' hot_trace a='} btline=${7:-'^-?[0-9]+ -?[0-9]+ -?[0-9]+ -?[0-9]+ '}
+	local app rs t base s lines lost
 	rm -f "$tmp/go" "$tmp/ready" "$tmp/lines"
 	base=$(bpftool prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .*/\1/p' | sort -n | tail -1)
-	BENCH_GO=$tmp/go BENCH_READY=$tmp/ready "$APP" hot trace "$n" >"$tmp/app.out" &
+	BENCH_GO=$tmp/go BENCH_READY=$tmp/ready "$APP" hot "$case" "$n" >"$tmp/app.out" &
 	app=$!
 	if [ "$tool" = bp ]; then
 		RUNSTAT_LOG=$tmp/tool.err "$B/runstat" 1 "$BPFPROBE" trace -q -p $app -o "$tmp/lines" \
-			"exec=$APP;hot_trace a b c d s:string" >"$tmp/rs.out" 2>&1 &
+			"$spec" >"$tmp/rs.out" 2>&1 &
 	else
 		RUNSTAT_LOG=$tmp/tool.err "$B/runstat" 1 bpftrace -p $app -o "$tmp/lines" -e \
-			"uprobe:$APP:hot_trace { printf(\"%d %d %d %d %s\\n\", arg0, arg1, arg2, arg3, str(arg4)); }" \
-			>"$tmp/rs.out" 2>&1 &
+			"$btprog" >"$tmp/rs.out" 2>&1 &
 	fi
 	rs=$!
 	for _ in $(seq 600); do
@@ -612,10 +623,10 @@ trace_run() {
 	kill -TERM "$(cat "$tmp/ready" 2>/dev/null)" 2>/dev/null
 	wait $app
 	if [ "$tool" = bp ]; then
-		lines=$(grep -c ' hot_trace a=' "$tmp/lines" 2>/dev/null)
+		lines=$(grep -c -- "$bpline" "$tmp/lines" 2>/dev/null)
 		lost=$(sed -n 's/^bpfprobe trace: \([0-9]*\) hits were lost.*/\1/p' "$tmp/tool.err" | head -1)
 	else
-		lines=$(grep -cE '^-?[0-9]+ -?[0-9]+ -?[0-9]+ -?[0-9]+ ' "$tmp/lines" 2>/dev/null)
+		lines=$(grep -cE -- "$btline" "$tmp/lines" 2>/dev/null)
 		lost=$(sed -n 's/^Lost \([0-9]*\) events.*/\1/p' "$tmp/lines" "$tmp/tool.err" |
 			awk '{ s += $1 } END { print s + 0 }')
 	fi
@@ -658,5 +669,40 @@ if section 7; then
 	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
 fi
 
+
+# --- 8. SDT markers against bpftrace -----------------------------------------
+if section 8; then
+	sysctl -qw kernel.bpf_stats_enabled=1
+	n=${BENCH_TRACE_CALLS:-200000}
+	spec="exec=$APP;%bench:hit a=arg1 b=arg2 c=arg3"
+	btprog="usdt:$APP:bench:hit { printf(\"%d %d %d\\n\", arg0, arg1, arg2); }"
+	plain=$(field ns_per_call "$("$APP" hot sdt "$n")")
+	med3() { tr ' ' '\n' <<<"$1" | grep -E '^[0-9.]+$' | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
+	bp_prog= bt_prog= bp_call= bt_call=
+	for i in 1 2 3; do
+		for tool in $([ $((i % 2)) = 1 ] && echo "bp bt" || echo "bt bp"); do
+			[ "$tool" = bt ] && [ -z "$has_bpftrace" ] && continue
+			v=$(trace_run "$tool" "$n" sdt "$spec" "$btprog" ' bench:hit a=' '^-?[0-9]+ [0-9]+ [0-9]+$')
+			eval "${tool}_prog+=\" $(field prog_ns "$v")\" ${tool}_call+=\" $(field ns_per_call "$v")\""
+		done
+	done
+	printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric bpfprobe bpftrace ratio "" note | tee -a "$table"
+	row usdt "3 args, 3x$n" prog_ns "$(med3 "$bp_prog")" "$(med3 "$bt_prog")" "" \
+		"bpf_stats run_time/run_cnt of the marker's program"
+	row usdt "3 args, 3x$n" call_ns "$(med3 "$bp_call")" "$(med3 "$bt_call")" "" \
+		"the loop's call with the marker traced; untraced: $plain ns"
+	bp=$(measure "$BPFPROBE" trace -q "$spec" -- "$APP")
+	bt=$([ -n "$has_bpftrace" ] && measure bpftrace -e "$btprog" -c "$APP")
+	for m in wall cpu; do
+		row usdt "attach: app exits at once" "${m}_ms" "$(ms "$(field $m "$bp")")" \
+			"$(ms "$(field $m "$bt")")" "" "start, resolve, load, attach, detach"
+	done
+	verdict=missed
+	awk -v a="$(med3 "$bp_prog")" -v b="$(med3 "$bt_prog")" 'BEGIN { exit !(a > 0 && b > 0 && a <= b) }' &&
+		awk -v a="$(field wall "$bp")" -v b="$(field wall "$bt")" 'BEGIN { exit !(a > 0 && b > 0 && a <= b) }' &&
+		verdict=met
+	echo "  goal usdt no slower than bpftrace (prog_ns and attach wall): $verdict" | tee -a "$table"
+	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
+fi
 echo
 echo "bench: table saved in $table"
