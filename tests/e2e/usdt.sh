@@ -43,6 +43,26 @@ for v in $VARIANTS; do
 	fi
 done
 
+# the register ABI: a C program on a marker's two sites
+mkobj "$tmp/reg.o" <<EOF
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+SEC("exec=$PWD/build/targets/sdt-clang-O2;%sdt:sites arg1 arg1:u8")
+int sites(void *ctx, int err, long v, long low)
+{
+	bpf_printk("GOT v=%ld low=%ld err=%d", v, low, err);
+	return 0;
+}
+char LICENSE[] SEC("license") = "GPL";
+EOF
+out=$(timeout 60 "$BPFPROBE" load --quiet-meta "$tmp/reg.o" -- build/targets/sdt-clang-O2 2>&1)
+got=$(grep -o 'GOT v=.*' <<<"$out" | sort | tr '\n' ' ')
+if [ "$got" = "GOT v=21 low=21 err=0 GOT v=63 low=63 err=0 " ]; then
+	pass usdt_register_abi
+else
+	fail usdt_register_abi "got '$got': $(tail -3 <<<"$out")"
+fi
+
 # no tracer: the semaphores stay down and the guarded markers are silent
 if build/targets/sdt-gcc-O2 | grep -q '^TRUTH sem enabled=0'; then
 	pass usdt_semaphore_down_untraced
