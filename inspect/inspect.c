@@ -68,8 +68,10 @@ static int resolve_sec(const char *text, const struct bpfprobe_open_opts *opts,
 
 	*out = NULL;
 	obj = calloc(1, sizeof(*obj));
-	if (obj)
+	if (obj) {
 		bp_follow__init(&obj->follow);
+		obj->stack_samples_fd = obj->stack_map_fd = -1;
+	}
 	if (obj)
 		obj->progs = calloc(1, sizeof(*obj->progs));
 	/* path holds the text: the program's sec points into it */

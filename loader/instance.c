@@ -271,6 +271,8 @@ static int gen_prologue(struct bpfprobe_object *obj, struct bp_instance *inst, b
 {
 	struct bp_prologue_opts opts = {
 		.entry_map_fd = bp_entry_values__map_fd(obj),
+		.stack_samples_fd = obj->stack_samples_fd,
+		.stack_map_fd = obj->stack_map_fd,
 		.cpu_v4 = cpu_v4,
 	};
 	int rec_off, n;

@@ -16,6 +16,7 @@
 #include "loader/map_trace.h"
 #include "loader/metadata.h"
 #include "loader/object.h"
+#include "loader/stack_maps.h"
 #include "loader/verifier_log.h"
 #include "util/log.h"
 #include "util/opts.h"
@@ -85,6 +86,7 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 		return NULL;
 	}
 	bp_follow__init(&obj->follow);
+	obj->stack_samples_fd = obj->stack_map_fd = -1;
 	obj->path = strdup(path);
 	if (OPTS_HAS(opts, vmlinux) && opts->vmlinux)
 		obj->vmlinux = strdup(opts->vmlinux);
@@ -292,6 +294,8 @@ static int object_load(struct bpfprobe_object *obj)
 		err = bp_instances__build(obj);
 	if (!err)
 		err = bp_entry_values__load(obj);
+	if (!err)
+		err = bp_stack_maps__create(obj);
 	if (!err)
 		err = bp_record_stack__prepare(obj);
 	if (err) {
@@ -546,6 +550,7 @@ static void object_free(void *o)
 	bp_follow__close(&obj->follow);
 	bp_entry_values__close(obj);
 	bp_record_stack__close(obj);
+	bp_stack_maps__close(obj);
 	if (obj->obj)
 		bpf_object__close(obj->obj);
 	for (int i = 0; i < obj->nprogs; i++) {

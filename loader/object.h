@@ -122,6 +122,9 @@ struct bpfprobe_object {
 	/* the record program whose prototype load's log is the one in
 	 * kernel_log (record_stack.c) */
 	struct bp_program *stack_pending;
+	/* $ustack's samples and $kstack's stacks (stack_maps.h); -1: none */
+	int stack_samples_fd;
+	int stack_map_fd;
 };
 
 /* loader/object.c: resolves every program (prototype check, probe points,

@@ -84,7 +84,12 @@ static int place_fetch(const struct bp_record_member *m, const char *name, bool 
 {
 	switch (m->kind) {
 	case BP_FETCH_VALUE:
-		if (f->kind != BP_FETCH_VALUE) {
+		if ((f->kind == BP_FETCH_USTACK || f->kind == BP_FETCH_KSTACK) && m->size != 8) {
+			snprintf(why, len, "argument '%s' is a stack's id, 8 bytes, but member '%s' is %s: make it bpfprobe_stack_t (bpfprobe/bpf.h)",
+				 name, m->name, m->type_name);
+			return -EINVAL;
+		}
+		if (f->kind == BP_FETCH_STRING || f->kind == BP_FETCH_BYTES) {
 			snprintf(why, len, "argument '%s' is %s, but member '%s' is %s (%s): make it a char array or the object's type",
 				 name, kind_words(f->kind), m->name, m->type_name, kind_words(m->kind));
 			return -EINVAL;

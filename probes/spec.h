@@ -78,6 +78,8 @@ enum bp_farg_kind {
 	BP_FARG_REG,		/* %REG */
 	BP_FARG_SYM,		/* @SYM+OFFS, or @SYM inside +OFFS(...) */
 	BP_FARG_SDT,		/* argN of an SDT marker (from 1, argn) */
+	BP_FARG_USTACK,		/* $ustack: the user stack, copied (its id) */
+	BP_FARG_KSTACK,		/* $kstack: the kernel stack (its id) */
 };
 
 struct bp_arg_spec {

@@ -15,7 +15,7 @@
 #include "prologue/arch.h"
 
 /* passed through "%s": a '%' in a format string would be a conversion */
-#define EXPR_FORMS	"EXPR is VAR or @GLOBAL followed by ->field, .field or [N], $retval, $params, or a fetch argument: $argN, %REG, @SYM+OFFS, +OFFS(FETCHARG)"
+#define EXPR_FORMS	"EXPR is VAR or @GLOBAL followed by ->field, .field or [N], $retval, $params, $ustack, $kstack, or a fetch argument: $argN, %REG, @SYM+OFFS, +OFFS(FETCHARG)"
 #define FETCHARG_FORMS	"FETCHARG is %REG, $argN, @SYM[+OFFS] or another +OFFS(FETCHARG)"
 #define TYPE_NAMES	"u8 u16 u32 u64 s8 s16 s32 s64 x8 x16 x32 x64 string ustring"
 /* $argN: N from 1 to this (the stack holds the rest) */
@@ -212,6 +212,18 @@ static int parse_special(struct spec_ctx *ctx, const struct bp_spec *spec,
 			return bp_spec_err(ctx, "'$params' in argument '%s' takes no member, :TYPE or @user",
 					   tok);
 		arg->var = strdup("$params");
+		if (!arg->var)
+			return bp_spec_nomem(ctx);
+		*end = expr + n;
+		return 0;
+	}
+	if (n == 7 && (!strncmp(expr, "$ustack", 7) || !strncmp(expr, "$kstack", 7))) {
+		/* the stack's id (a bpfprobe_stack_t), whatever the resolver */
+		if (!is_expr_end(expr[n]))
+			return bp_spec_err(ctx, "'%.7s' in argument '%s' takes no member, :TYPE or @user",
+					   expr, tok);
+		arg->var = strndup(expr, n);
+		arg->farg = expr[1] == 'u' ? BP_FARG_USTACK : BP_FARG_KSTACK;
 		if (!arg->var)
 			return bp_spec_nomem(ctx);
 		*end = expr + n;

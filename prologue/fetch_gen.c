@@ -13,6 +13,7 @@
 #include "prologue/expr_gen.h"
 #include "prologue/fetch_gen.h"
 #include "prologue/insn.h"
+#include "util/stack_sample.h"
 
 static void emit(struct bp_fgen *g, struct bpf_insn insn)
 {
@@ -142,8 +143,15 @@ static bool uses_func_ip(const struct bp_fetch *f)
 /* Whether computing f calls a helper: then it belongs to the slow shape's
  * call section. An expression always goes there: it needs ctx saved and
  * scratch registers. */
+static bool is_stack(const struct bp_fetch *f)
+{
+	return f->kind == BP_FETCH_USTACK || f->kind == BP_FETCH_KSTACK;
+}
+
 bool bp_fgen__needs_call(const struct bp_fetch *f)
 {
+	if (is_stack(f))
+		return true;
 	return f->nderef || uses_func_ip(f) || f->base == BP_BASE_EXPR;
 }
 
@@ -299,8 +307,121 @@ void bp_fgen__object(struct bp_fgen *g, const struct bp_fetch *f, int dst_off)
 
 /* An argument of the call section: one that reads memory, or one whose
  * base alone needs a call (a global's address at a uretprobe). */
+/* Where the user stack sample being written waits across helper calls. */
+#define SAMPLE_PTR_OFF	(-16)
+
+/* r1 = the sample being written */
+static void load_sample(struct bp_fgen *g)
+{
+	emit(g, LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10, SAMPLE_PTR_OFF));
+}
+
+/* dst = the kernel stack's id, with BP_STACK_KERNEL_BIT set */
+static void emit_kstack(struct bp_fgen *g, int dst)
+{
+	if (g->stack_map_fd < 0) {
+		g->err = g->err ?: -EINVAL;
+		return;
+	}
+	emit(g, MOV64_REG(BPF_REG_1, BP_CTX_SAVE_REG));
+	emit(g, LD_MAP_FD_0(BPF_REG_2, g->stack_map_fd));
+	emit(g, LD_MAP_FD_1());
+	emit(g, MOV64_IMM(BPF_REG_3, 0));
+	emit(g, CALL_HELPER(BPF_FUNC_get_stackid));
+	bp_emit__err_jump(&g->e, JMP_IMM(BPF_JSLT, BPF_REG_0, 0, 0));
+	bp_emit__ld_imm64(&g->e, BPF_REG_1, BP_STACK_KERNEL_BIT);
+	emit(g, ALU64_REG(BPF_OR, BPF_REG_0, BPF_REG_1));
+	emit(g, MOV64_REG(dst, BPF_REG_0));
+}
+
+/*
+ * dst = the id of a sample of the user stack (util/stack_sample.h), written
+ * to the stack ring buffer: the time, the thread, the registers CFI
+ * restores, and as much of the stack above rsp as can be read, up to
+ * BP_STACK_MAX_BYTES (halved until a read works near the stack's end).
+ */
+static void emit_ustack(struct bp_fgen *g, int dst)
+{
+	static const int regs[BP_STACK_NREGS] = { 16, 7, 6, 3, 12, 13, 14, 15 };
+	size_t done[16];
+	int ndone = 0;
+
+	if (g->stack_samples_fd < 0) {
+		g->err = g->err ?: -EINVAL;
+		return;
+	}
+	emit(g, LD_MAP_FD_0(BPF_REG_1, g->stack_samples_fd));
+	emit(g, LD_MAP_FD_1());
+	emit(g, MOV64_IMM(BPF_REG_2, sizeof(struct bp_stack_sample) + BP_STACK_MAX_BYTES));
+	emit(g, MOV64_IMM(BPF_REG_3, 0));
+	emit(g, CALL_HELPER(BPF_FUNC_ringbuf_reserve));
+	/* a full ring: no sample, the fetch fails */
+	bp_emit__err_jump(&g->e, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	emit(g, STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_0, SAMPLE_PTR_OFF));
+	emit(g, CALL_HELPER(BPF_FUNC_ktime_get_ns));
+	load_sample(g);
+	emit(g, STX_MEM(BPF_DW, BPF_REG_1, BPF_REG_0, offsetof(struct bp_stack_sample, time_ns)));
+	/* the id: the time, the cpu in the low byte, the top bit clear */
+	emit(g, CALL_HELPER(BPF_FUNC_get_smp_processor_id));
+	load_sample(g);
+	emit(g, LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1, offsetof(struct bp_stack_sample, time_ns)));
+	emit(g, ALU64_IMM(BPF_LSH, BPF_REG_2, 9));
+	emit(g, ALU64_IMM(BPF_RSH, BPF_REG_2, 1));
+	emit(g, ALU64_IMM(BPF_AND, BPF_REG_0, 0xff));
+	emit(g, ALU64_REG(BPF_OR, BPF_REG_2, BPF_REG_0));
+	emit(g, STX_MEM(BPF_DW, BPF_REG_1, BPF_REG_2, offsetof(struct bp_stack_sample, id)));
+	emit(g, ST_MEM(BPF_W, BPF_REG_1, offsetof(struct bp_stack_sample, flags), 0));
+	emit(g, CALL_HELPER(BPF_FUNC_get_current_pid_tgid));
+	load_sample(g);
+	emit(g, STX_MEM(BPF_W, BPF_REG_1, BPF_REG_0, offsetof(struct bp_stack_sample, tid)));
+	emit(g, ALU64_IMM(BPF_RSH, BPF_REG_0, 32));
+	emit(g, STX_MEM(BPF_W, BPF_REG_1, BPF_REG_0, offsetof(struct bp_stack_sample, pid)));
+	for (int k = 0; k < BP_STACK_NREGS; k++) {
+		emit(g, LDX_MEM(BPF_DW, BPF_REG_2, BP_CTX_SAVE_REG, bp_arch__pt_regs_off(regs[k])));
+		emit(g, STX_MEM(BPF_DW, BPF_REG_1, BPF_REG_2,
+				offsetof(struct bp_stack_sample, regs) + 8 * k));
+	}
+	/* the stack, as much of it as is mapped: 8 KiB, 4, 2, ... 64 bytes */
+	for (int size = BP_STACK_MAX_BYTES; size >= 64; size /= 2) {
+		size_t next;
+
+		load_sample(g);
+		emit(g, ALU64_IMM(BPF_ADD, BPF_REG_1, offsetof(struct bp_stack_sample, stack)));
+		emit(g, MOV64_IMM(BPF_REG_2, size));
+		emit(g, LDX_MEM(BPF_DW, BPF_REG_3, BP_CTX_SAVE_REG, bp_arch__pt_regs_off(7)));
+		emit(g, CALL_HELPER(BPF_FUNC_probe_read_user));
+		next = g->e.n;
+		emit(g, JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
+		load_sample(g);
+		emit(g, ST_MEM(BPF_W, BPF_REG_1, offsetof(struct bp_stack_sample, size), size));
+		done[ndone++] = g->e.n;
+		emit(g, JMP_JA(0));
+		bp_emit__patch(&g->e, next, g->e.n);
+	}
+	load_sample(g);
+	emit(g, ST_MEM(BPF_W, BPF_REG_1, offsetof(struct bp_stack_sample, size), 0));
+	for (int i = 0; i < ndone; i++)
+		bp_emit__patch(&g->e, done[i], g->e.n);
+	/* the id waits in the slot while the sample goes (no wakeup: the
+	 * reader polls) */
+	load_sample(g);
+	emit(g, LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, offsetof(struct bp_stack_sample, id)));
+	emit(g, STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_0, BP_SLOT_OFF));
+	emit(g, MOV64_IMM(BPF_REG_2, BPF_RB_NO_WAKEUP));
+	emit(g, CALL_HELPER(BPF_FUNC_ringbuf_submit));
+	emit(g, LDX_MEM(BPF_DW, dst, BPF_REG_10, BP_SLOT_OFF));
+}
+
 void bp_fgen__call(struct bp_fgen *g, int dst, const struct bp_fetch *f)
 {
+	if (f->kind == BP_FETCH_KSTACK) {
+		emit_kstack(g, dst);
+		return;
+	}
+	if (f->kind == BP_FETCH_USTACK) {
+		emit_ustack(g, dst);
+		return;
+	}
 	if (f->nderef) {
 		emit_deref_arg(g, dst, f);
 		return;
@@ -320,6 +441,9 @@ void bp_fgen__call(struct bp_fgen *g, int dst, const struct bp_fetch *f)
 
 int bp_fgen__check(const struct bp_fetch *f)
 {
+	/* a stack: its id, nothing else */
+	if (is_stack(f))
+		return f->base == BP_BASE_NONE && !f->nderef && f->size == 8 ? 0 : -EINVAL;
 	switch (f->base) {
 	case BP_BASE_REG:
 		if (bp_arch__pt_regs_off(f->reg) < 0)

@@ -31,6 +31,8 @@ struct bp_fgen {
 	/* registers of r1..r5 the program never reads (bp_prologue__gen) */
 	uint8_t unread;
 	int entry_map_fd;	/* entry values' map, or -1 */
+	int stack_samples_fd;	/* $ustack's ring buffer, or -1 */
+	int stack_map_fd;	/* $kstack's stack map, or -1 */
 	bool cpu_v4;		/* sign-extending loads and moves (prologue.h) */
 	int err;		/* an expression that cannot be compiled */
 	/* r9 = r10 - 8 once, when there are enough reads to pay for it:

@@ -189,6 +189,13 @@ int bp_fetch__format(const struct bp_fetch *f, char *buf, size_t len)
 
 	if (len)
 		buf[0] = '\0';
+	if (f->kind == BP_FETCH_USTACK || f->kind == BP_FETCH_KSTACK) {
+		sb_printf(&sb, "u64 %s", f->kind == BP_FETCH_USTACK ?
+			  "$ustack (a user stack sample's id)" : "$kstack (a stack map id)");
+		if (f->store_size)
+			sb_printf(&sb, " -> rec+%u (%u bytes)", f->rec_off, f->store_size);
+		return (int)sb.pos;
+	}
 	if (f->kind == BP_FETCH_VALUE)
 		sb_printf(&sb, "%c%d ", f->is_signed ? 's' : 'u',
 			  f->bit_size ? f->bit_size : f->size * 8);

@@ -55,6 +55,14 @@ enum bp_fetch_kind {
 	BP_FETCH_STRING,	/* the last read copies a NUL-terminated string of at
 				 * most len bytes, its NUL included (the _str helpers) */
 	BP_FETCH_BYTES,		/* the last read copies len bytes */
+	/*
+	 * The value is a stack's id (a bpfprobe_stack_t, unwind/stack_sample.h),
+	 * no base or read: USTACK copies the user registers and stack into a
+	 * sample of the stack ring buffer, KSTACK asks bpf_get_stackid() for
+	 * the kernel stack (the stack map), with BP_STACK_KERNEL_BIT set.
+	 */
+	BP_FETCH_USTACK,
+	BP_FETCH_KSTACK,
 };
 
 /*

@@ -182,6 +182,8 @@ int bp_prologue__gen_opts(const struct bp_plan *plan, uint8_t unread,
 		.e = { .insns = insns, .max = max },
 		.unread = unread,
 		.entry_map_fd = opts ? opts->entry_map_fd : -1,
+		.stack_samples_fd = opts ? opts->stack_samples_fd : -1,
+		.stack_map_fd = opts ? opts->stack_map_fd : -1,
 		.cpu_v4 = opts && opts->cpu_v4,
 	};
 	bool has_call = false;
@@ -194,7 +196,8 @@ int bp_prologue__gen_opts(const struct bp_plan *plan, uint8_t unread,
 		return -EINVAL;
 	for (i = 0; i < plan->nargs; i++) {
 		err = bp_fgen__check(&plan->args[i]);
-		if (!err && plan->args[i].kind != BP_FETCH_VALUE)
+		if (!err && (plan->args[i].kind == BP_FETCH_STRING ||
+			     plan->args[i].kind == BP_FETCH_BYTES))
 			err = -EINVAL;
 		if (err)
 			return err;

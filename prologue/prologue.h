@@ -51,6 +51,12 @@ struct bp_prologue_opts {
 	/* the entry-value map (prologue/entry_save.h) the plan's
 	 * BP_XOP_ENTRY_REG read; < 0: none, and such a plan is -EINVAL */
 	int entry_map_fd;
+	/* $ustack's ring buffer of samples (util/stack_sample.h) and $kstack's
+	 * stack map (BPF_MAP_TYPE_STACK_TRACE); < 0: none, and a plan that
+	 * fetches such a stack is -EINVAL (resolve, which makes no maps,
+	 * shows fd 0) */
+	int stack_samples_fd;
+	int stack_map_fd;
 	/*
 	 * The kernel accepts cpu v4's sign-extending instructions (Linux
 	 * 6.6+): loads (BPF_LDX | BPF_MEMSX) from pt_regs and the stack, and

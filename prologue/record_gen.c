@@ -53,9 +53,10 @@ static int check_record(const struct bp_plan *plan, int rec_off)
 		return -EINVAL;
 	for (int i = 0; i < plan->nargs; i++) {
 		const struct bp_fetch *f = &plan->args[i];
-		uint32_t n = f->kind == BP_FETCH_VALUE ? f->store_size : f->len;
+		bool object = f->kind == BP_FETCH_STRING || f->kind == BP_FETCH_BYTES;
+		uint32_t n = object ? f->len : f->store_size;
 
-		if (f->kind == BP_FETCH_VALUE && n != 1 && n != 2 && n != 4 && n != 8)
+		if (!object && n != 1 && n != 2 && n != 4 && n != 8)
 			return -EINVAL;
 		if (!n || f->rec_off > size || n > size - f->rec_off)
 			return -EINVAL;
@@ -69,7 +70,7 @@ static void emit_fetch(struct bp_fgen *g, const struct bp_plan *plan, int i, int
 	const struct bp_fetch *f = &plan->args[i];
 	int at = rec_off + (int)f->rec_off;
 
-	if (f->kind != BP_FETCH_VALUE) {
+	if (f->kind == BP_FETCH_STRING || f->kind == BP_FETCH_BYTES) {
 		bp_fgen__object(g, f, at);
 		return;
 	}
@@ -88,6 +89,8 @@ int bp_prologue__gen_record(const struct bp_plan *plan, int rec_off, uint8_t unr
 		.e = { .insns = insns, .max = max },
 		.unread = unread,
 		.entry_map_fd = opts ? opts->entry_map_fd : -1,
+		.stack_samples_fd = opts ? opts->stack_samples_fd : -1,
+		.stack_map_fd = opts ? opts->stack_map_fd : -1,
 		.cpu_v4 = opts && opts->cpu_v4,
 	};
 	bool has_err;

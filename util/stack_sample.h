@@ -6,7 +6,7 @@
  * the sample's id (a bpfprobe_stack_t, bpfprobe/bpf.h); user space unwinds
  * the sample through the binaries' CFI when it prints the id.
  *
- * The prologue writes the record (prologue/fetch_gen.c): keep the layout
+ * The prologue writes the record (prologue/fetch_gen.c), unwind/ reads it: keep the layout
  * in step, every field at its natural alignment.
  */
 #ifndef BPFPROBE_STACK_SAMPLE_H

@@ -254,6 +254,9 @@ int bp_perf_arg__compile(struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
 		c->dw->func = NULL;
 	c->spec_arg = arg;
 	switch (arg->farg) {
+	case BP_FARG_USTACK:
+	case BP_FARG_KSTACK:
+		return bp_fetcharg__stack(arg, out, type_name, desc, desclen);
 	case BP_FARG_NONE:
 		return compile_global(c, arg, pt, out, type_name, desc, desclen);
 	case BP_FARG_ARGN:

@@ -88,6 +88,9 @@ int bp_kbtf__fetcharg(const struct btf *btf, const struct btf_type *proto,
 
 	c->kernel = true;
 	switch (arg->farg) {
+	case BP_FARG_USTACK:
+	case BP_FARG_KSTACK:
+		return bp_fetcharg__stack(arg, out, type_name, desc, desclen);
 	case BP_FARG_ARGN:
 		type = argn_type(btf, proto, arg->argn, &pname);
 		if (spec->is_return || (spec->has_offset && spec->offset))

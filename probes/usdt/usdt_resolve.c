@@ -170,6 +170,13 @@ static int compile_arg(struct site_ctx *sc, const struct bp_arg_spec *arg, struc
 	struct bp_val v;
 	int err;
 
+	if (arg->farg == BP_FARG_USTACK || arg->farg == BP_FARG_KSTACK) {
+		err = bp_fetcharg__stack(arg, &pt->plan.args[i], &pt->type_name[i], desc,
+					 sizeof(desc));
+		pt->loc_desc[i] = strdup(desc);
+		pt->arg_name[i] = strdup(arg->name ? arg->name : arg->var);
+		return err ?: pt->loc_desc[i] && pt->arg_name[i] ? 0 : -ENOMEM;
+	}
 	if (arg->farg != BP_FARG_SDT) {
 		bp_arg_fail(&c, "a marker's arguments are arg1, arg2, ... (its operands; perf's +OFFS(argN), :TYPE and :string apply): %s is none",
 			    arg->farg == BP_FARG_ARGN ? "$argN (a function's calling convention)" :

@@ -232,3 +232,17 @@ int bp_fetcharg__not_entry(const struct bp_arg_ctx *c, const struct bp_arg_spec 
 		    arg->var ? arg->var : "$argN", point, hint);
 	return -EINVAL;
 }
+
+int bp_fetcharg__stack(const struct bp_arg_spec *arg, struct bp_fetch *out, char **type_name,
+		       char *desc, size_t desclen)
+{
+	bool user = arg->farg == BP_FARG_USTACK;
+
+	memset(out, 0, sizeof(*out));
+	out->kind = user ? BP_FETCH_USTACK : BP_FETCH_KSTACK;
+	out->size = 8;
+	snprintf(desc, desclen, "%s", user ? "the user stack, copied (registers and up to 8 KiB)" :
+		 "the kernel stack (bpf_get_stackid)");
+	*type_name = strdup("bpfprobe_stack_t");
+	return *type_name ? 0 : -ENOMEM;
+}

@@ -59,6 +59,14 @@ int bp_fetcharg__compile(const struct bp_arg_ctx *c, const struct bp_arg_spec *a
 int bp_fetcharg__not_entry(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
 			   const char *point, const char *param);
 
+/*
+ * $ustack and $kstack (arg->farg USTACK, KSTACK): the stack's id, a u64
+ * (prologue/plan.h's BP_FETCH_USTACK, _KSTACK), whatever the probe point;
+ * type "bpfprobe_stack_t", desc where it comes from. 0, or -ENOMEM.
+ */
+int bp_fetcharg__stack(const struct bp_arg_spec *arg, struct bp_fetch *out, char **type_name,
+		       char *desc, size_t desclen);
+
 /* "%s" for a type name: the cast (s32), "string" or "u64". */
 const char *bp_fetcharg__type_text(const struct bp_arg_spec *arg, char *buf, size_t len);
 
