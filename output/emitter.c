@@ -74,6 +74,15 @@ void bp_emit__map_entry(struct bp_emitter *em, const struct bp_map_head *h,
 		bp_text__map_entry(em->out, h, key, values, nvalues);
 }
 
+void bp_emit__map_hist(struct bp_emitter *em, const struct bp_map_head *h,
+		       const struct bp_typed *key, const struct bp_hist *hist)
+{
+	if (em->json)
+		bp_jsonout__map_hist(em->j, key, hist);
+	else
+		bp_text__map_hist(em->out, h, key, hist);
+}
+
 void bp_emit__map_end(struct bp_emitter *em, const struct bp_map_head *h, size_t nentries)
 {
 	if (em->json)

@@ -14,6 +14,7 @@
 #include "output/record.h"
 
 struct bp_json;
+struct bp_hist;
 
 struct bp_emitter {
 	FILE *out;		/* records */
@@ -36,6 +37,9 @@ void bp_emit__lost(struct bp_emitter *em, const struct bp_lost *l);
 void bp_emit__map_begin(struct bp_emitter *em, const struct bp_map_head *h);
 void bp_emit__map_entry(struct bp_emitter *em, const struct bp_map_head *h,
 			const struct bp_typed *key, const struct bp_typed *values, int nvalues);
+/* An entry whose value is a histogram (output/hist.h). */
+void bp_emit__map_hist(struct bp_emitter *em, const struct bp_map_head *h,
+		       const struct bp_typed *key, const struct bp_hist *hist);
 void bp_emit__map_end(struct bp_emitter *em, const struct bp_map_head *h, size_t nentries);
 
 #endif /* BPFPROBE_OUTPUT_EMITTER_H */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "output/btf_record.h"
+#include "output/hist.h"
 #include "output/json_out.h"
 #include "util/json.h"
 
@@ -197,6 +198,17 @@ void bp_jsonout__map_entry(struct bp_json *j, const struct bp_typed *key,
 			bp_jsonout__value(j, &values[i]);
 		bp_json__end_array(j);
 	}
+	bp_json__end_object(j);
+}
+
+void bp_jsonout__map_hist(struct bp_json *j, const struct bp_typed *key,
+			  const struct bp_hist *hist)
+{
+	bp_json__begin_object(j);
+	bp_json__key(j, "key");
+	bp_jsonout__value(j, key);
+	bp_json__key(j, "hist");
+	bp_hist__json(j, hist);
 	bp_json__end_object(j);
 }
 

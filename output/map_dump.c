@@ -8,6 +8,7 @@
 #include <bpf/libbpf.h>
 #include "output/btf_record.h"
 #include "output/emitter.h"
+#include "output/hist.h"
 #include "output/map_dump.h"
 #include "util/log.h"
 #include "util/grow.h"
@@ -172,8 +173,18 @@ static void emit_entry(struct dump_ctx *c, const struct bp_map_head *h, struct b
 	__u32 vtype = bpf_map__btf_value_type_id(c->map);
 	struct bp_typed one = { .btf = c->btf, .type_id = vtype, .data = en->value, .size = c->value_size };
 	struct bp_typed *percpu;
+	enum bp_hist_kind hk = bp_hist__kind(c->btf, vtype);
 	void *sum;
 
+	if (hk != BP_HIST_NONE) {
+		struct bp_hist hist;
+
+		if (!bp_hist__read(&hist, hk, en->value, c->ncpu, c->stride, c->value_size)) {
+			bp_emit__map_hist(em, h, &key, &hist);
+			bp_hist__fini(&hist);
+			return;
+		}
+	}
 	if (!c->percpu) {
 		bp_emit__map_entry(em, h, &key, &one, 1);
 		return;

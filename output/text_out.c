@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "output/btf_record.h"
+#include "output/hist.h"
 #include "output/text_out.h"
 #include "util/utf8.h"
 
@@ -237,5 +238,15 @@ void bp_text__map_entry(FILE *f, const struct bp_map_head *h, const struct bp_ty
 		}
 		fputs("]", f);
 	}
+	fputc('\n', f);
+}
+
+void bp_text__map_hist(FILE *f, const struct bp_map_head *h, const struct bp_typed *key,
+		       const struct bp_hist *hist)
+{
+	fprintf(f, "@%s[", h->name);
+	bp_text__value(f, key);
+	fputs("]:\n", f);
+	bp_hist__print(f, hist);
 	fputc('\n', f);
 }
