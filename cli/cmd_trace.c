@@ -31,6 +31,7 @@ struct trace_args {
 	bool system_wide;
 	bool json;
 	bool count;
+	const char *hist;
 	unsigned int strlen;
 	const char *vmlinux;
 	bool no_cache;
@@ -39,7 +40,7 @@ struct trace_args {
 	const char *output;
 };
 
-enum { OPT_JSON = 256, OPT_STRLEN, OPT_VMLINUX, OPT_NO_FOLLOW, OPT_NO_CACHE };
+enum { OPT_JSON = 256, OPT_HIST, OPT_STRLEN, OPT_VMLINUX, OPT_NO_FOLLOW, OPT_NO_CACHE };
 
 static const struct bp_cli_opt trace_opts[] = {
 	BP_PID_OPTION,
@@ -48,6 +49,10 @@ static const struct bp_cli_opt trace_opts[] = {
 	{ "count", 'c', no_argument, NULL,
 	  "count the hits of each probe point (in BPF) and\n"
 	  "print the counts at exit, not a line per hit" },
+	{ "hist", OPT_HIST, required_argument, "NAME",
+	  "a power-of-two histogram of argument NAME per\n"
+	  "probe point (in BPF), printed at exit with bars,\n"
+	  "not a line per hit" },
 	{ "strlen", OPT_STRLEN, required_argument, "N",
 	  "bytes kept of a NAME:string value, its NUL\n"
 	  "included (default 64, at most 448)" },
@@ -91,6 +96,9 @@ static int parse_option(int c, struct trace_args *a)
 		return 0;
 	case 'c':
 		a->count = true;
+		return 0;
+	case OPT_HIST:
+		a->hist = optarg;
 		return 0;
 	case OPT_STRLEN: {
 		unsigned long n = strtoul(optarg, &end, 10);
@@ -283,6 +291,7 @@ int cmd_trace(int argc, char **argv)
 	if (!records)
 		return 1;
 	topts.count = a.count;
+	topts.hist = a.hist;
 	topts.strlen = a.strlen;
 	topts.vmlinux = a.vmlinux;
 	topts.no_cache = a.no_cache;

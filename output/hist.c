@@ -55,11 +55,46 @@ static void log2_bounds(int s, struct bp_hist_bucket *b)
 	}
 }
 
+/* The buckets of h from the first counted slot to the last. */
+static int buckets(struct bp_hist *h, const __u64 *count, int nslots, long long min,
+		   long long step, int nb)
+{
+	int first = -1, last = -1;
+
+	for (int s = 0; s < nslots; s++) {
+		if (!count[s])
+			continue;
+		if (first < 0)
+			first = s;
+		last = s;
+		h->total += count[s];
+	}
+	if (first < 0)
+		return 0;
+	h->b = calloc(last - first + 1, sizeof(*h->b));
+	if (!h->b)
+		return -ENOMEM;
+	for (int s = first; s <= last; s++) {
+		struct bp_hist_bucket *b = &h->b[h->nbuckets++];
+
+		b->count = count[s];
+		if (h->kind == BP_HIST_LOG2) {
+			log2_bounds(s, b);
+			continue;
+		}
+		b->has_lo = s > 0;
+		b->has_hi = s <= nb;
+		b->lo = min + (s - 1) * step;
+		b->hi = min + s * step;
+	}
+	return 0;
+}
+
 int bp_hist__read(struct bp_hist *h, enum bp_hist_kind kind, const void *data, int ncpu,
 		  size_t stride, size_t size)
 {
 	long long min = 0, step = 0;
-	int nslots, first = -1, last = -1, nb = 0;
+	int nslots, nb = 0, err;
 	size_t slot0;
 	__u64 *count;
 
@@ -98,38 +133,21 @@ int bp_hist__read(struct bp_hist *h, enum bp_hist_kind kind, const void *data, i
 	for (int c = 0; c < ncpu; c++)
 		for (int s = 0; s < nslots; s++)
 			count[s] += u64_at((const char *)data + c * stride, slot0 + 8 * s);
-	for (int s = 0; s < nslots; s++) {
-		if (!count[s])
-			continue;
-		if (first < 0)
-			first = s;
-		last = s;
-		h->total += count[s];
-	}
-	if (first < 0) {
-		free(count);
-		return 0;
-	}
-	h->b = calloc(last - first + 1, sizeof(*h->b));
-	if (!h->b) {
-		free(count);
-		return -ENOMEM;
-	}
-	for (int s = first; s <= last; s++) {
-		struct bp_hist_bucket *b = &h->b[h->nbuckets++];
-
-		b->count = count[s];
-		if (kind == BP_HIST_LOG2) {
-			log2_bounds(s, b);
-			continue;
-		}
-		b->has_lo = s > 0;
-		b->has_hi = s <= nb;
-		b->lo = min + (s - 1) * step;
-		b->hi = min + s * step;
-	}
+	err = kind == BP_HIST_LOG2 ? bp_hist__from_log2(h, count, nslots) :
+				     buckets(h, count, nslots, min, step, nb);
 	free(count);
-	return 0;
+	return err;
+}
+
+int bp_hist__from_log2(struct bp_hist *h, const __u64 *count, int nslots)
+{
+	__u64 folded[LOG2_SLOTS] = {};
+
+	memset(h, 0, sizeof(*h));
+	h->kind = BP_HIST_LOG2;
+	for (int s = 0; s < nslots; s++)
+		folded[s < LOG2_SLOTS ? s : LOG2_SLOTS - 1] += count[s];
+	return buckets(h, folded, LOG2_SLOTS, 0, 0, 0);
 }
 
 void bp_hist__fini(struct bp_hist *h)

@@ -48,6 +48,12 @@ enum bp_hist_kind bp_hist__kind(const struct btf *btf, __u32 type_id);
  */
 int bp_hist__read(struct bp_hist *h, enum bp_hist_kind kind, const void *data, int ncpu,
 		  size_t stride, size_t size);
+/*
+ * From power-of-two counts laid out as struct bpfprobe_hist's, nslots of
+ * them (slots past the header's, an unsigned value's top powers, count in
+ * its last). 0 or -ENOMEM.
+ */
+int bp_hist__from_log2(struct bp_hist *h, const __u64 *count, int nslots);
 void bp_hist__fini(struct bp_hist *h);
 
 /* "[4, 8)", "[1K, 2K)", "(..., 0)", "[100, ...)": into buf. */

@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 #include <bpfprobe/bpfprobe.h>
 #include "trace/trace_gen.h"
+#include "trace/trace_hist_out.h"
 #include "trace/trace_out.h"
 #include "util/utf8.h"
 
@@ -431,7 +432,7 @@ int bp_trace_out__new(const struct bp_trace *t, struct bpfprobe_object *obj,
 		return err;
 	for (int i = 0; i < t->nprogs; i++)
 		o->max_line[i] = max_line(o, i);
-	if (t->count)
+	if (t->count || t->hist)
 		return 0;
 	map = bpf_object__find_map_by_name(bpfprobe_object__bpf_object(obj), BP_TRACE_MAP_EVENTS);
 	o->rb = map ? ring_buffer__new(bpf_map__fd(map), on_hit, o, NULL) : NULL;
@@ -514,6 +515,28 @@ static int print_counts(struct bp_trace_out *o)
 	return 0;
 }
 
+static int print_hists(struct bp_trace_out *o)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(bpfprobe_object__bpf_object(o->obj),
+							    BP_TRACE_MAP_HIST);
+	size_t len;
+	char *text;
+	int err;
+
+	if (!map)
+		return -ENOENT;
+	err = bp_trace_hist__format(o->t, map, (const char *const *)o->labels, o->nlabels, o->json, &text, &len);
+	if (err)
+		return err;
+	err = make_room(o, len);
+	if (!err) {
+		put_bytes(o, text, len);
+		write_out(o);
+	}
+	free(text);
+	return err;
+}
+
 int bp_trace_out__finish(struct bp_trace_out *o)
 {
 	struct bpf_map *lost;
@@ -523,7 +546,9 @@ int bp_trace_out__finish(struct bp_trace_out *o)
 		ring_buffer__consume(o->rb);
 		write_out(o);
 	}
-	if (o->t->count)
+	if (o->t->hist)
+		print_hists(o);
+	else if (o->t->count)
 		print_counts(o);
 	lost = bpf_object__find_map_by_name(bpfprobe_object__bpf_object(o->obj),
 					    BP_TRACE_MAP_LOST);

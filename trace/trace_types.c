@@ -316,6 +316,35 @@ out:
 	return err;
 }
 
+/* Which member of each program --hist names: a number in every one. */
+static int find_hist(struct bp_trace *t, const char *name)
+{
+	t->hist = strdup(name);
+	if (!t->hist)
+		return -ENOMEM;
+	for (int i = 0; i < t->nprogs; i++) {
+		struct bp_trace_prog *p = &t->progs[i];
+
+		for (int k = 0; k < p->nmembers; k++)
+			if (!strcmp(p->members[k].name, name))
+				p->hist_member = k;
+		if (p->hist_member < 0) {
+			fprintf(stderr, "bpfprobe trace: --hist %s: '%s' names no argument %s (",
+				name, p->sec, name);
+			for (int k = 0; k < p->nmembers; k++)
+				fprintf(stderr, "%s%s", k ? ", " : "", p->members[k].name);
+			fprintf(stderr, "%s)\n", p->nmembers ? "" : "it has none");
+			return -EINVAL;
+		}
+		if (p->members[p->hist_member].kind == BP_TRACE_STR) {
+			fprintf(stderr, "bpfprobe trace: --hist %s: in '%s' %s is a string; a histogram counts numbers\n",
+				name, p->sec, name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int bp_trace__new(const char *const *specs, int n, const struct bp_trace_opts *opts,
 		  struct bp_trace **out)
 {
@@ -339,11 +368,14 @@ int bp_trace__new(const char *const *specs, int n, const struct bp_trace_opts *o
 	for (int i = 0; i < n && !err; i++) {
 		t->nprogs++;
 		t->progs[i].err_off = -1;
+		t->progs[i].hist_member = -1;
 		err = prepare_one(t, i, specs[i], opts);
 		t->npoints += t->progs[i].npoints;
 	}
 	if (!err)
 		err = tell_apart(t);
+	if (!err && opts && opts->hist)
+		err = find_hist(t, opts->hist);
 	return err;
 }
 
@@ -361,6 +393,7 @@ void bp_trace__free(struct bp_trace *t)
 		free(p->points);
 		free(p->sec);
 	}
+	free(t->hist);
 	free(t->progs);
 	free(t);
 }

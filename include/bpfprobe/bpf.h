@@ -182,7 +182,7 @@ static __always_inline int bpfprobe_lhist_add(void *map, const void *key, __s64 
 		return -1;
 	if (max < min)
 		max = min;
-	if ((__u64)(max - min) / step > BPFPROBE_LHIST_BUCKETS)
+	if ((__u64)(max - min) / (__u64)step > BPFPROBE_LHIST_BUCKETS)
 		max = min + step * BPFPROBE_LHIST_BUCKETS;
 	h = bpfprobe__hist_entry(map, key, &bpfprobe__lhist_zero);
 	if (!h)
@@ -193,9 +193,9 @@ static __always_inline int bpfprobe_lhist_add(void *map, const void *key, __s64 
 	if (value < min)
 		s = 0;
 	else if (value >= max)
-		s = (__u64)(max - min) / step + 1;
+		s = (__u64)(max - min) / (__u64)step + 1;
 	else
-		s = (__u64)(value - min) / step + 1;
+		s = (__u64)(value - min) / (__u64)step + 1;
 	bpfprobe__opaque(s);
 	if (s < BPFPROBE_LHIST_BUCKETS + 2)
 		__sync_fetch_and_add(&h->slot[s], 1);
