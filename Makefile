@@ -53,7 +53,7 @@ msg :=
 endif
 
 LIB_SRCS := $(wildcard probes/*.c probes/binary/*.c probes/value/*.c probes/usdt/*.c probes/dwarf/*.c probes/kernel/*.c probes/map/*.c prologue/*.c \
-	      loader/*.c util/*.c output/*.c)
+	      loader/*.c util/*.c output/*.c unwind/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_SRCS := $(wildcard cli/*.c)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
