@@ -15,6 +15,7 @@
 
 struct bp_json;
 struct bp_hist;
+struct bp_stacks;
 
 struct bp_emitter {
 	FILE *out;		/* records */
@@ -22,6 +23,8 @@ struct bp_emitter {
 	bool json;
 	bool quiet_meta;
 	struct bp_json *j;	/* json mode */
+	/* where the values' stack ids are unwound; NULL: printed as numbers */
+	struct bp_stacks *stacks;
 };
 
 int bp_emitter__init(struct bp_emitter *em, FILE *out, bool json, bool quiet_meta);

@@ -15,6 +15,7 @@
 #include "output/btf_record.h"
 #include "output/hist.h"
 #include "output/json_out.h"
+#include "output/stack_print.h"
 #include "util/json.h"
 
 struct json_sink {
@@ -113,10 +114,15 @@ static void j_bytes(struct bp_value_sink *s, const void *p, size_t len)
 	put_hex_string(js(s), p, len);
 }
 
+static void j_stack(struct bp_value_sink *s, unsigned long long id)
+{
+	bp_stack__json(js(s), s->stacks, id);
+}
+
 static const struct bp_value_sink_ops json_ops = {
 	.open = j_open, .close = j_close, .member = j_member, .sint = j_sint,
 	.uint = j_uint, .ptr = j_ptr, .real = j_real, .boolean = j_bool, .str = j_str,
-	.enumerator = j_enumerator, .bytes = j_bytes,
+	.enumerator = j_enumerator, .bytes = j_bytes, .stack = j_stack,
 };
 
 void bp_jsonout__value(struct bp_json *j, const struct bp_typed *v)

@@ -66,6 +66,7 @@ enum bp_trace_kind {
 	BP_TRACE_PTR,		/* an address (a pointer type), hex */
 	BP_TRACE_HEX,		/* an integer cast with :xNN, hex */
 	BP_TRACE_STR,		/* NAME:string: char[size], quoted */
+	BP_TRACE_STACK,		/* $ustack, $kstack: a stack id, its frames under the line */
 };
 
 /* One argument's member of a program's record. */
@@ -105,6 +106,7 @@ struct bp_trace {
 	int nprogs;
 	bool count;
 	char *hist;		/* the member whose histogram is kept, or NULL */
+	bool folded;		/* count the stacks, print them folded at exit */
 	unsigned int strlen;
 	uint32_t ring_size;	/* bytes of BP_TRACE_MAP_EVENTS */
 	uint32_t npoints;	/* over every program: BP_TRACE_MAP_COUNTS's entries */
@@ -114,6 +116,9 @@ struct bp_trace_opts {
 	size_t sz;		/* sizeof(struct bp_trace_opts) */
 	bool count;		/* count hits per point instead of recording them */
 	const char *hist;	/* a histogram per point of this member instead */
+	bool ustack;		/* each hit's user stack ($ustack) */
+	bool kstack;		/* each hit's kernel stack ($kstack) */
+	bool folded;		/* the stacks counted, not a line per hit */
 	unsigned int strlen;	/* bytes of a string member; 0: BP_TRACE_STRLEN */
 	uint32_t ring_size;	/* bytes of the ring buffer, a power of 2; 0: 4 MiB */
 	const char *vmlinux;	/* kernel DWARF (bpfprobe_open_opts) */

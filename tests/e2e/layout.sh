@@ -42,13 +42,15 @@ check probes_map probes/map "probes/map/.*|probes/kernel/.*|probes/value/.*|$doo
 FLAT=1 check probes probes 'probes/.*|prologue/.*|util/.*'
 # the loader uses probes/ through its front door only
 check loader loader 'loader/.*|probes/[a-z_]+\.h|prologue/.*|util/.*'
-check output output 'output/.*|util/.*'
+# the output prints stack ids through the unwinder
+check output output 'output/.*|unwind/unwinder\.h|util/.*'
 # stacks: libdw/libdwfl and util/ only
 check unwind unwind 'unwind/.*|util/.*'
 check inspect inspect 'inspect/.*|loader/.*|probes/.*|prologue/.*|util/.*'
 # `bpfprobe trace`'s generator and lines: the library through inspect.h and
-# the SEC grammar's header, the instruction macros, nothing of the loader
-check trace trace 'trace/.*|inspect/inspect\.h|probes/spec\.h|prologue/insn\.h|util/.*'
+# the SEC grammar's header, the instruction macros, the output's
+# histograms and stacks, nothing of the loader
+check trace trace 'trace/.*|inspect/inspect\.h|probes/spec\.h|prologue/insn\.h|output/(hist|stack_cache|stack_print)\.h|unwind/unwinder\.h|util/.*'
 check sysinfo sysinfo 'sysinfo/.*|loader/metadata\.h|util/.*'
 check cli cli 'cli/.*|sysinfo/.*|inspect/.*|trace/.*|util/.*'
 
