@@ -132,6 +132,7 @@ include tests/targets/argx/argx.mk
 include tests/targets/fetch/fetch.mk
 include tests/targets/points/points.mk
 include tests/targets/readable_cxx/readable_cxx.mk
+include tests/diff/diff.mk
 include samples/samples.mk
 VMTEST_DEPS := tests-build
 include tests/vm/vm.mk

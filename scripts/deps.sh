@@ -20,6 +20,7 @@ pkgs=(gcc make clang llvm libbpf-dev libdw-dev libelf-dev zlib1g-dev liblzma-dev
       libc6-dbg dwz	# glibc's DWARF (exec=libc.so.6); DWZ test files
       g++ libstdc++6-12-dbg	# the C++ tests: their target, libstdc++'s debug build
       liblua5.4-0-dbg libdb5.3-dbg python3.11-dbg	# the coverage (bench/coverage.sh) and its tests
+      gdb python3 liblua5.4-dev libdb5.3-dev	# the differential test against gdb (tests/diff)
       "$@")
 missing=()
 for p in "${pkgs[@]}"; do
