@@ -623,15 +623,11 @@ static int print_counts(struct bp_trace_out *o)
 	return 0;
 }
 
-static int print_folded(struct bp_trace_out *o)
+/* Writes text (len bytes, made with err), then frees it. */
+static int put_made(struct bp_trace_out *o, int err, char *text, size_t len)
 {
-	size_t len;
-	char *text;
-	int err = bp_trace_stacks__folded(o->stacks, &text, &len);
-
-	if (err)
-		return err;
-	err = make_room(o, len);
+	if (!err)
+		err = make_room(o, len);
 	if (!err) {
 		put_bytes(o, text, len);
 		write_out(o);
@@ -640,26 +636,28 @@ static int print_folded(struct bp_trace_out *o)
 	return err;
 }
 
+static int print_folded(struct bp_trace_out *o)
+{
+	size_t len = 0;
+	char *text = NULL;
+	int err = bp_trace_stacks__folded(o->stacks, &text, &len);
+
+	return put_made(o, err, text, len);
+}
+
 static int print_hists(struct bp_trace_out *o)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(bpfprobe_object__bpf_object(o->obj),
 							    BP_TRACE_MAP_HIST);
-	size_t len;
-	char *text;
+	size_t len = 0;
+	char *text = NULL;
 	int err;
 
 	if (!map)
 		return -ENOENT;
-	err = bp_trace_hist__format(o->t, map, (const char *const *)o->labels, o->nlabels, o->json, &text, &len);
-	if (err)
-		return err;
-	err = make_room(o, len);
-	if (!err) {
-		put_bytes(o, text, len);
-		write_out(o);
-	}
-	free(text);
-	return err;
+	err = bp_trace_hist__format(o->t, map, (const char *const *)o->labels, o->nlabels,
+				    o->json, &text, &len);
+	return put_made(o, err, text, len);
 }
 
 int bp_trace_out__finish(struct bp_trace_out *o)
