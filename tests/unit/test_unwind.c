@@ -475,6 +475,45 @@ static void test_user_exited(void)
 	bp_unwinder__free(u);
 }
 
+/* 150 calls deep, small frames: all in the sample, more than are unwound */
+__attribute__((noinline)) static int recurse(int n)
+{
+	int r;
+
+	if (!n)
+		return sample_here("deep.sample");
+	r = recurse(n - 1);
+	asm volatile("" : "+r"(r) : : "memory");
+	return r;
+}
+
+static void test_user_limit(void)
+{
+	struct bp_unwinder *u = bp_unwinder__new(NULL);
+	struct bp_stack_sample *s;
+	struct bp_frames f;
+	size_t len;
+	int i, n = 0;
+
+	if (!u)
+		return;
+	CHECK_INT(recurse(150), 0);
+	s = load_sample(tmp_path("deep.sample"), &len);
+	CHECK_INT(bp_unwinder__user(u, s, len, &f), 0);
+	for (i = 0; i < f.n; i++)
+		n += f.frames[i].func && !strcmp(f.frames[i].func, "recurse");
+	CHECK(f.stop == BP_UNWIND_LIMIT && f.n_unwound == BP_UNWIND_MAX_FRAMES &&
+	      /* (gcc makes recurse(0) jump to sample_here: a tail-call frame) */
+	      n >= BP_UNWIND_MAX_FRAMES - 3 && f.reason && !strcmp(f.reason, "127 frames, the most unwound"),
+	      "stop %d (%s), %d frames, %d unwound, %d of recurse", f.stop, f.reason ? f.reason : "",
+	      f.n, f.n_unwound, n);
+	if (test_cur_failed)
+		dump(&f);
+	bp_frames__free(&f);
+	free(s);
+	bp_unwinder__free(u);
+}
+
 static void *thread_main(void *arg)
 {
 	sample_here("thread.sample");
@@ -529,6 +568,7 @@ int main(void)
 	RUN(test_user_self);
 	RUN(test_user_exited);
 	RUN(test_user_thread);
+	RUN(test_user_limit);
 	RUN(test_opts);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	if (system(cmd))
