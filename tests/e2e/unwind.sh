@@ -173,6 +173,111 @@ else
 	skip unwind_gdb_python "no /usr/bin/python3.11"
 fi
 
+# gdb's frames at many addresses, not only a stack's: a frame 0 at two
+# addresses in every 10th function of libc, every 12th of python3.11, every
+# other of lua5.4, every third byte of the C target's (gcc, clang)
+# (gdb run on each file, offline: its blocks, line table, minimal symbols,
+# tests/targets/unwind/gdb/uw_gdb_at.py), against the unwinder's for the
+# same addresses in a process. gdb keeps 16 bits of an inlined call's line
+# (python's deepfreeze.c is longer): ours, complete, is compared on those.
+debug_file() {
+	local id
+	id=$(readelf -n "$1" 2>/dev/null | awk '/Build ID/ { print $3; exit }')
+	[ -n "$id" ] && echo "/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
+}
+# the file with FILE's full symbol table: its debug file, else itself
+symbols_of() {
+	local d
+	d=$(debug_file "$1")
+	if [ -f "$d" ]; then echo "$d"; else echo "$1"; fi
+}
+# addresses FILE STEP BASE LABEL: "LABEL+OFF ADDR" lines, ADDR = BASE + OFF:
+# two in every STEPth function; STEP 0: every third byte of every function
+addresses() {
+	local n=0 v sz a b
+	readelf -sW "$(symbols_of "$1")" 2>/dev/null |
+		awk '$4 == "FUNC" && $3 + 0 > 1 && $7 != "UND" { print $2, $3 }' | sort -u |
+		while read -r v sz; do
+			if [ "$2" = 0 ]; then
+				for ((a = 16#$v; a < 16#$v + sz; a += 3)); do
+					printf '%s+%x %x\n' "$4" $a $(($3 + a))
+				done
+				continue
+			fi
+			n=$((n + 1))
+			[ $((n % $2)) = 0 ] || continue
+			a=$((16#$v + (sz > 32 ? 16 : 1)))
+			b=$((16#$v + sz / 2))
+			printf '%s+%x %x\n%s+%x %x\n' "$4" $a $(($3 + a)) "$4" $b $(($3 + b))
+		done
+}
+at_compare() {	# at_compare NAME FILE BASE STEP SAMPLE
+	local name=$1 file=$2 base=$3 step=$4 s=$5 d n
+	if [ ! -f "$(symbols_of "$file")" ]; then
+		skip "unwind_gdb_at_$name" "no debug file for $file"
+		return
+	fi
+	addresses "$file" "$step" 0 "$name" >"$tmp/$name.rel"
+	addresses "$file" "$step" "$base" "$name" >"$tmp/$name.abs"
+	UW_AT_FILE=$tmp/$name.rel timeout 300 gdb -batch -nx -ex "source $PWD/tests/targets/unwind/gdb/uw_gdb_at.py" \
+		"$file" </dev/null 2>/dev/null | grep '^AT ' >"$tmp/$name.at.gdb"
+	$tool --at "$tmp/$name.abs" "$s" 2>&1 |
+		awk '{ for (i = 3; i <= NF; i++) if (match($i, /:[0-9]+$/)) {
+			l = substr($i, RSTART + 1) + 0; if (l > 65535) $i = substr($i, 1, RSTART) (l % 65536) }
+			print }' >"$tmp/$name.at.ours"
+	n=$(wc -l <"$tmp/$name.rel")
+	if [ "$n" -lt 100 ]; then
+		fail "unwind_gdb_at_$name" "only $n addresses"
+	elif d=$(diff "$tmp/$name.at.gdb" "$tmp/$name.at.ours"); then
+		pass "unwind_gdb_at_$name"
+	else
+		fail "unwind_gdb_at_$name" "$(grep -c '^<' <<<"$d") of $n addresses differ (< gdb, > ours): $(head -6 <<<"$d" | tr '\n' ' ')"
+	fi
+}
+# at_process NAME VAR=VALUE... -- CMD...: CMD takes a sample into
+# $tmp/NAME.sample and waits (its stdin a fifo the caller closes, fd $go)
+at_process() {
+	local name=$1 env=()
+	shift
+	while [ "$1" != -- ]; do
+		env+=("$1")
+		shift
+	done
+	shift
+	mkfifo "$tmp/$name.go"
+	env UW_WAIT=1 UW_SAMPLE_OUT="$tmp/$name.sample" "${env[@]}" "$@" <"$tmp/$name.go" >/dev/null 2>&1 &
+	pids+=($!)
+	exec {go}>"$tmp/$name.go"
+	wait_for "$tmp/$name.sample"
+}
+# where FILE is mapped in the process of sample S, its first mapping
+module_base() {
+	local pid
+	pid=$(od -An -tu4 -j8 -N4 "$2" | tr -d ' ')
+	awk -v f="$1" '$6 == f { split($1, a, "-"); print a[1]; exit }' "/proc/$pid/maps"
+}
+if [ -x /usr/bin/python3.11 ] && at_process at_py UW_SAMPLE_MATCH=uw-marker LD_PRELOAD="$preload" -- \
+		/usr/bin/python3.11 "$scripts/uw_probe.py" "$marker"; then
+	libc=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
+	at_compare libc "$libc" $((16#$(module_base "$libc" "$tmp/at_py.sample"))) 10 "$tmp/at_py.sample"
+	# (not position-independent: at its link-time addresses)
+	at_compare python /usr/bin/python3.11 0 12 "$tmp/at_py.sample"
+fi
+exec {go}>&-
+for cc in gcc clang; do
+	t=$(readlink -f build/targets/uw_target-$cc-O2)
+	if at_process "at_$cc" -- "$t" sort "$tmp/at_$cc.sample"; then
+		at_compare "c_$cc" "$t" $((16#$(module_base "$t" "$tmp/at_$cc.sample"))) 0 "$tmp/at_$cc.sample"
+	fi
+	exec {go}>&-
+done
+if [ -x /usr/bin/lua5.4 ] && at_process at_lua UW_SAMPLE_MATCH=uw-marker LD_PRELOAD="$preload" -- \
+		/usr/bin/lua5.4 "$scripts/uw_probe.lua" open "$marker"; then
+	at_compare lua /usr/bin/lua5.4 $((16#$(module_base /usr/bin/lua5.4 "$tmp/at_lua.sample"))) 2 \
+		"$tmp/at_lua.sample"
+fi
+exec {go}>&-
+
 # A stack deeper than the sample's 8 KiB: the frames the sample holds are
 # gdb's first ones, then the unwinding says where the sample ends (the live
 # stack is not read: the process has moved on). With --live-stack while the

@@ -3,6 +3,7 @@
  * The unwinder on a sample file (tests/targets/unwind/capture), for
  * tests/e2e/unwind.sh to compare with gdb:
  *   uw_frames [--note-wait] [--sample-only] [--live-stack] [--repeat N] SAMPLE
+ *   uw_frames --at FILE SAMPLE
  * prints the stack as the text form (lines "TEXT ..."), the folded form
  * ("FOLDED ..."), and one line per frame in the form the gdb script
  * (frames.py) prints:
@@ -12,6 +13,10 @@
  * and waits for the process to exit before unwinding (its modules then
  * come from the snapshot, its stack from the sample alone). With --repeat,
  * it unwinds the sample N more times and prints "REPEAT <N> <us per stack>".
+ * With --at, for each line "LABEL ADDR" (hex) of FILE it prints the frames
+ * of a frame 0 at ADDR (the sample's process's address, in a copy of the
+ * sample), as tests/targets/unwind/gdb/uw_gdb_at.py prints gdb's:
+ *   AT <label> <func>|<inline|->|<file base name>:<line> ...
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -65,9 +70,42 @@ static const char *base(const char *p)
 	return s ? s + 1 : p ? p : "?";
 }
 
+/* --at: frame 0's frames at each address of the file */
+static int frames_at(struct bp_unwinder *u, struct bp_stack_sample *s, size_t len, const char *path)
+{
+	char label[128];
+	unsigned long long addr;
+	struct bp_frames f;
+	FILE *in = fopen(path, "r");
+	int i;
+
+	if (!in)
+		return 1;
+	while (fscanf(in, "%127s %llx", label, &addr) == 2) {
+		s->regs[0] = addr;
+		if (bp_unwinder__user(u, s, len, &f))
+			return 1;
+		printf("AT %s", label);
+		/* frame 0's: its inlined calls, up to its function */
+		for (i = 0; i < f.n; i++) {
+			const struct bp_frame *fr = &f.frames[i];
+
+			printf(" %s|%s|%s:%d", fr->func ? fr->func : "??", fr->is_inline ? "inline" : "-",
+			       fr->file ? base(fr->file) : "?", fr->line);
+			if (!fr->is_inline)
+				break;
+		}
+		printf("\n");
+		bp_frames__free(&f);
+	}
+	fclose(in);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct bp_unwinder_opts opts = { .sz = sizeof(opts) };
+	const char *at = NULL;
 	bool note_wait = false;
 	long repeat = 0;
 	struct bp_stack_sample *s;
@@ -84,6 +122,8 @@ int main(int argc, char **argv)
 			opts.sample_only = true;
 		else if (!strcmp(argv[i], "--live-stack"))
 			opts.live_stack = true;
+		else if (!strcmp(argv[i], "--at") && i + 1 < argc - 1)
+			at = argv[++i];
 		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc - 1)
 			repeat = atol(argv[++i]);
 	}
@@ -113,6 +153,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (at)
+		return frames_at(u, s, len, at);
 	err = bp_unwinder__user(u, s, len, &f);
 	if (err) {
 		fprintf(stderr, "unwind: %s\n", strerror(-err));
