@@ -15,7 +15,12 @@
  * symbol table), one frame per inlined call around the PC (innermost
  * first, "inlined into" its caller), the file:line (the innermost one's
  * from the line table as gdb reads it; an inlined call's caller's from
- * the call site's DW_AT_call_file/call_line) and the module.
+ * the call site's DW_AT_call_file/call_line) and the module; and between
+ * a frame and its caller, the functions that tail-called on the way when
+ * the call sites' DWARF says which unambiguously (gdb's tail-call frames).
+ * Known differences from gdb 13: an inlined call's line past 65535 is
+ * given whole (gdb keeps its low 16 bits); C++ and other languages'
+ * functions are named by DW_AT_name (gdb: the qualified, demangled name).
  *
  * A stack whose unwinding stopped before its outermost frame says why
  * (bp_frames.stop, .reason), and the formatters print it as a last

@@ -39,6 +39,7 @@ struct uw_proc {
 	struct uw_maps *maps;
 	Dwfl *dwfl;
 	bool attached;
+	const char *why_not;		/* not attached: why (static text) */
 	struct uw_mod *mods;
 	size_t nmods;
 	int mem_fd;			/* /proc/PID/mem, bound to this process; -1 */

@@ -306,7 +306,8 @@ int bp_unwinder__user(struct bp_unwinder *u, const struct bp_stack_sample *s, si
 		}
 	}
 	if (!p->attached) {
-		snprintf(why, sizeof(why), "cannot unwind process %u: %s", s->pid, dwfl_errmsg(-1));
+		snprintf(why, sizeof(why), "cannot unwind process %u: %s", s->pid,
+			 p->why_not ? p->why_not : "no module could be opened");
 		err = bare(out, s, BP_UNWIND_ERROR, why);
 		goto out;
 	}
