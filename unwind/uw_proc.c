@@ -178,6 +178,7 @@ void uw_proc__free(struct uw_proc *p)
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
 	free(p->mods);
+	free(p->memo);
 	uw_maps__free(p->maps);
 	if (p->mem_fd >= 0)
 		close(p->mem_fd);
