@@ -119,7 +119,7 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 	if (*thread_argp)
 		return 0;
 	*thread_argp = p;
-	return p->s ? (pid_t)p->s->tid : p->pid;
+	return p->s && p->s->tid ? (pid_t)p->s->tid : p->pid;
 }
 
 static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)

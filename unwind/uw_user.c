@@ -309,7 +309,8 @@ static int walk_sample(struct bp_unwinder *u, struct uw_proc *p, const struct bp
 	int rc;
 
 	p->s = s;
-	rc = dwfl_getthread_frames(p->dwfl, s->tid, frame_cb, &w);
+	/* (a sample without its thread: the process's) */
+	rc = dwfl_getthread_frames(p->dwfl, s->tid ? (pid_t)s->tid : (pid_t)s->pid, frame_cb, &w);
 	p->s = NULL;
 	if (w.err)
 		return w.err;
