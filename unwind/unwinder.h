@@ -184,7 +184,8 @@ int bp_unwinder__kernel(struct bp_unwinder *u, const __u64 *ips, int n,
 
 void bp_frames__free(struct bp_frames *f);
 
-/* The pseudo-frame's text, "[unwind stopped: REASON]", or NULL (END). */
+/* The pseudo-frame's text, "[unwind stopped: REASON]", with snprintf's
+ * return convention; -ENOENT when unwinding did not stop early. */
 int bp_frames__stop_snprintf(const struct bp_frames *f, char *buf, size_t size);
 
 /*
