@@ -5,8 +5,10 @@
  * - user stacks from a sample (util/stack_sample.h: the registers a $ustack
  *   fetch copies and up to 8 KiB of the stack above rsp), unwound with
  *   libdwfl's unwinder through the modules' CFI (.eh_frame, else
- *   .debug_frame, from separate debug files too), reading stack memory
- *   from the sample, else from the live process (/proc/PID/mem);
+ *   .debug_frame, from separate debug files too), reading the stack
+ *   from the sample (other memory from the live process, /proc/PID/mem),
+ *   over the process's modules as a snapshot of its maps taken when the
+ *   pid was first seen (so that a process gone since can be unwound);
  * - kernel stacks from addresses (the kernel's stack map), through
  *   /proc/kallsyms and /proc/modules.
  *
@@ -36,6 +38,10 @@
  *		bp_frames__free(&f);
  *	}
  *	bp_unwinder__free(u);
+ *
+ * A process that execs maps other modules: note its pid again then (an
+ * exec tracepoint's record, say); a PC the snapshot lacks in a process
+ * still running makes a new snapshot (a library dlopen'ed since).
  *
  * Processes are numbered as the kernel's initial PID namespace does
  * (bpf_get_current_pid_tgid()); /proc must be that namespace's.
