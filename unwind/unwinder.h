@@ -5,8 +5,10 @@
  * - user stacks from a sample (util/stack_sample.h: the registers a $ustack
  *   fetch copies and up to 8 KiB of the stack above rsp), unwound with
  *   libdwfl's unwinder through the modules' CFI (.eh_frame, else
- *   .debug_frame, from separate debug files too), reading stack memory
- *   from the sample, else from the live process (/proc/PID/mem);
+ *   .debug_frame, from separate debug files too), reading the stack
+ *   from the sample (other memory from the live process, /proc/PID/mem),
+ *   over the process's modules as a snapshot of its maps taken when the
+ *   pid was first seen (so that a process gone since can be unwound);
  * - kernel stacks from addresses (the kernel's stack map), through
  *   /proc/kallsyms and /proc/modules.
  *
@@ -15,7 +17,12 @@
  * symbol table), one frame per inlined call around the PC (innermost
  * first, "inlined into" its caller), the file:line (the innermost one's
  * from the line table as gdb reads it; an inlined call's caller's from
- * the call site's DW_AT_call_file/call_line) and the module.
+ * the call site's DW_AT_call_file/call_line) and the module; and between
+ * a frame and its caller, the functions that tail-called on the way when
+ * the call sites' DWARF says which unambiguously (gdb's tail-call frames).
+ * Known differences from gdb 13: an inlined call's line past 65535 is
+ * given whole (gdb keeps its low 16 bits); C++ and other languages'
+ * functions are named by DW_AT_name (gdb: the qualified, demangled name).
  *
  * A stack whose unwinding stopped before its outermost frame says why
  * (bp_frames.stop, .reason), and the formatters print it as a last
@@ -31,6 +38,10 @@
  *		bp_frames__free(&f);
  *	}
  *	bp_unwinder__free(u);
+ *
+ * A process that execs maps other modules: note its pid again then (an
+ * exec tracepoint's record, say); a PC the snapshot lacks in a process
+ * still running makes a new snapshot (a library dlopen'ed since).
  *
  * Processes are numbered as the kernel's initial PID namespace does
  * (bpf_get_current_pid_tgid()); /proc must be that namespace's.
@@ -179,7 +190,8 @@ int bp_unwinder__kernel(struct bp_unwinder *u, const __u64 *ips, int n,
 
 void bp_frames__free(struct bp_frames *f);
 
-/* The pseudo-frame's text, "[unwind stopped: REASON]", or NULL (END). */
+/* The pseudo-frame's text, "[unwind stopped: REASON]", with snprintf's
+ * return convention; -ENOENT when unwinding did not stop early. */
 int bp_frames__stop_snprintf(const struct bp_frames *f, char *buf, size_t size);
 
 /*

@@ -33,12 +33,39 @@ struct uw_mod {
 	struct uw_dbg *own;		/* its symbols when no build is shared */
 };
 
+/* What unwinding learnt of a process's addresses, remembered (uw_user.c):
+ * whether the CFI at a PC unwinds, the tail-call frames between a
+ * function and a return address. Tables of fixed size, reset when full. */
+#define UW_MEMO_SLOTS	1024
+#define UW_MEMO_TAILS	4
+
+struct uw_cfi_memo {
+	Dwarf_Addr pc;
+	signed char cfi;	/* cfi_at()'s answer */
+	bool used;
+};
+
+struct uw_tail_memo {
+	Dwarf_Addr caller_pc, callee;
+	Dwarf_Addr pcs[UW_MEMO_TAILS];
+	unsigned char n;
+	bool used;
+};
+
+struct uw_memo {
+	struct uw_cfi_memo cfi[UW_MEMO_SLOTS];
+	struct uw_tail_memo tail[UW_MEMO_SLOTS];
+	unsigned int ncfi, ntail;
+};
+
 struct uw_proc {
 	struct bp_unwinder *u;
+	struct uw_memo *memo;		/* made when first needed */
 	pid_t pid;
 	struct uw_maps *maps;
 	Dwfl *dwfl;
 	bool attached;
+	const char *why_not;		/* not attached: why (static text) */
 	struct uw_mod *mods;
 	size_t nmods;
 	int mem_fd;			/* /proc/PID/mem, bound to this process; -1 */

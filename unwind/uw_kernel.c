@@ -120,7 +120,9 @@ static int parse_kallsyms(struct uw_kernel *k, FILE *f)
 			*mod++ = 0;
 		if (!strcmp(name, "_etext"))
 			k->etext = addr;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		/* ends of text, not functions */
+		if ((type != 't' && type != 'T' && type != 'w' && type != 'W') ||
+		    !strcmp(name, "_etext") || !strcmp(name, "_einittext"))
 			continue;
 		if (bp_grow((void **)&k->syms, k->n, &k->cap, sizeof(*k->syms), 4096))
 			goto nomem;

@@ -5,6 +5,8 @@
  * gdb keeps a table per source file ("subfile") of a unit. Replaying its
  * reader over the rows of each sequence:
  * - a row of line 0 is dropped (the line before it goes on);
+ * - a row of the same file and line as the row kept before it is dropped
+ *   when that line has had a nonzero discriminator;
  * - a row that switches files at the address of the previous row, not a
  *   statement where one was, is dropped;
  * - a file switch, and the end of a sequence, put an end marker (line 0)
@@ -151,19 +153,28 @@ struct seq_state {
 	int last_line;
 	Dwarf_Addr last_addr;
 	bool stmt_at_addr;
+	int line;		/* the line register, from row to row */
+	bool nonzero_disc;	/* the line has had a nonzero discriminator */
 };
 
 static int replay_row(struct builder *b, struct seq_state *st, Dwarf_Line *row)
 {
 	bool end = false, stmt = false, file_changed, ignore;
+	unsigned int file, disc = 0;
 	const char *name;
-	unsigned int file;
 	Dwarf_Addr addr;
 	int line = 0, err = 0;
 
 	if (dwarf_lineaddr(row, &addr) || dwarf_lineno(row, &line) ||
 	    dwarf_lineendsequence(row, &end) || dwarf_linebeginstatement(row, &stmt))
 		return 0;
+	dwarf_linediscriminator(row, &disc);
+	/* gdb's line register: a new line starts its discriminator flag over */
+	if (line != st->line)
+		st->nonzero_disc = disc != 0;
+	else
+		st->nonzero_disc |= disc != 0;
+	st->line = line;
 	name = dwarf_linesrc(row, NULL, NULL);
 	if (!name)
 		return 0;
@@ -176,7 +187,10 @@ static int replay_row(struct builder *b, struct seq_state *st, Dwarf_Line *row)
 	if (((file_changed && !ignore) || end) && st->have_last && st->recording)
 		err = record(b, st->last_file, 0, addr, true);
 	if (!err && !end && !ignore) {
-		if (st->recording)
+		/* gdb's dwarf_record_line_p */
+		bool keep = file_changed || line != st->last_line || !st->nonzero_disc;
+
+		if (st->recording && keep)
 			err = record(b, file, line, addr, stmt);
 		st->have_last = true;
 		st->last_file = file;
@@ -253,7 +267,7 @@ static int build(Dwarf_Die *cu, struct uw_cu_lines **out)
 		if (!row || dwarf_lineaddr(row, &addr))
 			continue;
 		if (seq_start) {
-			st = (struct seq_state){ .recording = addr != 0 };
+			st = (struct seq_state){ .recording = addr != 0, .line = 1 };
 			seq_start = false;
 		}
 		err = replay_row(&b, &st, row);

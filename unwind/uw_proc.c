@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <gelf.h>
 
 #include "unwind/uw_core.h"
 #include "unwind/uw_elf.h"
@@ -118,7 +119,7 @@ static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 	if (*thread_argp)
 		return 0;
 	*thread_argp = p;
-	return p->s ? (pid_t)p->s->tid : p->pid;
+	return p->s && p->s->tid ? (pid_t)p->s->tid : p->pid;
 }
 
 static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
@@ -177,6 +178,7 @@ void uw_proc__free(struct uw_proc *p)
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
 	free(p->mods);
+	free(p->memo);
 	uw_maps__free(p->maps);
 	if (p->mem_fd >= 0)
 		close(p->mem_fd);
@@ -219,8 +221,20 @@ static int build_dwfl(struct uw_proc *p)
 		if (elf && !arch_elf && !p->mods[i].m->vdso)
 			arch_elf = elf;
 	}
+	/* a sample holds x86-64 registers: a 32-bit process is not unwound */
+	if (arch_elf) {
+		GElf_Ehdr eh;
+
+		if (!gelf_getehdr(arch_elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+		    eh.e_machine != EM_X86_64) {
+			p->why_not = "it is not an x86-64 process";
+			return 0;
+		}
+	}
 	/* the architecture from a module of the process (NULL: libdwfl looks) */
 	p->attached = dwfl_attach_state(p->dwfl, arch_elf, p->pid, &thread_callbacks, p);
+	if (!p->attached)
+		p->why_not = dwfl_errmsg(-1);
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 
 #include "unwind/uw_calls.h"
 #include "unwind/uw_lines.h"
+#include "unwind/uw_msyms.h"
 #include "unwind/uw_sym.h"
 #include "util/grow.h"
 
@@ -41,6 +42,7 @@ struct uw_dbg {
 	Dwfl_Module *mod;
 	struct uw_calls *calls;
 	struct cu_range *cus;	/* by start, built when first needed */
+	struct uw_msyms *msyms;	/* code symbols, made when first needed */
 	size_t ncus, cus_cap;
 	bool cus_built;
 	struct uw_lines *lines;
@@ -73,6 +75,7 @@ void uw_dbg__free(struct uw_dbg *d)
 	uw_lines__free(d->lines);
 	uw_calls__free(d->calls);
 	free(d->cus);
+	uw_msyms__free(d->msyms);
 	free(d->slots);
 	free(d->syms);
 	free(d);
@@ -108,15 +111,32 @@ static const char *die_name(Dwarf_Die *die, bool c)
 	return dwarf_diename(die);
 }
 
+/* Where a block starts, for gdb's order of blocks. */
+static Dwarf_Addr block_start(Dwarf_Die *die)
+{
+	Dwarf_Addr low, base, start, end, min = (Dwarf_Addr)-1;
+	ptrdiff_t off = 0;
+
+	if (!dwarf_lowpc(die, &low))
+		return low;
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0)
+		if (start < min)
+			min = start;
+	return min;
+}
+
 /*
  * Appends to chain (from *n) the DIEs under parent that hold a: functions
  * and inlined calls, through lexical blocks (and, for C++ and the like,
  * namespaces and classes). Descends into the first that holds it: DWARF
- * nests them.
+ * nests them. Among the unit's own functions (aliases of one assembly
+ * routine overlap), the one gdb finds: starting last, the last of those.
  */
 static void walk(Dwarf_Die *parent, Dwarf_Addr a, bool c, Dwarf_Die *chain, int *n, int depth)
 {
-	Dwarf_Die child;
+	Dwarf_Addr best_start = 0, start;
+	bool have_best = false;
+	Dwarf_Die child, best;
 	int tag;
 
 	if (depth > 4 * MAX_CHAIN || dwarf_child(parent, &child))
@@ -132,6 +152,15 @@ static void walk(Dwarf_Die *parent, Dwarf_Addr a, bool c, Dwarf_Die *chain, int 
 		case DW_TAG_catch_block:
 			if (dwarf_haspc(&child, a) <= 0)
 				break;
+			if (depth == 0 && tag == DW_TAG_subprogram) {
+				start = block_start(&child);
+				if (!have_best || start >= best_start) {
+					best = child;
+					best_start = start;
+					have_best = true;
+				}
+				break;
+			}
 			if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
 				if (*n == MAX_CHAIN)
 					return;
@@ -158,6 +187,10 @@ static void walk(Dwarf_Die *parent, Dwarf_Addr a, bool c, Dwarf_Die *chain, int 
 			break;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
+	if (have_best && *n < MAX_CHAIN) {
+		chain[(*n)++] = best;
+		walk(&best, a, c, chain, n, depth + 1);
+	}
 }
 
 /* The file and line an inlined call was made from. */
@@ -189,18 +222,12 @@ static int push_sym(struct uw_dbg *d, const struct uw_sym *s)
 	return 0;
 }
 
-/* The symbol table's function at addr, and its address. */
-static const char *symtab_func(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *start)
+/* The symbol table's function at addr, and its address (gdb's choice). */
+static const char *symtab_func(struct uw_dbg *d, Dwarf_Addr addr, Dwarf_Addr *start)
 {
-	GElf_Off off = 0;
-	const char *name;
-	GElf_Sym sym;
-
-	name = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
-	if (!name || !*name)
-		return NULL;
-	*start = addr - off;
-	return name;
+	if (!d->msyms)
+		d->msyms = uw_msyms__new(d->mod);
+	return d->msyms ? uw_msyms__at(d->msyms, addr, start) : NULL;
 }
 
 static int cmp_cu_range(const void *a, const void *b)
@@ -288,7 +315,7 @@ static int compute(struct uw_dbg *d, Dwarf_Addr addr)
 	int n = 0, first = 0, line = 0, i, err;
 	bool c;
 
-	sym_name = symtab_func(d->mod, addr, &start);
+	sym_name = symtab_func(d, addr, &start);
 	cu = find_cu(d, addr, &cu_mem, &bias);
 	if (!cu) {
 		/* no DWARF here: the symbol alone, no line (as gdb) */

@@ -89,6 +89,8 @@ static int emit(struct walk *w, Dwfl_Module *mod, Dwarf_Addr pc, Dwarf_Addr look
 	return 0;
 }
 
+static int tail_frames_memo(struct walk *w, Dwarf_Addr pc, Dwarf_Addr *pcs, int max);
+
 /* The frames gdb shows for the tail calls that led from the frame at pc
  * (a return address) to the previous one. */
 static int emit_tail_calls(struct walk *w, Dwarf_Addr pc)
@@ -98,7 +100,7 @@ static int emit_tail_calls(struct walk *w, Dwarf_Addr pc)
 
 	if (!w->have_callee)
 		return 0;
-	n = uw_tail__frames(w->u, w->p, pc, w->callee, pcs, 16);
+	n = tail_frames_memo(w, pc, pcs, 16);
 	for (i = 0; i < n; i++) {
 		Dwfl_Module *mod = dwfl_addrmodule(w->p->dwfl, pcs[i] - 1);
 		struct uw_mod *um = mod ? uw_proc__mod(mod) : NULL;
@@ -146,6 +148,75 @@ static int cfi_at(Dwfl_Module *mod, Dwarf_Addr addr)
 		return end;
 	}
 	return -1;
+}
+
+static size_t memo_slot(Dwarf_Addr a, Dwarf_Addr b)
+{
+	return (size_t)(((a ^ (b * 31)) * 0x9e3779b97f4a7c15ULL) >> 40) & (UW_MEMO_SLOTS - 1);
+}
+
+static struct uw_memo *memo_of(struct uw_proc *p)
+{
+	if (!p->memo)
+		p->memo = calloc(1, sizeof(*p->memo));
+	return p->memo;
+}
+
+/* cfi_at(), remembered per process */
+static int cfi_at_memo(struct uw_proc *p, Dwfl_Module *mod, Dwarf_Addr addr)
+{
+	struct uw_memo *m = memo_of(p);
+	struct uw_cfi_memo *e;
+	size_t i;
+	int cfi;
+
+	if (!m)
+		return cfi_at(mod, addr);
+	for (i = memo_slot(addr, 0); m->cfi[i].used; i = (i + 1) & (UW_MEMO_SLOTS - 1))
+		if (m->cfi[i].pc == addr)
+			return m->cfi[i].cfi;
+	cfi = cfi_at(mod, addr);
+	if (m->ncfi >= UW_MEMO_SLOTS / 2) {
+		memset(m->cfi, 0, sizeof(m->cfi));
+		m->ncfi = 0;
+		i = memo_slot(addr, 0);
+	}
+	e = &m->cfi[i];
+	*e = (struct uw_cfi_memo){ .pc = addr, .cfi = cfi, .used = true };
+	m->ncfi++;
+	return cfi;
+}
+
+/* uw_tail__frames(), remembered per process */
+static int tail_frames_memo(struct walk *w, Dwarf_Addr pc, Dwarf_Addr *pcs, int max)
+{
+	struct uw_memo *m = memo_of(w->p);
+	struct uw_tail_memo *e;
+	size_t i;
+	int n;
+
+	if (!m)
+		return uw_tail__frames(w->u, w->p, pc, w->callee, pcs, max);
+	for (i = memo_slot(pc, w->callee); m->tail[i].used; i = (i + 1) & (UW_MEMO_SLOTS - 1)) {
+		e = &m->tail[i];
+		if (e->caller_pc == pc && e->callee == w->callee) {
+			memcpy(pcs, e->pcs, e->n * sizeof(*pcs));
+			return e->n;
+		}
+	}
+	n = uw_tail__frames(w->u, w->p, pc, w->callee, pcs, max);
+	if (n < 0 || n > UW_MEMO_TAILS)
+		return n;
+	if (m->ntail >= UW_MEMO_SLOTS / 2) {
+		memset(m->tail, 0, sizeof(m->tail));
+		m->ntail = 0;
+		i = memo_slot(pc, w->callee);
+	}
+	e = &m->tail[i];
+	*e = (struct uw_tail_memo){ .caller_pc = pc, .callee = w->callee, .n = n, .used = true };
+	memcpy(e->pcs, pcs, n * sizeof(*pcs));
+	m->ntail++;
+	return n;
 }
 
 static int stop(struct walk *w, enum bp_unwind_stop why, const char *fmt, ...)
@@ -208,7 +279,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		return stop(w, BP_UNWIND_NO_ELF, "cannot open %s: %s", module_name(mod, um),
 			    um && um->open_err == -ESTALE ? "another file has its path now" :
 			    um && um->open_err ? strerror(-um->open_err) : dwfl_errmsg(-1));
-	cfi = cfi_at(mod, lookup);
+	cfi = cfi_at_memo(w->p, mod, lookup);
 	if (cfi < 0)
 		return stop(w, BP_UNWIND_NO_CFI, "no CFI for 0x%" PRIx64 " in %s", (uint64_t)pc,
 			    module_name(mod, um));
@@ -238,7 +309,8 @@ static int walk_sample(struct bp_unwinder *u, struct uw_proc *p, const struct bp
 	int rc;
 
 	p->s = s;
-	rc = dwfl_getthread_frames(p->dwfl, s->tid, frame_cb, &w);
+	/* (a sample without its thread: the process's) */
+	rc = dwfl_getthread_frames(p->dwfl, s->tid ? (pid_t)s->tid : (pid_t)s->pid, frame_cb, &w);
 	p->s = NULL;
 	if (w.err)
 		return w.err;
@@ -306,7 +378,8 @@ int bp_unwinder__user(struct bp_unwinder *u, const struct bp_stack_sample *s, si
 		}
 	}
 	if (!p->attached) {
-		snprintf(why, sizeof(why), "cannot unwind process %u: %s", s->pid, dwfl_errmsg(-1));
+		snprintf(why, sizeof(why), "cannot unwind process %u: %s", s->pid,
+			 p->why_not ? p->why_not : "no module could be opened");
 		err = bare(out, s, BP_UNWIND_ERROR, why);
 		goto out;
 	}
