@@ -315,6 +315,8 @@ int cmd_load(int argc, char **argv)
 	bp_session__install_signals();
 	oopts.vmlinux = a.vmlinux;
 	oopts.no_cache = a.no_cache;
+	/* -p: exec= as that process sees it (its root, a container's) */
+	oopts.view_pid = a.pid > 0 ? a.pid : 0;
 	obj = bpfprobe_object__open(a.obj_path, &oopts);
 	if (!obj)
 		goto out;

@@ -193,7 +193,7 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 {
 	struct bpfprobe_open_opts oopts = {
 		.sz = sizeof(oopts), .vmlinux = a->vmlinux, .no_cache = a->no_cache,
-		.source = "bpfprobe trace",
+		.source = "bpfprobe trace", .view_pid = a->pid > 0 ? a->pid : 0,
 	};
 	struct bp_trace_out_opts topts = { .sz = sizeof(topts), .fd = fileno(records),
 					   .json = a->json };
@@ -286,6 +286,7 @@ int cmd_trace(int argc, char **argv)
 	topts.strlen = a.strlen;
 	topts.vmlinux = a.vmlinux;
 	topts.no_cache = a.no_cache;
+	topts.view_pid = a.pid > 0 ? a.pid : 0;
 	if (!bp_trace__new(a.specs, a.nspecs, &topts, &t)) {
 		for (int i = 0; bp_cli_verbose && i < t->nprogs; i++)
 			bp_trace__print_record(t, i, stderr);

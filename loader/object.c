@@ -5,6 +5,7 @@
  * failed call leaves nothing loaded or attached.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,8 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 		obj->source = realpath(opts->source, NULL) ?: strdup(opts->source);
 	if (OPTS_HAS(opts, no_cache))
 		obj->no_cache = opts->no_cache;
+	if (OPTS_HAS(opts, view_pid) && opts->view_pid > 0)
+		obj->view_pid = opts->view_pid;
 	err = bp_elf__check_bpf(path, &obj->license);
 	if (!err) {
 		/* the section handler claims the programs libbpf opens */
@@ -132,6 +135,15 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 	return obj;
 }
 
+/* "1234 sees it": for the point lines */
+static const char *pid_text(pid_t pid)
+{
+	static __thread char buf[40];
+
+	snprintf(buf, sizeof(buf), "%d sees it", (int)pid);
+	return buf;
+}
+
 /* -v: where each probe point is and how each argument is fetched */
 static void log_points(const struct bp_program *p)
 {
@@ -149,13 +161,14 @@ static void log_points(const struct bp_program *p)
 		else
 			/* "inlined into main", "symbol clone_me.constprop.0" and
 			 * the line say which copy and line a point is */
-			bp_info("program '%s': probe point %s:%s%s%s%s%s%s at 0x%llx (file offset 0x%llx, CU %s, line %s:%d)\n",
+			bp_info("program '%s': probe point %s:%s%s%s%s%s%s at 0x%llx (file offset 0x%llx, CU %s, line %s:%d)%s%s%s%s\n",
 				p->name, pt->binary, pt->func, pt->is_return ? "%return" : "",
 				pt->caller ? " inlined into " : "", pt->caller ? pt->caller : "",
 				pt->symbol ? " symbol " : "", pt->symbol ? pt->symbol : "",
 				(unsigned long long)pt->addr, (unsigned long long)pt->offset,
 				pt->cu ? pt->cu : "?", pt->src_file ? pt->src_file : "?",
-				pt->src_line);
+				pt->src_line, pt->seen_as ? ", " : "", pt->seen_as ? pt->seen_as : "",
+				pt->seen_as ? " as process " : "", pt->seen_as ? pid_text(pt->seen_by) : "");
 		for (int k = 0; k < pt->plan.nargs; k++) {
 			bp_fetch__format(&pt->plan.args[k], desc, sizeof(desc));
 			bp_info("  arg%d %s (%s, at %s): %s\n", k + 1,
@@ -177,6 +190,16 @@ int bp_object__resolve_programs(struct bpfprobe_object *obj)
 	}
 	bp_resolver__set_no_cache(r, obj->no_cache);
 	bp_resolver__set_resolution_cache(r, !obj->no_cache);
+	if (obj->view_pid > 0) {
+		char why[PATH_MAX + 256];
+
+		err = bp_resolver__set_view(r, obj->view_pid, why, sizeof(why));
+		if (err) {
+			bp_err("%s\n", why);
+			bp_resolver__free(r);
+			return err;
+		}
+	}
 	if (obj->obj && obj->nprogs && !bpf_object__btf(obj->obj))
 		bp_err("warning: '%s' has no BTF (built without -g): the programs' prototypes cannot be checked against their SEC() annotations (the ABI: int prog(void *ctx, int err, u64 arg1, ...))\n",
 		       obj->path);
@@ -194,6 +217,14 @@ int bp_object__resolve_programs(struct bpfprobe_object *obj)
 			break;
 		}
 		log_points(p);
+	}
+	if (!err) {
+		char why[128];
+
+		/* what its root held may have gone with it */
+		err = bp_resolver__view_check(r, why, sizeof(why));
+		if (err)
+			bp_err("%s\n", why);
 	}
 	bp_resolver__free(r);
 	return err;

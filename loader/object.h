@@ -102,6 +102,7 @@ struct bpfprobe_object {
 	char *vmlinux;		/* open opts: kernel DWARF to use */
 	char *source;		/* open opts: what the object was compiled from */
 	bool no_cache;		/* open opts: no DWARF index (probes/binary/index.h) */
+	pid_t view_pid;		/* open opts: exec= as this process sees it; 0: ours */
 	char *kernel_log;	/* libbpf's loads' verifier log, until the load ends */
 	struct bp_program *progs;
 	int nprogs;

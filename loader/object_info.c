@@ -55,6 +55,8 @@ static int object_point_info(const struct bpfprobe_object *obj, size_t i,
 		.is_return = ap->point->is_return,
 		.instance = ap->instance,
 		.prog_fd = obj->insts[ap->instance].fd,
+		.seen_as = ap->point->seen_as,
+		.seen_by = ap->point->seen_as ? ap->point->seen_by : 0,
 	};
 	FILL(info, full);
 	return 0;

@@ -90,12 +90,22 @@ struct bpfprobe_open_opts {
 	 */
 	bool no_cache;
 	/**
-	 * zero: the struct's tail, named so that an initializer zeroes it
-	 * (padding it would leave as it finds it); later options take its place
+	 * zero: padding, named so that an initializer zeroes it
 	 */
-	char reserved_tail[7];
+	char reserved_pad[3];
+	/**
+	 * Look exec= paths up as process view_pid sees them: in its root (a
+	 * chroot, a container's root in its own mount namespace, through
+	 * /proc/PID/root), a bare name in its PATH and, like its dynamic
+	 * loader, in its LD_LIBRARY_PATH, its root's ld.so.cache and library
+	 * directories. DWARF comes from that root's /usr/lib/debug or the
+	 * host's, by build ID. The file is attached by a path of the caller's
+	 * (bpfprobe_point_info.binary); bpfprobe_point_info.seen_as is the
+	 * process's. 0: as the caller sees them.
+	 */
+	pid_t view_pid;
 };
-#define bpfprobe_open_opts__last_field no_cache
+#define bpfprobe_open_opts__last_field view_pid
 
 /**
  * @brief Opens a BPF ELF object and parses the SEC() annotation of every
@@ -241,6 +251,13 @@ struct bpfprobe_point_info {
 	bool is_return;
 	size_t instance;	/**< index of the instance it runs */
 	int prog_fd;		/**< that instance's fd */
+	/**
+	 * the probed file as process seen_by sees it, when exec= was looked
+	 * up in that process's root (bpfprobe_open_opts.view_pid) and it calls
+	 * the file otherwise than binary; NULL: it does not
+	 */
+	const char *seen_as;
+	pid_t seen_by;		/**< with seen_as: that process */
 };
 
 /**
