@@ -133,12 +133,7 @@ static int parse_option(int c, struct load_args *a)
 
 	switch (c) {
 	case 'p':
-		a->pid = strtol(optarg, &end, 10);
-		if (*end || a->pid <= 0) {
-			fprintf(stderr, "bpfprobe load: bad pid '%s'\n", optarg);
-			return -EINVAL;
-		}
-		return 0;
+		return bp_cli__parse_pid("load", optarg, &a->pid);
 	case 'a':
 		a->system_wide = true;
 		return 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,17 @@ void bp_report__attached(const struct bpfprobe_object *obj, const struct bp_load
 			nk, nk == 1 ? "is a" : "are", nk == 1 ? "" : "s", nk == 1 ? "s" : "");
 }
 
+/* A point's file for messages: both paths when the traced process calls
+ * it otherwise (exec= looked up in its root, -p) than we do. */
+static const char *binary_text(const struct bpfprobe_point_info *pt, char *buf, size_t len)
+{
+	if (!pt->seen_as)
+		return pt->binary;
+	snprintf(buf, len, "%s as process %d sees it (%s on the host)", pt->seen_as,
+		 (int)pt->seen_by, pt->binary);
+	return buf;
+}
+
 /* Whether /proc/PID/maps has a mapping of the file st describes. */
 static int maps_file(pid_t pid, const struct stat *st)
 {
@@ -89,6 +101,7 @@ void bp_report__check_maps(const struct bpfprobe_object *obj, pid_t pid)
 	for (size_t i = 0; i < bpfprobe_object__point_cnt(obj); i++) {
 		struct bpfprobe_point_info pt = { .sz = sizeof(pt) };
 		struct bpfprobe_program_info pi = { .sz = sizeof(pi) };
+		char both[2 * PATH_MAX + 64];
 		struct stat st;
 		bool seen = false;
 		int r;
@@ -111,7 +124,7 @@ void bp_report__check_maps(const struct bpfprobe_object *obj, pid_t pid)
 		r = maps_file(pid, &st);
 		if (r == 0)
 			fprintf(stderr, "bpfprobe: warning: process %d does not map %s (program '%s'): its probes there fire only when it, or a process it starts, loads that file\n",
-				(int)pid, pt.binary, pt.program);
+				(int)pid, binary_text(&pt, both, sizeof(both)), pt.program);
 	}
 }
 
@@ -159,9 +172,9 @@ static void why_never(const struct bpfprobe_object *obj, const struct bp_load_sc
 		      const struct bpfprobe_program_stats *st)
 {
 	struct bpfprobe_point_info pt = {};
+	char comm[16], both[2 * PATH_MAX + 64];
+	const char *base, *bin;
 	struct execs e = {};
-	char comm[16];
-	const char *base;
 
 	fprintf(stderr, "bpfprobe: program '%s' never ran: ", pi->name);
 	if (st->refused) {
@@ -177,11 +190,12 @@ static void why_never(const struct bpfprobe_object *obj, const struct bp_load_sc
 		fprintf(stderr, "kernel function %s was never called\n", pt.func);
 		return;
 	}
-	base = strrchr(pt.binary, '/');
+	bin = binary_text(&pt, both, sizeof(both));
+	base = strrchr(pt.seen_as ? pt.seen_as : pt.binary, '/');
 	base = base ? base + 1 : pt.binary;
 	if (is_library(pt.binary)) {
 		fprintf(stderr, "%s in %s was never called%s (or the library was never loaded)\n",
-			pt.func, pt.binary, s->system_wide ? "" : " by the traced processes");
+			pt.func, bin, s->system_wide ? "" : " by the traced processes");
 		return;
 	}
 	snprintf(comm, sizeof(comm), "%s", base);
@@ -190,9 +204,9 @@ static void why_never(const struct bpfprobe_object *obj, const struct bp_load_sc
 		bpfprobe_object__for_each_followed_exec(obj, add_exec, &e);
 	if (s->follow && s->cmd && !e.found)
 		fprintf(stderr, "its binary %s was never run by the traced processes, which ran: %s\n",
-			pt.binary, e.len ? e.names : "(nothing bpfprobe saw)");
+			bin, e.len ? e.names : "(nothing bpfprobe saw)");
 	else
-		fprintf(stderr, "%s in %s was never called%s\n", pt.func, pt.binary,
+		fprintf(stderr, "%s in %s was never called%s\n", pt.func, bin,
 			s->system_wide ? "" : " by the traced processes");
 }
 

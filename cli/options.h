@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 struct bp_cli_opt {
 	const char *name;	/* long name; NULL ends the table */
@@ -61,6 +62,13 @@ struct bp_cli_opt {
 	  "show probe points, fetch plans, guards and\n"		\
 	  "prologues; -vv adds libbpf's output" }
 
+/* -p for the commands that only resolve (resolve, vars) */
+#define BP_VIEW_PID_OPTION						\
+	{ "pid", 'p', required_argument, "PID",				\
+	  "look exec= (BIN) up as process PID sees it: in its\n"	\
+	  "root (a chroot, a container's), its PATH and\n"		\
+	  "library paths" }
+
 struct bp_cli_cmd {
 	const char *name;	/* "load" */
 	const char *operands;	/* "OBJ.o|PROG.c [--] [CMD [ARGS...]]" */
@@ -87,6 +95,9 @@ void bp_cli__usage(const struct bp_cli_cmd *cmd);
 
 /* Of names, the one word is a prefix of or at most two edits from, or NULL. */
 const char *bp_cli__closest(const char *word, const char *const *names, size_t n);
+
+/* -p's PID: 0 with *pid set, or -EINVAL after "bpfprobe CMD: bad pid 'ARG'". */
+int bp_cli__parse_pid(const char *cmd, const char *arg, pid_t *pid);
 
 /*
  * A binary named without '/' is looked up like exec= does it (PATH, the

@@ -292,7 +292,7 @@ const char *bp_inspect__var_class(enum bp_var_class cls)
 }
 
 int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *point,
-		     bool no_cache)
+		     bool no_cache, pid_t view_pid)
 {
 	struct bp_spec spec;
 	char *text, msg[512];
@@ -315,7 +315,7 @@ int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *poin
 		err = -EINVAL;
 	}
 	if (!err)
-		err = bp_var_list__collect(l, &spec, no_cache);
+		err = bp_var_list__collect(l, &spec, no_cache, view_pid);
 	bp_spec__free(&spec);
 	return err;
 }

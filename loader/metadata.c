@@ -303,6 +303,17 @@ static int instance_meta(const struct bpfprobe_object *obj, const struct bp_inst
 		err = bp_meta__add(m, "sec", p->sec);
 	for (int k = 0; k < p->spec.nargs && !err; k++)
 		err = bp_meta__add(m, "arg", p->spec.args[k].text);
+	/* exec= as another process sees it: its path there, ours */
+	if (!err && p->npoints && p->points[0].seen_as) {
+		char pid[24];
+
+		snprintf(pid, sizeof(pid), "%d", (int)p->points[0].seen_by);
+		err = bp_meta__add(m, "seen_as", p->points[0].seen_as);
+		if (!err)
+			err = bp_meta__add(m, "seen_by", pid);
+		if (!err)
+			err = bp_meta__add(m, "binary", p->points[0].binary);
+	}
 	if (!err && p->spec.map)
 		err = bp_meta__add_map_trace(m, p->points, p->npoints, p->spec.func);
 	return err;

@@ -10,7 +10,10 @@
  *	key=value\n ...
  * Keys are [a-z_]+ and may repeat (arg); in values '\' and newline are
  * escaped as \\ and \n. Keys written: object, program, instance, sec, arg,
- * loader_pid, pid (the pid filter, -1 for none, set at attach), pin; for
+ * loader_pid, pid (the pid filter, -1 for none, set at attach), pin;
+ * seen_as, seen_by and binary when exec= was looked up as another process
+ * sees it (its path there, that process, ours); copy (one per copy of the
+ * binary attached while running, copies=yes); for
  * map tracing map_id, map_name, map_type, map_op, map_func (loader/map_trace.h).
  */
 #ifndef BPFPROBE_METADATA_H
