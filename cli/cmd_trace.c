@@ -201,6 +201,7 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 	struct bpfprobe_object *obj = NULL;
 	struct bp_trace_out *out = NULL;
 	struct bp_load_scope scope = {};
+	struct bp_session_loop loop;
 	char path[64];
 	int fd, code = 1;
 	pid_t global;
@@ -235,6 +236,8 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 	aopts.pid = scope.system_wide ? -1 : scope.pid;
 	aopts.follow = scope.follow;
 	aopts.global_pid = global;
+	/* the run loop looks at what the followed processes exec */
+	aopts.watch_execs = scope.follow;
 	if (bp_session__interrupted(&code) || bpfprobe_object__attach(obj, &aopts))
 		goto out;
 	if (!a->quiet)
@@ -247,7 +250,10 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 		code = 127;	/* like a shell that cannot run the command */
 		goto out;
 	}
-	code = bp_session__run(poll_out, out, w.pid);
+	loop = (struct bp_session_loop){
+		.poll = poll_out, .ctx = out, .out_fd = bp_trace_out__fd(out), .obj = obj,
+	};
+	code = bp_session__run(&loop, w.pid);
 	w.pid = -1;
 	if (bp_trace_out__finish(out) && !code)
 		code = 1;

@@ -167,10 +167,33 @@ static bool first_point(const struct bpfprobe_object *obj, const char *name,
 	return false;
 }
 
+/* "process 1234 ran /srv/root/usr/bin/lua5.4, a copy of /usr/bin/lua5.4
+ * (same build ID); uprobes are per file: name that path in exec=" */
+static void print_copy(const struct bpfprobe_copy_info *c)
+{
+	fprintf(stderr, "process %d %s %s, a copy of %s (same build ID); uprobes are per file: name that path in exec=\n",
+		(int)c->pid, c->ran ? "ran" : "mapped", c->path, c->of);
+}
+
+/* A copy of binary that a traced process ran or mapped and that was not
+ * attached: *c. */
+static bool unattached_copy(const struct bpfprobe_object *obj, const char *binary,
+			    struct bpfprobe_copy_info *c)
+{
+	for (size_t i = 0; i < bpfprobe_object__copy_cnt(obj); i++) {
+		c->sz = sizeof(*c);
+		if (!bpfprobe_object__copy_info(obj, i, c) && !c->attached &&
+		    (c->ran || c->mapped) && !strcmp(c->of, binary))
+			return true;
+	}
+	return false;
+}
+
 static void why_never(const struct bpfprobe_object *obj, const struct bp_load_scope *s,
 		      const struct bpfprobe_program_info *pi,
 		      const struct bpfprobe_program_stats *st)
 {
+	struct bpfprobe_copy_info copy = {};
 	struct bpfprobe_point_info pt = {};
 	char comm[16], both[2 * PATH_MAX + 64];
 	const char *base, *bin;
@@ -188,6 +211,11 @@ static void why_never(const struct bpfprobe_object *obj, const struct bp_load_sc
 	}
 	if (pi->kernel) {
 		fprintf(stderr, "kernel function %s was never called\n", pt.func);
+		return;
+	}
+	/* the likeliest reason: a copy ran instead */
+	if (unattached_copy(obj, pt.binary, &copy)) {
+		print_copy(&copy);
 		return;
 	}
 	bin = binary_text(&pt, both, sizeof(both));
@@ -210,6 +238,22 @@ static void why_never(const struct bpfprobe_object *obj, const struct bp_load_sc
 			s->system_wide ? "" : " by the traced processes");
 }
 
+/* Whether some program on binary never ran: its line says the copy. */
+static bool said_by_never_ran(const struct bpfprobe_object *obj, const char *binary)
+{
+	for (size_t i = 0; i < bpfprobe_object__program_cnt(obj); i++) {
+		struct bpfprobe_program_info pi = { .sz = sizeof(pi) };
+		struct bpfprobe_program_stats st = { .sz = sizeof(st) };
+		struct bpfprobe_point_info pt = {};
+
+		if (!bpfprobe_object__program_info(obj, i, &pi) && !pi.kernel &&
+		    !bpfprobe_object__program_stats(obj, i, &st) && !st.ran &&
+		    first_point(obj, pi.name, &pt) && !strcmp(pt.binary, binary))
+			return true;
+	}
+	return false;
+}
+
 void bp_report__never_ran(const struct bpfprobe_object *obj, const struct bp_load_scope *s)
 {
 	struct bpfprobe_follow_stats fs = { .sz = sizeof(fs) };
@@ -222,6 +266,26 @@ void bp_report__never_ran(const struct bpfprobe_object *obj, const struct bp_loa
 		    bpfprobe_object__program_stats(obj, i, &st) || st.ran)
 			continue;
 		why_never(obj, s, &pi, &st);
+	}
+	/* copies not attached whose binary's programs ran anyway */
+	for (size_t i = 0; i < bpfprobe_object__copy_cnt(obj); i++) {
+		struct bpfprobe_copy_info c = { .sz = sizeof(c) };
+		bool first = true;
+
+		if (bpfprobe_object__copy_info(obj, i, &c) || c.attached || !(c.ran || c.mapped) ||
+		    said_by_never_ran(obj, c.of))
+			continue;
+		/* one line per binary: its first copy */
+		for (size_t k = 0; k < i && first; k++) {
+			struct bpfprobe_copy_info o = { .sz = sizeof(o) };
+
+			first = bpfprobe_object__copy_info(obj, k, &o) || o.attached ||
+				!(o.ran || o.mapped) || strcmp(o.of, c.of);
+		}
+		if (!first)
+			continue;
+		fprintf(stderr, "bpfprobe: ");
+		print_copy(&c);
 	}
 	if (s->follow && !bpfprobe_object__follow_stats(obj, &fs) && fs.missed)
 		fprintf(stderr, "bpfprobe: %" PRIu64 " processes or threads created by traced processes were not followed: the set of followed processes was full\n",

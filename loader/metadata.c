@@ -365,7 +365,7 @@ void bp_meta__bind_object(struct bpfprobe_object *obj)
 	}
 }
 
-static void update_one(int prog_fd, const char *key, const char *val)
+static void update_one(int prog_fd, const char *key, const char *val, bool append)
 {
 	struct bp_meta m = {};
 	int fd, err;
@@ -375,7 +375,7 @@ static void update_one(int prog_fd, const char *key, const char *val)
 		return;
 	err = bp_meta__read_map(fd, &m);
 	if (!err)
-		err = bp_meta__set(&m, key, val);
+		err = append ? bp_meta__add(&m, key, val) : bp_meta__set(&m, key, val);
 	if (!err)
 		err = write_map(fd, &m);
 	if (err)
@@ -391,10 +391,16 @@ void bp_meta__update_object(struct bpfprobe_object *obj, const char *key, const 
 
 	for (int i = 0; i < obj->ninsts; i++)
 		if (obj->insts[i].fd >= 0)
-			update_one(obj->insts[i].fd, key, val);
+			update_one(obj->insts[i].fd, key, val, false);
 	if (!obj->obj || instances_only)
 		return;
 	bpf_object__for_each_program(prog, obj->obj)
 		if (!is_annotated(obj, prog) && bpf_program__fd(prog) >= 0)
-			update_one(bpf_program__fd(prog), key, val);
+			update_one(bpf_program__fd(prog), key, val, false);
+}
+
+void bp_meta__add_instance(struct bpfprobe_object *obj, int i, const char *key, const char *val)
+{
+	if (i >= 0 && i < obj->ninsts && obj->insts[i].fd >= 0)
+		update_one(obj->insts[i].fd, key, val, true);
 }

@@ -71,4 +71,7 @@ void bp_meta__bind_object(struct bpfprobe_object *obj);
 void bp_meta__update_object(struct bpfprobe_object *obj, const char *key, const char *val,
 			    bool instances_only);
 
+/* Appends key=val to the metadata of the object's program instance i. */
+void bp_meta__add_instance(struct bpfprobe_object *obj, int i, const char *key, const char *val);
+
 #endif /* BPFPROBE_METADATA_H */

@@ -468,8 +468,8 @@ static bool has_uprobes(const struct bpfprobe_object *obj)
 static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_attach_opts *opts)
 {
 	pid_t pid = -1, global_pid = 0, perf_pid;
-	bool follow = false;
-	int err = 0;
+	bool follow = false, watch = false;
+	int err = 0, mode = 0;
 
 	if (!obj || !obj->loaded || !OPTS_VALID(opts, bpfprobe_attach_opts))
 		return -EINVAL;
@@ -482,6 +482,8 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 		follow = opts->follow;
 	if (OPTS_HAS(opts, global_pid))
 		global_pid = opts->global_pid;
+	if (OPTS_HAS(opts, watch_execs))
+		watch = opts->watch_execs;
 	perf_pid = pid;
 	if (follow && has_uprobes(obj)) {
 		pid_t seed = follow_seed(pid, global_pid);
@@ -492,9 +494,14 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 			bp_err("cannot follow process %d: no such process\n", (int)pid);
 			return -ESRCH;
 		}
+		/* what the followed processes exec, looked at as they do */
+		if (watch)
+			mode = bp_exec_watch__setup(obj);
+		if (mode < 0)
+			return mode;
 		/* the set's programs first, so no child is missed; the guards
 		 * then let only the followed processes through */
-		err = bp_follow__start(&obj->follow, seed);
+		err = bp_follow__start(&obj->follow, seed, (unsigned int)mode);
 		if (err)
 			return err;
 		perf_pid = -1;
@@ -541,6 +548,9 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 		char buf[32];
 
 		obj->attached = true;
+		/* a running process (-p): what it runs and maps already */
+		if (mode > 0)
+			bp_exec_watch__look(obj, obj->follow.seed);
 		if (obj->follow.seed > 0)
 			snprintf(buf, sizeof(buf), "%d+", (int)pid);
 		else
@@ -560,7 +570,10 @@ void bpfprobe_object__detach(struct bpfprobe_object *obj)
 {
 	if (!obj)
 		return;
+	/* the probes before the set's gate (off, every process passes) */
 	bp_attach_points__close(obj->aps, obj->naps);
+	bp_exec_watch__detach(obj);
+	/* nothing is held any more, what was goes on */
 	bp_follow__stop(&obj->follow);
 	bp_entry_values__detach(obj);
 	for (int i = 0; i < obj->nstd_links; i++)
@@ -579,6 +592,7 @@ static void object_free(void *o)
 	bpfprobe_object__detach(obj);
 	bp_instances__close(obj);
 	bp_follow__close(&obj->follow);
+	bp_exec_watch__free(&obj->watch);
 	bp_entry_values__close(obj);
 	bp_record_stack__close(obj);
 	bp_stack_maps__close(obj);

@@ -6,6 +6,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "loader/exec_watch.h"
 #include "loader/follow.h"
 #include "prologue/guard.h"
 #include "prologue/plan.h"
@@ -113,6 +114,7 @@ struct bpfprobe_object {
 	struct bpf_link **std_links;	/* standard libbpf sections, auto-attached */
 	int nstd_links;
 	struct bp_follow follow;	/* the followed set, the guards' counts */
+	struct bp_exec_watch watch;	/* what followed processes exec (exec_watch.h) */
 	bool loaded;
 	bool attached;		/* until bpfprobe_object__detach() */
 	/* uprobes go through uprobe_multi links (decided at load: their
