@@ -230,30 +230,33 @@ static void emit_read_kernel(struct gen *g, int dst, int size, int src, int off,
 
 /*
  * Whether current's root differs from its parent's: jumps to hold (two
- * jumps, into to_hold) when it does, to send (five, into to_send) when a
- * read faults; falls through when they are the same.
+ * jumps, into to_hold) when it does, to send (seven, into to_send) when a
+ * read faults; falls through when they are the same. 8 bytes a read.
  *	call bpf_get_current_task; r6 = r0
  *	*(r10 - 40) = task->fs; *(r10 - 48) = task->real_parent
  *	*(r10 - 56) = parent->fs
- *	*(r10 - 72..-56) = fs->root; *(r10 - 88..-72) = parent fs->root
+ *	*(r10 - 64) = fs->root.mnt; *(r10 - 72) = fs->root.dentry
+ *	*(r10 - 80), *(r10 - 88): the parent's
  *	if mnt != parent's mnt goto hold; if dentry != parent's goto hold
  */
 static void emit_root_changed(struct gen *g, const struct bp_task_offsets *o,
-			      size_t to_hold[2], size_t to_send[5])
+			      size_t to_hold[2], size_t to_send[7])
 {
 	emit(g, CALL_HELPER(BPF_FUNC_get_current_task));
 	emit(g, MOV64_REG(BPF_REG_6, BPF_REG_0));
 	emit_read_kernel(g, -40, 8, 0, o->task_fs, &to_send[0]);
 	emit_read_kernel(g, -48, 8, 0, o->task_parent, &to_send[1]);
 	emit_read_kernel(g, -56, 8, -48, o->task_fs, &to_send[2]);
-	emit_read_kernel(g, -72, 16, -40, o->fs_root, &to_send[3]);
-	emit_read_kernel(g, -88, 16, -56, o->fs_root, &to_send[4]);
-	emit(g, LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10, -72));
-	emit(g, LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_10, -88));
-	to_hold[0] = g->n;
-	emit(g, JMP_REG(BPF_JNE, BPF_REG_1, BPF_REG_2, 0));
+	emit_read_kernel(g, -64, 8, -40, o->fs_root, &to_send[3]);
+	emit_read_kernel(g, -72, 8, -40, o->fs_root + 8, &to_send[4]);
+	emit_read_kernel(g, -80, 8, -56, o->fs_root, &to_send[5]);
+	emit_read_kernel(g, -88, 8, -56, o->fs_root + 8, &to_send[6]);
 	emit(g, LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10, -64));
 	emit(g, LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_10, -80));
+	to_hold[0] = g->n;
+	emit(g, JMP_REG(BPF_JNE, BPF_REG_1, BPF_REG_2, 0));
+	emit(g, LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10, -72));
+	emit(g, LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_10, -88));
 	to_hold[1] = g->n;
 	emit(g, JMP_REG(BPF_JNE, BPF_REG_1, BPF_REG_2, 0));
 }
@@ -287,7 +290,7 @@ static bool offsets_known(const struct bp_task_offsets *o)
  */
 static void emit_watch(struct gen *g, const struct bp_follow_cfg *cfg, size_t to_out[3])
 {
-	size_t to_all, to_noroot, to_hold[2] = { 0 }, to_send[5] = { 0 }, to_send2, to_send3, i;
+	size_t to_all, to_noroot, to_hold[2] = { 0 }, to_send[7] = { 0 }, to_send2, to_send3, i;
 	bool roots = offsets_known(&cfg->task);
 
 	emit(g, ST_MEM(BPF_W, BPF_REG_10, -4, 0));
@@ -329,7 +332,7 @@ static void emit_watch(struct gen *g, const struct bp_follow_cfg *cfg, size_t to
 	patch(g, to_send2, g->n);
 	patch(g, to_send3, g->n);
 	if (roots)
-		for (i = 0; i < 5; i++)
+		for (i = 0; i < 7; i++)
 			patch(g, to_send[i], g->n);
 	emit(g, STX_MEM(BPF_W, BPF_REG_10, BPF_REG_7, -16));
 	emit(g, STX_MEM(BPF_W, BPF_REG_10, BPF_REG_9, -12));

@@ -57,7 +57,7 @@ int bp_proc_root__open(struct bp_proc_root *r, pid_t pid, char *why, size_t len)
 		err = -errno;
 		snprintf(path, sizeof(path), "/proc/%d", (int)pid);
 		if (err == -ENOENT && stat(path, &st)) {
-			say(why, len, "process %d does not exist", (int)pid);
+			say(why, len, "process %d: no such process", (int)pid);
 			return -ESRCH;
 		}
 		if (err == -ENOENT) {
