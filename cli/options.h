@@ -35,7 +35,8 @@ struct bp_cli_opt {
 #define BP_PID_OPTION							\
 	{ "pid", 'p', required_argument, "PID",				\
 	  "trace process PID and, unless --no-follow, the\n"		\
-	  "processes it starts from now on, until Ctrl-C" }
+	  "processes it starts from now on, until Ctrl-C;\n"		\
+	  "exec= is looked up as PID sees it (its root)" }
 #define BP_NO_FOLLOW_OPTION(KEY)					\
 	{ "no-follow", (KEY), no_argument, NULL,				\
 	  "trace CMD's (or PID's) own process only: its\n"		\

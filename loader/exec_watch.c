@@ -15,6 +15,7 @@
 #include "probes/view.h"
 #include "util/log.h"
 #include "util/opts.h"
+#include "util/pidns.h"
 #include "util/proc_root.h"
 
 /* A line of /proc/PID/maps is short; a process maps few files */
@@ -144,6 +145,11 @@ int bp_exec_watch__setup(struct bpfprobe_object *obj)
 	}
 	if (!w->nbins)
 		return 0;
+	/* events name processes by the kernel's pids, /proc by ours */
+	if (!bp_pidns__is_initial()) {
+		bp_info("inside a PID namespace: the followed processes' execs are not looked at (no copies, no other roots)\n");
+		return 0;
+	}
 	for (int i = 0; i < w->nbins; i++)
 		copies |= w->bins[i].copies;
 	w->on = true;

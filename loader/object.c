@@ -135,22 +135,18 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 	return obj;
 }
 
-/* "1234 sees it": for the point lines */
-static const char *pid_text(pid_t pid)
-{
-	static __thread char buf[40];
-
-	snprintf(buf, sizeof(buf), "%d sees it", (int)pid);
-	return buf;
-}
-
 /* -v: where each probe point is and how each argument is fetched */
 static void log_points(const struct bp_program *p)
 {
-	char desc[160];
+	char desc[160], seen[PATH_MAX + 64];
 
 	for (int j = 0; j < p->npoints; j++) {
 		const struct bp_point *pt = &p->points[j];
+
+		seen[0] = '\0';
+		if (pt->seen_as)
+			snprintf(seen, sizeof(seen), ", %s as process %d sees it", pt->seen_as,
+				 (int)pt->seen_by);
 
 		if (pt->kernel)
 			bp_info("program '%s': probe point kernel %s%s%s+0x%llx%s at 0x%llx (arguments from %s)\n",
@@ -161,14 +157,13 @@ static void log_points(const struct bp_program *p)
 		else
 			/* "inlined into main", "symbol clone_me.constprop.0" and
 			 * the line say which copy and line a point is */
-			bp_info("program '%s': probe point %s:%s%s%s%s%s%s at 0x%llx (file offset 0x%llx, CU %s, line %s:%d)%s%s%s%s\n",
+			bp_info("program '%s': probe point %s:%s%s%s%s%s%s at 0x%llx (file offset 0x%llx, CU %s, line %s:%d)%s\n",
 				p->name, pt->binary, pt->func, pt->is_return ? "%return" : "",
 				pt->caller ? " inlined into " : "", pt->caller ? pt->caller : "",
 				pt->symbol ? " symbol " : "", pt->symbol ? pt->symbol : "",
 				(unsigned long long)pt->addr, (unsigned long long)pt->offset,
 				pt->cu ? pt->cu : "?", pt->src_file ? pt->src_file : "?",
-				pt->src_line, pt->seen_as ? ", " : "", pt->seen_as ? pt->seen_as : "",
-				pt->seen_as ? " as process " : "", pt->seen_as ? pid_text(pt->seen_by) : "");
+				pt->src_line, seen);
 		for (int k = 0; k < pt->plan.nargs; k++) {
 			bp_fetch__format(&pt->plan.args[k], desc, sizeof(desc));
 			bp_info("  arg%d %s (%s, at %s): %s\n", k + 1,

@@ -8,7 +8,8 @@
 # new root until its copy is attached), with copies=yes too; a copy the
 # SEC does not name is reported word for word, and attached with
 # copies=yes; a library is found by name through the root's own
-# ld.so.cache; resolve, vars, list, -v and the never-ran report name both
+# ld.so.cache (with -p, and with -- CMD from the process's first call);
+# resolve, vars, list, -v and the never-ran report name both
 # paths; a process that exited, a path missing in the root, a root that may
 # not be read, and a process that exits while its probes are resolved are
 # each an error naming it, with nothing loaded.
@@ -308,6 +309,25 @@ else
 	fail containers_library_by_name "wait.lua did not start in $ROOT3: $(cat "$tmp/lua.out")"
 fi
 end_waiting
+
+# the same library with -- CMD: the process is held at its exec in ROOT3
+# while libc.so.6 is looked up there, so even lua5.4's first getenv calls
+# (LUA_PATH... at its start) are seen
+if ! "$BPFPROBE" funcs libc.so.6 getenv 2>/dev/null | grep -q '^getenv '; then
+	skip containers_cmd_library_by_name "glibc's DWARF (libc6-dbg) is not installed"
+else
+	timeout 60 "$BPFPROBE" trace 'exec=libc.so.6;getenv name:string' -- \
+		unshare -m -p -f chroot "$ROOT3" lua5.4 /run.lua >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	got=$(sed -n 's/^.* lua5\.4 [0-9]* getenv name="\(BPFPROBE_CT_[A-Z]*\)"$/getenv \1/p' "$tmp/out" | sort)
+	want=$(truth_of "$tmp/out" getenv)
+	if [ $rc -eq 0 ] && [ -n "$want" ] && [ "$got" = "$want" ] &&
+	   grep -q ' lua5\.4 [0-9]* getenv name="LUA_PATH_5_4"$' "$tmp/out"; then
+		pass containers_cmd_library_by_name
+	else
+		fail containers_cmd_library_by_name "exit $rc: got '$got', want '$want' $(tail -3 "$tmp/err")"
+	fi
+fi
 
 # --- both paths: resolve, vars, list, the never-ran report -----------------
 
