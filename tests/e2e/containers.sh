@@ -9,7 +9,7 @@
 # SEC does not name is reported word for word, and attached with
 # copies=yes; a library is found by name through the root's own
 # ld.so.cache (with -p, and with -- CMD from the process's first call);
-# resolve, vars, list, -v and the never-ran report name both
+# DWARF found only in the root's /usr/lib/debug is used; resolve, vars, list, -v and the never-ran report name both
 # paths; a process that exited, a path missing in the root, a root that may
 # not be read, and a process that exits while its probes are resolved are
 # each an error naming it, with nothing loaded.
@@ -26,7 +26,7 @@ if [ ! -x $LUA ] || ! "$BPFPROBE" funcs $LUA luaL_loadfilex 2>/dev/null | grep -
 	skip containers "lua5.4 or its DWARF (liblua5.4-0-dbg) is not installed"
 	exit 0
 fi
-for tool in unshare chroot ldconfig readelf setpriv; do
+for tool in unshare chroot ldconfig readelf objcopy setpriv jq; do
 	if ! command -v $tool >/dev/null; then
 		skip containers "$tool is not installed"
 		exit 0
@@ -327,6 +327,53 @@ else
 	else
 		fail containers_cmd_library_by_name "exit $rc: got '$got', want '$want' $(tail -3 "$tmp/err")"
 	fi
+fi
+
+# --- DWARF from the root's own /usr/lib/debug, by build ID -----------------
+
+# the trace test target, stripped, in ROOT as /usr/bin/ttarget, its debug
+# file only in ROOT's /usr/lib/debug/.build-id
+T=build/targets/trace-gcc-O2
+id=$(readelf -nW "$T" 2>/dev/null | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
+dbg="$ROOT/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
+if [ ! -x "$T" ] || [ -z "$id" ]; then
+	fail containers_root_debuginfo "$T is missing or has no build ID (make tests-build)"
+elif [ -e "/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" ]; then
+	skip containers_root_debuginfo "the host has debug info of that build ID already"
+elif mkdir -p "$(dirname "$dbg")" && objcopy --only-keep-debug "$T" "$dbg" &&
+     objcopy --strip-debug "$T" "$ROOT/usr/bin/ttarget" && chmod -R a+rX "$ROOT/usr/lib/debug"; then
+	rm -f "$ROOT/go"
+	unshare -m -p -f chroot "$ROOT" /usr/bin/ttarget wait /go 5 64 >"$tmp/target" 2>&1 &
+	ushare=$!
+	tpid=
+	for _ in $(seq 100); do
+		tpid=$(pgrep -P $ushare | head -1)
+		[ -n "$tpid" ] && [ "$(readlink /proc/$tpid/exe)" = "$ROOT/usr/bin/ttarget" ] && break
+		tpid=
+		sleep 0.1
+	done
+	"$BPFPROBE" trace -v -p "${tpid:-0}" 'exec=/usr/bin/ttarget;trace_call a b c d s:string' \
+		>"$tmp/out" 2>"$tmp/err" &
+	bp=$!
+	if [ -n "$tpid" ] && wait_grep "probe point attached" "$tmp/err"; then
+		touch "$ROOT/go"
+		wait $ushare
+		ushare=
+		sleep 0.3
+	fi
+	stop_bp
+	rc=$?
+	end_waiting
+	got=$(sed -n 's/^[^ ]* ttarget [0-9]* trace_call //p' "$tmp/out" | sort)
+	want=$(sed -n 's/^TRUTH call //p' "$tmp/target" | sort)
+	if [ $rc -eq 0 ] && [ -n "$want" ] && [ "$got" = "$want" ] &&
+	   grep -q "^$ROOT/usr/bin/ttarget: debug info (DWARF) from $dbg\$" "$tmp/err"; then
+		pass containers_root_debuginfo
+	else
+		fail containers_root_debuginfo "exit $rc: got '$got', want '$want'; $(grep 'debug info' "$tmp/err") $(tail -3 "$tmp/err")"
+	fi
+else
+	fail containers_root_debuginfo "cannot split $T's debug info"
 fi
 
 # --- both paths: resolve, vars, list, the never-ran report -----------------
