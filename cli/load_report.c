@@ -200,6 +200,11 @@ static void why_never(const struct bpfprobe_object *obj, const struct bp_load_sc
 	struct execs e = {};
 
 	fprintf(stderr, "bpfprobe: program '%s' never ran: ", pi->name);
+	/* the likeliest reason: a copy ran instead */
+	if (!pi->kernel && first_point(obj, pi->name, &pt) && unattached_copy(obj, pt.binary, &copy)) {
+		print_copy(&copy);
+		return;
+	}
 	if (st->refused) {
 		fprintf(stderr, "its %" PRIu64 " hit%s came from processes it does not trace (use -a to trace every process)\n",
 			st->refused, st->refused == 1 ? "" : "s");
@@ -211,11 +216,6 @@ static void why_never(const struct bpfprobe_object *obj, const struct bp_load_sc
 	}
 	if (pi->kernel) {
 		fprintf(stderr, "kernel function %s was never called\n", pt.func);
-		return;
-	}
-	/* the likeliest reason: a copy ran instead */
-	if (unattached_copy(obj, pt.binary, &copy)) {
-		print_copy(&copy);
 		return;
 	}
 	bin = binary_text(&pt, both, sizeof(both));

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "loader/exec_watch.h"
@@ -21,6 +22,9 @@
 /* A line of /proc/PID/maps is short; a process maps few files */
 #define MAPS_LINE	(PATH_MAX + 128)
 #define MAPS_FILES_MAX	512
+/* the processes whose maps are read again, and how often */
+#define RESCAN_PIDS	256
+#define RESCAN_NS	250000000ull
 
 /* Room for n elements of elem bytes: the array, moved, or NULL (p kept). */
 static void *more(void *p, int n, size_t elem)
@@ -145,6 +149,8 @@ int bp_exec_watch__setup(struct bpfprobe_object *obj)
 	}
 	if (!w->nbins)
 		return 0;
+	for (int i = 0; i < w->nbins; i++)
+		w->rescan |= w->bins[i].lib;
 	/* events name processes by the kernel's pids, /proc by ours */
 	if (!bp_pidns__is_initial()) {
 		bp_info("inside a PID namespace: the followed processes' execs are not looked at (no copies, no other roots)\n");
@@ -386,6 +392,60 @@ static void look_at_root(struct bpfprobe_object *obj, pid_t pid)
 	bp_view__free(v);
 }
 
+/* Process pid, whose maps are read again later (a library). */
+static void remember(struct bp_exec_watch *w, pid_t pid)
+{
+	pid_t *p;
+
+	for (int i = 0; i < w->npids; i++)
+		if (w->pids[i] == pid)
+			return;
+	if (w->npids == RESCAN_PIDS) {
+		/* the oldest goes */
+		memmove(w->pids, w->pids + 1, (RESCAN_PIDS - 1) * sizeof(*w->pids));
+		w->npids--;
+	}
+	p = more(w->pids, w->npids + 1, sizeof(*p));
+	if (!p)
+		return;
+	w->pids = p;
+	p[w->npids++] = pid;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* The maps of the processes looked at, again, while they stay followed. */
+static void rescan(struct bpfprobe_object *obj)
+{
+	struct bp_exec_watch *w = &obj->watch;
+	uint64_t now = now_ns();
+	struct bp_proc_root r;
+	int i = 0;
+
+	if (!w->rescan || now - w->last_scan_ns < RESCAN_NS)
+		return;
+	w->last_scan_ns = now;
+	while (i < w->npids) {
+		pid_t pid = w->pids[i];
+
+		/* gone, or its pid is another process's now */
+		if (!bp_follow__is_followed(&obj->follow, pid) ||
+		    bp_proc_root__open(&r, pid, NULL, 0)) {
+			w->pids[i] = w->pids[--w->npids];
+			continue;
+		}
+		look_at_maps(obj, pid, &r);
+		bp_proc_root__close(&r);
+		i++;
+	}
+}
+
 void bp_exec_watch__look(struct bpfprobe_object *obj, pid_t pid)
 {
 	struct bp_proc_root r;
@@ -395,6 +455,8 @@ void bp_exec_watch__look(struct bpfprobe_object *obj, pid_t pid)
 
 	if (!obj->watch.on)
 		return;
+	if (obj->watch.rescan)
+		remember(&obj->watch, pid);
 	look_at_root(obj, pid);
 	have_root = !bp_proc_root__open(&r, pid, NULL, 0);
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
@@ -420,9 +482,14 @@ static int on_exec(const struct bp_exec_event *ev, void *ctx)
 
 int bp_exec_watch__handle(struct bpfprobe_object *obj)
 {
+	int n;
+
 	if (!obj->watch.on)
 		return 0;
-	return bp_follow__read_events(&obj->follow, on_exec, obj);
+	n = bp_follow__read_events(&obj->follow, on_exec, obj);
+	/* a held process first: then what the others mapped since */
+	rescan(obj);
+	return n;
 }
 
 void bp_exec_watch__detach(struct bpfprobe_object *obj)
@@ -447,6 +514,7 @@ void bp_exec_watch__free(struct bp_exec_watch *w)
 	free(w->bins);
 	free(w->copies);
 	free(w->roots);
+	free(w->pids);
 	free(w->others);
 	free(w->other_builds);
 	memset(w, 0, sizeof(*w));

@@ -17,7 +17,9 @@
  *    are per file: a copy is not probed): kept for the report, and with
  *    copies=yes attached like the probed binary. With copies=yes every
  *    exec is held; a probed library is also looked up by its name in the
- *    process's root, as its dynamic loader will find it.
+ *    process's root, as its dynamic loader will find it. The maps of the
+ *    processes looked at are read again every RESCAN_NS while they stay
+ *    followed, for libraries they map later (dlopen).
  */
 #ifndef BPFPROBE_EXEC_WATCH_H
 #define BPFPROBE_EXEC_WATCH_H
@@ -85,6 +87,12 @@ struct bp_exec_watch {
 	/* binaries of another build exec= names in some root: said once */
 	struct bp_root_key *other_builds;
 	int nother_builds;
+	/* some watched binary is a library: the followed processes looked at
+	 * have their maps read again now and then (what they map later) */
+	bool rescan;
+	pid_t *pids;
+	int npids;
+	uint64_t last_scan_ns;	/* CLOCK_MONOTONIC */
 };
 
 /*

@@ -328,6 +328,13 @@ int bp_follow__read_events(struct bp_follow *f,
 	return n;
 }
 
+bool bp_follow__is_followed(const struct bp_follow *f, pid_t pid)
+{
+	if (!f->bits || pid <= 0 || (uint64_t)pid >= 64ull * BP_PID_BITMAP_WORDS)
+		return false;
+	return __atomic_load_n(&f->bits[pid / 64], __ATOMIC_RELAXED) >> (pid % 64) & 1;
+}
+
 void bp_follow__stop(struct bp_follow *f)
 {
 	if (f->ctl && !f->pinned)

@@ -89,6 +89,9 @@ int bp_follow__events_fd(const struct bp_follow *f);
 int bp_follow__read_events(struct bp_follow *f,
 			   int (*cb)(const struct bp_exec_event *ev, void *ctx), void *ctx);
 
+/* Whether process pid (the kernel's number) is in the followed set. */
+bool bp_follow__is_followed(const struct bp_follow *f, pid_t pid);
+
 /* Stops following: gate off, tracepoint programs detached, set emptied,
  * the watch off and every process it holds let go; when pinned, only our
  * fds are closed (the pinned session goes on, holding nothing). */

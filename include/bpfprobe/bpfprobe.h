@@ -162,7 +162,8 @@ struct bpfprobe_attach_opts {
 	 * whose SEC says copies=yes, attached. Such processes are held
 	 * (stopped) at their exec until looked at: the caller must then call
 	 * bpfprobe_object__handle_execs() whenever bpfprobe_object__exec_fd()
-	 * is readable, and soon.
+	 * is readable, and soon; and now and then (every 50 ms, say) for the
+	 * libraries followed processes map later.
 	 */
 	bool watch_execs;
 	/**
@@ -241,7 +242,9 @@ BPFPROBE_API int bpfprobe_object__exec_fd(const struct bpfprobe_object *obj);
 /**
  * @brief Looks at every process whose exec waits (see
  * bpfprobe_attach_opts.watch_execs): attaches what it needs (its root's
- * view of exec=, copies with copies=yes) and lets it go on. Never blocks.
+ * view of exec=, copies with copies=yes) and lets it go on; and, when a
+ * probed binary is a library, reads again (at most every 250 ms) the maps
+ * of the processes looked at, for copies they mapped since. Never blocks.
  * @return how many execs, or a negative errno
  */
 BPFPROBE_API int bpfprobe_object__handle_execs(struct bpfprobe_object *obj);

@@ -7,7 +7,7 @@
 # does `-- unshare ... chroot ...` (the process is held at its exec in the
 # new root until its copy is attached), with copies=yes too; a copy the
 # SEC does not name is reported word for word, and attached with
-# copies=yes; a library is found by name through the root's own
+# copies=yes (one run, one mapped later with dlopen); a library is found by name through the root's own
 # ld.so.cache (with -p, and with -- CMD from the process's first call);
 # DWARF found only in the root's /usr/lib/debug is used; resolve, vars, list, -v and the never-ran report name both
 # paths; a process that exited, a path missing in the root, a root that may
@@ -280,6 +280,54 @@ if [ $rc -eq 0 ] && [ -n "$want" ] && [ "$got" = "$want" ]; then
 	pass containers_copies_host
 else
 	fail containers_copies_host "exit $rc: got '$got', want '$want' $(tail -3 "$tmp/err")"
+fi
+
+# a copy of a library a process maps later (dlopen: lua's package.loadlib):
+# seen as its maps are read again, named, and with copies=yes attached
+LIBM=$(realpath "$(ldd $LUA | awk '$1 ~ /^libm\.so/ { print $3 }')" 2>/dev/null)
+mkdir -p "$tmp/copy"
+if [ -z "$LIBM" ] || ! cp "$LIBM" "$tmp/copy/libm.so.6"; then
+	skip containers_copies_mapped "lua5.4 maps no libm here"
+else
+	printf '%s\n' 'print("READY")' 'io.stdout:flush()' 'io.read()' \
+		"assert(package.loadlib(\"$tmp/copy/libm.so.6\", \"*\"))" 'io.read()' >"$tmp/dl.lua"
+	msg="mapped $tmp/copy/libm.so.6, a copy of $LIBM (same build ID)"
+	for copies in "" "copies=yes;"; do
+		rm -f "$tmp/fifo" "$tmp/lua.out"
+		mkfifo "$tmp/fifo"
+		$LUA "$tmp/dl.lua" <"$tmp/fifo" >"$tmp/lua.out" 2>&1 &
+		ushare=$!
+		lpid=$ushare
+		exec 7>"$tmp/fifo"
+		wait_grep READY "$tmp/lua.out"
+		"$BPFPROBE" trace -v -p $lpid "${copies}exec=libm.so.6;cos" >"$tmp/out" 2>"$tmp/err" &
+		bp=$!
+		seen=
+		if wait_grep "probe point attached" "$tmp/err"; then
+			echo go >&7
+			wait_grep "^process $lpid $msg" "$tmp/err" && seen=1
+			[ -n "$seen" ] && "$BPFPROBE" list >"$tmp/list" 2>&1
+			echo go >&7
+		fi
+		end_waiting
+		stop_bp
+		rc=$?
+		if [ -z "$copies" ]; then
+			if [ $rc -eq 0 ] && [ -n "$seen" ] &&
+			   grep -qF "process $lpid $msg; uprobes are per file: name that path in exec=" "$tmp/err"; then
+				pass containers_copy_mapped_message
+			else
+				fail containers_copy_mapped_message "exit $rc, seen '$seen': $(tail -3 "$tmp/err")"
+			fi
+		elif [ $rc -eq 0 ] && [ -n "$seen" ] &&
+		     grep -q "^    copies attached too: $tmp/copy/libm.so.6\$" "$tmp/list" &&
+		     grep -q "uprobe:$tmp/copy/libm.so.6:" "$tmp/list" &&
+		     ! grep -q "uprobes are per file" "$tmp/err"; then
+			pass containers_copies_mapped
+		else
+			fail containers_copies_mapped "exit $rc, seen '$seen': $(tail -3 "$tmp/err")"
+		fi
+	done
 fi
 
 # --- a library by name, through the root's own ld.so.cache -----------------
