@@ -171,9 +171,10 @@ truth_of() {
 # --- load -p and trace -p: exec=/usr/bin/lua5.4 is the root's copy --------
 
 if start_waiting "$ROOT"; then
+	rm -f "$tmp/out" "$tmp/err"	# wait_grep must not read the last run's
 	"$BPFPROBE" load -p $lpid --quiet-meta "$tmp/prog.c" >"$tmp/out" 2>"$tmp/err" &
 	bp=$!
-	if wait_grep "probe point attached" "$tmp/err"; then
+	if wait_grep "^bpfprobe: [0-9]* probe points* attached" "$tmp/err"; then
 		go_waiting
 		sleep 0.3
 	fi
@@ -193,10 +194,11 @@ fi
 end_waiting
 
 if start_waiting "$ROOT"; then
+	rm -f "$tmp/out" "$tmp/err"	# wait_grep must not read the last run's
 	"$BPFPROBE" trace -v -p $lpid "exec=$LUA;luaL_loadfilex filename:string" \
 		>"$tmp/out" 2>"$tmp/err" &
 	bp=$!
-	if wait_grep "probe point attached" "$tmp/err"; then
+	if wait_grep "^bpfprobe: [0-9]* probe points* attached" "$tmp/err"; then
 		go_waiting
 		sleep 0.3
 	fi
@@ -300,10 +302,11 @@ else
 		lpid=$ushare
 		exec 7>"$tmp/fifo"
 		wait_grep READY "$tmp/lua.out"
+		rm -f "$tmp/out" "$tmp/err"	# wait_grep must not read the last run's
 		"$BPFPROBE" trace -v -p $lpid "${copies}exec=libm.so.6;cos" >"$tmp/out" 2>"$tmp/err" &
 		bp=$!
 		seen=
-		if wait_grep "probe point attached" "$tmp/err"; then
+		if wait_grep "^bpfprobe: [0-9]* probe points* attached" "$tmp/err"; then
 			echo go >&7
 			wait_grep "^process $lpid $msg" "$tmp/err" && seen=1
 			[ -n "$seen" ] && "$BPFPROBE" list >"$tmp/list" 2>&1
@@ -336,9 +339,10 @@ if ! "$BPFPROBE" funcs libc.so.6 getenv 2>/dev/null | grep -q '^getenv '; then
 	skip containers_library_by_name "glibc's DWARF (libc6-dbg) is not installed"
 elif start_waiting "$ROOT3"; then
 	"$BPFPROBE" resolve -p $lpid 'exec=libc.so.6;getenv name' >"$tmp/resolve" 2>&1
+	rm -f "$tmp/out" "$tmp/err"	# wait_grep must not read the last run's
 	"$BPFPROBE" trace -p $lpid 'exec=libc.so.6;getenv name:string' >"$tmp/out" 2>"$tmp/err" &
 	bp=$!
-	if wait_grep "probe point attached" "$tmp/err"; then
+	if wait_grep "^bpfprobe: [0-9]* probe points* attached" "$tmp/err"; then
 		go_waiting
 		sleep 0.3
 	fi
@@ -400,10 +404,11 @@ elif mkdir -p "$(dirname "$dbg")" && objcopy --only-keep-debug "$T" "$dbg" &&
 		tpid=
 		sleep 0.1
 	done
+	rm -f "$tmp/out" "$tmp/err"	# wait_grep must not read the last run's
 	"$BPFPROBE" trace -v -p "${tpid:-0}" 'exec=/usr/bin/ttarget;trace_call a b c d s:string' \
 		>"$tmp/out" 2>"$tmp/err" &
 	bp=$!
-	if [ -n "$tpid" ] && wait_grep "probe point attached" "$tmp/err"; then
+	if [ -n "$tpid" ] && wait_grep "^bpfprobe: [0-9]* probe points* attached" "$tmp/err"; then
 		touch "$ROOT/go"
 		wait $ushare
 		ushare=
@@ -449,9 +454,10 @@ if start_waiting "$ROOT"; then
 	# lua_upvaluejoin: only debug.upvaluejoin calls it
 	mkprog "$tmp/never.c" ""
 	sed -i "s/=luaL_loadfilex filename\")/=lua_upvaluejoin\")/; s/struct args \*a/int err/; s/a->filename/\"\"/" "$tmp/never.c"
+	rm -f "$tmp/out" "$tmp/err"	# wait_grep must not read the last run's
 	"$BPFPROBE" load -p $lpid "$tmp/never.c" >"$tmp/out" 2>"$tmp/err" &
 	bp=$!
-	if wait_grep "probe point attached" "$tmp/err"; then
+	if wait_grep "^bpfprobe: [0-9]* probe points* attached" "$tmp/err"; then
 		"$BPFPROBE" list >"$tmp/list" 2>&1
 		go_waiting
 	fi
@@ -541,6 +547,7 @@ if [ ! -x "$BPFPROBE_PRELOADABLE" ] ||
 	fail containers_bad_exits_while_resolving "no $BPFPROBE_PRELOADABLE (make tests-build) or the stopper does not build: $(cat "$tmp/cc.err")"
 elif start_waiting "$ROOT"; then
 	rm -f "$tmp/stopped"
+	rm -f "$tmp/out" "$tmp/err"	# wait_grep must not read the last run's
 	FAULT_STOP_AT="resolve:$ROOT/usr/bin/lua5.4" FAULT_STOP_FILE=$tmp/stopped LD_PRELOAD=$tmp/stop.so \
 		"$BPFPROBE_PRELOADABLE" load -p $lpid "$tmp/prog.c" >"$tmp/out" 2>"$tmp/err" &
 	bp=$!
