@@ -201,7 +201,8 @@ static void why_never(const struct bpfprobe_object *obj, const struct bp_load_sc
 
 	fprintf(stderr, "bpfprobe: program '%s' never ran: ", pi->name);
 	/* the likeliest reason: a copy ran instead */
-	if (!pi->kernel && first_point(obj, pi->name, &pt) && unattached_copy(obj, pt.binary, &copy)) {
+	if (!pi->kernel && first_point(obj, pi->name, &pt) &&
+	    unattached_copy(obj, pt.binary, &copy)) {
 		print_copy(&copy);
 		return;
 	}

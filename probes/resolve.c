@@ -201,7 +201,8 @@ static int find_exec(struct bp_resolver *r, const struct bp_spec *spec, char **p
 		err = bp_view__find(r->view, spec->exec, seen_as, path, why, sizeof(why));
 		/* a process in our own root sees our files: a path relative to
 		 * its directory, or a name its PATH lacks, may be meant as ours */
-		if (err == -ENOENT && bp_view__ours(r->view) && (*path = bp_find_binary(spec->exec))) {
+		if (err == -ENOENT && bp_view__ours(r->view) &&
+		    (*path = bp_find_binary(spec->exec))) {
 			bp_info("%s: %s; found as bpfprobe sees it, %s, in the same root\n",
 				point_name(spec), why, *path);
 			return 0;

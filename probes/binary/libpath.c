@@ -407,7 +407,8 @@ int bp_find_binary_in(const struct bp_proc_root *root, const char *name, char **
 	if (!name || !*name)
 		return -ENOENT;
 	if (name[0] == '/') {
-		found = is_regular_file(root, name, false) ? bp_proc_root__realpath(root, name) : NULL;
+		if (is_regular_file(root, name, false))
+			found = bp_proc_root__realpath(root, name);
 	} else if (strchr(name, '/')) {
 		rel = from_cwd(root, name);
 		if (rel && is_regular_file(root, rel, false))
