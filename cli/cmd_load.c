@@ -133,12 +133,7 @@ static int parse_option(int c, struct load_args *a)
 
 	switch (c) {
 	case 'p':
-		a->pid = strtol(optarg, &end, 10);
-		if (*end || a->pid <= 0) {
-			fprintf(stderr, "bpfprobe load: bad pid '%s'\n", optarg);
-			return -EINVAL;
-		}
-		return 0;
+		return bp_cli__parse_pid("load", optarg, &a->pid);
 	case 'a':
 		a->system_wide = true;
 		return 0;
@@ -234,9 +229,12 @@ static int poll_output(void *out, int timeout_ms)
 }
 
 /* Streams output until the workload exits or a signal comes. Returns the exit code. */
-static int run_loop(struct bpfprobe_output *out, pid_t child)
+static int run_loop(struct bpfprobe_object *obj, struct bpfprobe_output *out, pid_t child)
 {
-	int code = bp_session__run(poll_output, out, child);
+	const struct bp_session_loop l = {
+		.poll = poll_output, .ctx = out, .out_fd = bpfprobe_output__fd(out), .obj = obj,
+	};
+	int code = bp_session__run(&l, child);
 
 	bpfprobe_output__drain(out);
 	return code;
@@ -315,6 +313,8 @@ int cmd_load(int argc, char **argv)
 	bp_session__install_signals();
 	oopts.vmlinux = a.vmlinux;
 	oopts.no_cache = a.no_cache;
+	/* -p: exec= as that process sees it (its root, a container's) */
+	oopts.view_pid = a.pid > 0 ? a.pid : 0;
 	obj = bpfprobe_object__open(a.obj_path, &oopts);
 	if (!obj)
 		goto out;
@@ -350,6 +350,8 @@ int cmd_load(int argc, char **argv)
 	aopts.pid = scope.system_wide ? -1 : scope.pid;
 	aopts.follow = scope.follow;
 	aopts.global_pid = global;
+	/* the run loop looks at what the followed processes exec */
+	aopts.watch_execs = scope.follow;
 	/* printk lines of the traced processes only (see docs/output.md) */
 	if (global > 0 && bpfprobe_output__scope_pid(out, global))
 		goto out;
@@ -368,7 +370,7 @@ int cmd_load(int argc, char **argv)
 		code = 127;	/* like a shell that cannot run the command */
 		goto out;
 	}
-	code = run_loop(out, w.pid);
+	code = run_loop(obj, out, w.pid);
 	w.pid = -1;
 	finish_output(out, &a);
 	if (!a.quiet)

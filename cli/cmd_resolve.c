@@ -29,6 +29,7 @@ struct resolve_args {
 	struct bp_cli_format fmt;
 	const char *vmlinux;	/* --vmlinux PATH: kernel DWARF */
 	bool no_cache;		/* --no-cache: no DWARF index */
+	pid_t pid;		/* -p PID: exec= as that process sees it */
 	struct bp_cflags cflags;	/* --cflags, -I, -D: PROG.c's compile */
 };
 
@@ -41,7 +42,8 @@ static const struct bp_cli_cmd resolve_cmd = {
 		"annotated program's probe points, each argument's C type, location and\n"
 		"fetch, the instance each point runs and its prologue as BPF assembly.\n"
 		"PROG.c is compiled first, as load does; 'SEC text' is one annotation\n"
-		"(\"exec=/bin/app;func=f a\").",
+		"(\"exec=/bin/app;func=f a\"). With -p, exec= is looked up as process PID\n"
+		"sees it, as load -p does.",
 };
 
 static int parse_own(int key, const char *arg, void *ctx)
@@ -56,12 +58,15 @@ static int parse_own(int key, const char *arg, void *ctx)
 		a->no_cache = true;
 		return 0;
 	}
+	if (key == 'p')
+		return bp_cli__parse_pid("resolve", arg, &a->pid);
 	return bp_cflags__option(&a->cflags, key, OPT_CFLAGS, arg) ? -EINVAL : 0;
 }
 
 static int parse_args(int argc, char **argv, struct resolve_args *a)
 {
 	static const struct bp_cli_opt own[] = {
+		BP_VIEW_PID_OPTION,
 		{ "vmlinux", OPT_VMLINUX, required_argument, "PATH",
 		  "a vmlinux with DWARF for kernel probes" },
 		BP_NO_CACHE_OPTION(OPT_NO_CACHE),
@@ -106,6 +111,7 @@ static struct bpfprobe_object *open_target(const char *target, const struct reso
 {
 	struct bpfprobe_open_opts opts = {
 		.sz = sizeof(opts), .vmlinux = a->vmlinux, .no_cache = a->no_cache,
+		.view_pid = a->pid,
 	};
 	struct bpfprobe_object *obj;
 
@@ -154,6 +160,8 @@ static void print_point(const struct bpfprobe_object *obj, const struct bp_inspe
 
 	printf("  point %d: %s%s in %s\n", j, pt->func, pt->is_return ? "%return" : "",
 	       pt->binary);
+	if (pt->seen_as)
+		printf("    %s as process %d sees it (in its root)\n", pt->seen_as, (int)pt->seen_by);
 	printf("    address 0x%" PRIx64 ", %s 0x%" PRIx64 ", CU %s, %s, %s\n",
 	       pt->addr, pt->kernel ? "offset in function" : "file offset", pt->offset,
 	       pt->cu ? pt->cu : "?", pt->is_inline ? "inline" : "out-of-line",
@@ -282,6 +290,11 @@ static void json_point(struct bp_json *j, const struct bpfprobe_object *obj,
 	bp_json__begin_object(j);
 	bp_json__kv_int(j, "index", idx);
 	bp_json__kv_string(j, "binary", pt->binary);
+	bp_json__kv_string(j, "seen_as", pt->seen_as);
+	if (pt->seen_as)
+		bp_json__kv_int(j, "seen_by", pt->seen_by);
+	else
+		bp_json__kv_null(j, "seen_by");
 	bp_json__kv_string(j, "func", pt->func);
 	bp_json__kv_string(j, "symbol", pt->symbol ? pt->symbol : pt->func);
 	bp_json__kv_string(j, "cu", pt->cu);

@@ -95,12 +95,7 @@ static int parse_option(int c, struct trace_args *a)
 
 	switch (c) {
 	case 'p':
-		a->pid = strtol(optarg, &end, 10);
-		if (*end || a->pid <= 0) {
-			fprintf(stderr, "bpfprobe trace: bad pid '%s'\n", optarg);
-			return -EINVAL;
-		}
-		return 0;
+		return bp_cli__parse_pid("trace", optarg, &a->pid);
 	case 'a':
 		a->system_wide = true;
 		return 0;
@@ -238,7 +233,7 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 {
 	struct bpfprobe_open_opts oopts = {
 		.sz = sizeof(oopts), .vmlinux = a->vmlinux, .no_cache = a->no_cache,
-		.source = "bpfprobe trace",
+		.source = "bpfprobe trace", .view_pid = a->pid > 0 ? a->pid : 0,
 	};
 	struct bp_trace_out_opts topts = { .sz = sizeof(topts), .fd = fileno(records),
 					   .json = a->json };
@@ -251,6 +246,7 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 	struct bpfprobe_object *obj = NULL;
 	struct bp_trace_out *out = NULL;
 	struct bp_load_scope scope = {};
+	struct bp_session_loop loop;
 	char path[64];
 	int fd, code = 1;
 	pid_t global;
@@ -285,6 +281,8 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 	aopts.pid = scope.system_wide ? -1 : scope.pid;
 	aopts.follow = scope.follow;
 	aopts.global_pid = global;
+	/* the run loop looks at what the followed processes exec */
+	aopts.watch_execs = scope.follow;
 	if (bp_session__interrupted(&code) || bpfprobe_object__attach(obj, &aopts))
 		goto out;
 	if (!a->quiet)
@@ -297,7 +295,10 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 		code = 127;	/* like a shell that cannot run the command */
 		goto out;
 	}
-	code = bp_session__run(poll_out, out, w.pid);
+	loop = (struct bp_session_loop){
+		.poll = poll_out, .ctx = out, .out_fd = bp_trace_out__fd(out), .obj = obj,
+	};
+	code = bp_session__run(&loop, w.pid);
 	w.pid = -1;
 	if (bp_trace_out__finish(out) && !code)
 		code = 1;
@@ -335,6 +336,7 @@ int cmd_trace(int argc, char **argv)
 	topts.strlen = a.strlen;
 	topts.vmlinux = a.vmlinux;
 	topts.no_cache = a.no_cache;
+	topts.view_pid = a.pid > 0 ? a.pid : 0;
 	if (!bp_trace__new(a.specs, a.nspecs, &topts, &t)) {
 		for (int i = 0; bp_cli_verbose && i < t->nprogs; i++)
 			bp_trace__print_record(t, i, stderr);

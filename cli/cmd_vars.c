@@ -29,7 +29,8 @@ static const struct bp_cli_cmd vars_cmd = {
 		"parameters and the locals in scope, their types, where they are and how\n"
 		"they would be fetched, or why they cannot be. BIN is found like exec=\n"
 		"finds it (PATH, the library paths); a file of that name in the current\n"
-		"directory is taken first. No privileges needed.",
+		"directory is taken first; with -p, as process PID sees it. No\n"
+		"privileges needed (but the right to read PID's root).",
 };
 
 struct vars_args {
@@ -38,6 +39,7 @@ struct vars_args {
 	char **points;
 	int npoints;
 	bool no_cache;		/* --no-cache: no DWARF index */
+	pid_t pid;		/* -p PID: BIN as that process sees it */
 	struct bp_cli_format fmt;
 };
 
@@ -47,6 +49,8 @@ static int parse_own(int key, const char *arg, void *ctx)
 {
 	struct vars_args *a = ctx;
 
+	if (key == 'p')
+		return bp_cli__parse_pid("vars", arg, &a->pid);
 	a->no_cache = key == OPT_NO_CACHE;
 	return 0;
 }
@@ -54,6 +58,7 @@ static int parse_own(int key, const char *arg, void *ctx)
 static int parse_args(int argc, char **argv, struct vars_args *a)
 {
 	static const struct bp_cli_opt own[] = {
+		BP_VIEW_PID_OPTION,
 		BP_NO_CACHE_OPTION(OPT_NO_CACHE),
 		{}
 	};
@@ -68,7 +73,9 @@ static int parse_args(int argc, char **argv, struct vars_args *a)
 		bp_cli__usage(&vars_cmd);
 		return -EINVAL;
 	}
-	a->binary = bp_cli__local_file(argv[optind], a->local, sizeof(a->local));
+	/* with -p, BIN is the process's: nothing of ours comes first */
+	a->binary = a->pid > 0 ? argv[optind] :
+		    bp_cli__local_file(argv[optind], a->local, sizeof(a->local));
 	a->points = argv + optind + 1;
 	a->npoints = argc - optind - 1;
 	return 0;
@@ -103,6 +110,8 @@ static void print_text(const struct bp_var_list *l)
 		       nprinted++ ? "\n" : "", vp->func, vp->is_return ? "%return" : "",
 		       vp->binary, vp->addr, vp->offset, vp->cu ? vp->cu : "?",
 		       vp->is_inline ? "inline" : "out-of-line");
+		if (vp->seen_as)
+			printf("  (%s as process %d sees it)\n", vp->seen_as, vp->seen_by);
 		if (vp->error)
 			printf("  error: %s\n", vp->error);
 		else if (!vp->nvars)
@@ -160,6 +169,11 @@ static void json_points(struct bp_json *j, const char *point, const struct bp_va
 		bp_json__begin_object(j);
 		bp_json__kv_string(j, "point", point);
 		bp_json__kv_string(j, "binary", vp->binary);
+		bp_json__kv_string(j, "seen_as", vp->seen_as);
+		if (vp->seen_as)
+			bp_json__kv_int(j, "seen_by", vp->seen_by);
+		else
+			bp_json__kv_null(j, "seen_by");
 		bp_json__kv_string(j, "func", vp->func);
 		bp_json__kv_string(j, "cu", vp->cu);
 		bp_json__kv_uint(j, "addr", vp->addr);
@@ -194,7 +208,7 @@ int cmd_vars(int argc, char **argv)
 	}
 	/* all first: a bad point prints nothing but its error */
 	for (i = 0; i < a.npoints && !err; i++, n++)
-		err = bp_inspect__vars(&lists[i], a.binary, a.points[i], a.no_cache);
+		err = bp_inspect__vars(&lists[i], a.binary, a.points[i], a.no_cache, a.pid);
 	if (!err && a.fmt.json) {
 		struct bp_json_opts opts = { .sz = sizeof(opts), .pretty = !a.fmt.compact };
 

@@ -163,6 +163,12 @@ static char *detail_str(const struct bp_listed_prog *p)
 			sb_printf(&b, "\n    SEC(\"%s\")", v);
 		for (int i = 0; (v = bp_meta__get(m, "arg", i)); i++)
 			sb_printf(&b, "%s%s", i ? ", " : "\n    args: ", v);
+		if ((v = bp_meta__get(m, "seen_as", 0)))
+			sb_printf(&b, "\n    exec: %s as process %s sees it, %s on the host", v,
+				  bp_meta__get(m, "seen_by", 0) ?: "?",
+				  bp_meta__get(m, "binary", 0) ?: "?");
+		for (int i = 0; (v = bp_meta__get(m, "copy", i)); i++)
+			sb_printf(&b, "%s%s", i ? ", " : "\n    copies attached too: ", v);
 		if ((v = bp_meta__get(m, "map_id", 0)))
 			sb_printf(&b, "\n    traced map: id %s '%s' (%s), every %s, at", v,
 				  bp_meta__get(m, "map_name", 0) ?: "?",
@@ -371,6 +377,14 @@ static void json_meta(struct bp_json *j, const struct bp_meta *m)
 	bp_json__kv_string(j, "sec", bp_meta__get(m, "sec", 0));
 	json_meta_array(j, m, "args", "arg");
 	bp_json__kv_string(j, "pin", bp_meta__get(m, "pin", 0));
+	bp_json__kv_string(j, "seen_as", bp_meta__get(m, "seen_as", 0));
+	v = bp_meta__get(m, "seen_by", 0);
+	if (v)
+		bp_json__kv_int(j, "seen_by", atoi(v));
+	else
+		bp_json__kv_null(j, "seen_by");
+	bp_json__kv_string(j, "binary", bp_meta__get(m, "binary", 0));
+	json_meta_array(j, m, "copies", "copy");
 	json_map(j, m);
 	v = bp_meta__get(m, "loader_pid", 0);
 	if (v)

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <string.h>
@@ -215,4 +217,19 @@ const char *bp_cli__local_file(const char *name, char *buf, size_t len)
 	snprintf(buf, len, "%s", abs ? abs : name);
 	free(abs);
 	return buf;
+}
+
+int bp_cli__parse_pid(const char *cmd, const char *arg, pid_t *pid)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v <= 0 || v > INT_MAX) {
+		fprintf(stderr, "bpfprobe %s: bad pid '%s'\n", cmd, arg);
+		return -EINVAL;
+	}
+	*pid = (pid_t)v;
+	return 0;
 }

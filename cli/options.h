@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 struct bp_cli_opt {
 	const char *name;	/* long name; NULL ends the table */
@@ -34,7 +35,8 @@ struct bp_cli_opt {
 #define BP_PID_OPTION							\
 	{ "pid", 'p', required_argument, "PID",				\
 	  "trace process PID and, unless --no-follow, the\n"		\
-	  "processes it starts from now on, until Ctrl-C" }
+	  "processes it starts from now on, until Ctrl-C;\n"		\
+	  "exec= is looked up as PID sees it (its root)" }
 #define BP_NO_FOLLOW_OPTION(KEY)					\
 	{ "no-follow", (KEY), no_argument, NULL,				\
 	  "trace CMD's (or PID's) own process only: its\n"		\
@@ -60,6 +62,13 @@ struct bp_cli_opt {
 	{ "verbose", 'v', no_argument, NULL,				\
 	  "show probe points, fetch plans, guards and\n"		\
 	  "prologues; -vv adds libbpf's output" }
+
+/* -p for the commands that only resolve (resolve, vars) */
+#define BP_VIEW_PID_OPTION						\
+	{ "pid", 'p', required_argument, "PID",				\
+	  "look exec= (BIN) up as process PID sees it: in its\n"	\
+	  "root (a chroot, a container's), its PATH and\n"		\
+	  "library paths" }
 
 struct bp_cli_cmd {
 	const char *name;	/* "load" */
@@ -87,6 +96,9 @@ void bp_cli__usage(const struct bp_cli_cmd *cmd);
 
 /* Of names, the one word is a prefix of or at most two edits from, or NULL. */
 const char *bp_cli__closest(const char *word, const char *const *names, size_t n);
+
+/* -p's PID: 0 with *pid set, or -EINVAL after "bpfprobe CMD: bad pid 'ARG'". */
+int bp_cli__parse_pid(const char *cmd, const char *arg, pid_t *pid);
 
 /*
  * A binary named without '/' is looked up like exec= does it (PATH, the

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* What load and trace share (session.h). */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -71,13 +72,33 @@ FILE *bp_session__open_records(const char *cmd, const char *path)
 	return f;
 }
 
-int bp_session__run(int (*poll)(void *ctx, int timeout_ms), void *ctx, pid_t child)
+/* Waits up to timeout_ms for output or an exec to look at, then reads
+ * both; without an exec fd, output's own poll waits. */
+static void wait_once(const struct bp_session_loop *l, int exec_fd, int timeout_ms)
 {
-	int status, code = 0;
+	struct pollfd p[2] = {
+		{ .fd = exec_fd, .events = POLLIN }, { .fd = l->out_fd, .events = POLLIN },
+	};
 
+	if (exec_fd < 0) {
+		l->poll(l->ctx, timeout_ms);
+		return;
+	}
+	poll(p, l->out_fd >= 0 ? 2 : 1, timeout_ms);
+	/* a held process first: it waits for us */
+	bpfprobe_object__handle_execs(l->obj);
+	l->poll(l->ctx, 0);
+}
+
+int bp_session__run(const struct bp_session_loop *l, pid_t child)
+{
+	int status, code = 0, exec_fd = l->obj ? bpfprobe_object__exec_fd(l->obj) : -1;
+
+	if (exec_fd < 0)
+		exec_fd = -1;
 	for (;;) {
 		/* bounded: the workload and signals are checked in between */
-		poll(ctx, 50);
+		wait_once(l, exec_fd, 50);
 		if (bp_session_signal) {
 			if (child <= 0)
 				break;
@@ -89,5 +110,8 @@ int bp_session__run(int (*poll)(void *ctx, int timeout_ms), void *ctx, pid_t chi
 			break;
 		}
 	}
+	/* what the last processes ran, for the report */
+	if (exec_fd >= 0)
+		bpfprobe_object__handle_execs(l->obj);
 	return code;
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <bpfprobe/bpfprobe.h>
 #include "cli/load_report.h"
 #include "cli/workload.h"
 
@@ -50,11 +51,22 @@ pid_t bp_session__scope(const struct bp_session_args *a, const struct bp_workloa
  * message naming cmd. */
 FILE *bp_session__open_records(const char *cmd, const char *path);
 
+/* What the run loop reads. */
+struct bp_session_loop {
+	int (*poll)(void *ctx, int timeout_ms);	/* reads output, waiting up to timeout_ms */
+	void *ctx;
+	int out_fd;		/* readable when output waits; -1: unknown */
+	/* its followed processes' execs are handled as they come (a process
+	 * may be held at its exec until then: bpfprobe_object__exec_fd()) */
+	struct bpfprobe_object *obj;
+};
+
 /*
- * Calls poll(ctx, 50 ms) until the workload child (> 0) exits or, without
- * one, a signal comes; a signal is passed on to the child. Returns the
- * exit code: the child's as a shell gives it, else 0.
+ * Reads output (and handles execs) until the workload child (> 0) exits
+ * or, without one, a signal comes, waking at least every 50 ms; a signal
+ * is passed on to the child. Returns the exit code: the child's as a
+ * shell gives it, else 0.
  */
-int bp_session__run(int (*poll)(void *ctx, int timeout_ms), void *ctx, pid_t child);
+int bp_session__run(const struct bp_session_loop *l, pid_t child);
 
 #endif /* BPFPROBE_SESSION_H */

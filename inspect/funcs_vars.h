@@ -100,6 +100,8 @@ struct bp_var_entry {
 
 struct bp_var_point {
 	char *binary;
+	char *seen_as;		/* the file as process seen_by sees it (-p); NULL */
+	int seen_by;
 	char *func;
 	char *cu;
 	uint64_t addr;
@@ -122,11 +124,13 @@ struct bp_var_list {
 /*
  * The variables at every probe point spec names (spec->exec set, no
  * arguments): parameters and locals in scope, or $retval at a return.
- * no_cache: the points are found without the DWARF index. Returns 0 or a
- * negative errno after bp_err() (unknown function, binary without debug
- * info, ...). l must be freed either way.
+ * no_cache: the points are found without the DWARF index. view_pid > 0:
+ * exec= is looked up as that process sees it (probes/view.h). Returns 0
+ * or a negative errno after bp_err() (unknown function, binary without
+ * debug info, ...). l must be freed either way.
  */
-int bp_var_list__collect(struct bp_var_list *l, const struct bp_spec *spec, bool no_cache);
+int bp_var_list__collect(struct bp_var_list *l, const struct bp_spec *spec, bool no_cache,
+			 int view_pid);
 void bp_var_list__free(struct bp_var_list *l);
 
 const char *bp_var_kind__name(enum bp_var_kind kind);

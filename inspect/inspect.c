@@ -20,6 +20,7 @@
 #include "loader/object.h"
 #include "prologue/prologue.h"
 #include "util/log.h"
+#include "util/opts.h"
 
 /*
  * What the prologues set, from the instructions as compiled: libbpf's
@@ -81,6 +82,8 @@ static int resolve_sec(const char *text, const struct bpfprobe_open_opts *opts,
 		obj->vmlinux = strdup(vmlinux);
 	if (obj)
 		obj->no_cache = opts && opts->no_cache;
+	if (obj && OPTS_HAS(opts, view_pid) && opts->view_pid > 0)
+		obj->view_pid = opts->view_pid;
 	if (!obj || !obj->progs || !obj->path || (vmlinux && !obj->vmlinux)) {
 		bp_err("out of memory resolving SEC(\"%s\")\n", text);
 		bpfprobe_object__destroy(obj);
@@ -289,7 +292,7 @@ const char *bp_inspect__var_class(enum bp_var_class cls)
 }
 
 int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *point,
-		     bool no_cache)
+		     bool no_cache, pid_t view_pid)
 {
 	struct bp_spec spec;
 	char *text, msg[512];
@@ -312,7 +315,7 @@ int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *poin
 		err = -EINVAL;
 	}
 	if (!err)
-		err = bp_var_list__collect(l, &spec, no_cache);
+		err = bp_var_list__collect(l, &spec, no_cache, view_pid);
 	bp_spec__free(&spec);
 	return err;
 }

@@ -137,11 +137,12 @@ void bp_inspect__markers_free(struct bp_marker_list *l);
 /*
  * The variables at every probe point POINT names in binary (POINT as the
  * SEC text "exec=BINARY;POINT" would, without arguments); no_cache: found
- * without the DWARF index. Returns 0 or a negative errno after a message
- * naming point. l must be freed with bp_var_list__free() either way.
+ * without the DWARF index; view_pid > 0: binary as that process sees it
+ * (bpfprobe_open_opts.view_pid). Returns 0 or a negative errno after a
+ * message naming point. l must be freed with bp_var_list__free() either way.
  */
 int bp_inspect__vars(struct bp_var_list *l, const char *binary, const char *point,
-		     bool no_cache);
+		     bool no_cache, pid_t view_pid);
 void bp_inspect__vars_free(struct bp_var_list *l);
 
 /* "param", "local", "retval"; "fetchable", "absent", ... (funcs_vars.h) */

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -658,6 +659,8 @@ static int add_retval(struct vars_ctx *v, const struct retval_res *res, int i)
 static int copy_point(struct bp_var_point *vp, const struct bp_point *pt)
 {
 	vp->binary = strdup(pt->binary);
+	vp->seen_as = pt->seen_as ? strdup(pt->seen_as) : NULL;
+	vp->seen_by = pt->seen_by;
 	vp->func = strdup(pt->func);
 	vp->cu = pt->cu ? strdup(pt->cu) : NULL;
 	vp->addr = pt->addr;
@@ -665,10 +668,11 @@ static int copy_point(struct bp_var_point *vp, const struct bp_point *pt)
 	vp->is_return = pt->is_return;
 	vp->is_inline = pt->is_inline;
 	vp->die_off = pt->die_off;
-	return vp->binary && vp->func && (!pt->cu || vp->cu) ? 0 : -ENOMEM;
+	return vp->binary && vp->func && (!pt->cu || vp->cu) && (!pt->seen_as || vp->seen_as) ?
+	       0 : -ENOMEM;
 }
 
-static int open_di(const char *path, struct bp_debuginfo **di)
+static int open_di(const char *path, const char *debug_dir, struct bp_debuginfo **di)
 {
 	struct bp_diag d = {};
 	int err;
@@ -677,7 +681,7 @@ static int open_di(const char *path, struct bp_debuginfo **di)
 		return 0;
 	bp_debuginfo__free(*di);
 	*di = NULL;
-	err = bp_debuginfo__open(path, di, &d);
+	err = bp_debuginfo__open_in(path, debug_dir, di, &d);
 	bp_report__diag(NULL, &d, NULL);
 	if (err)
 		return err;
@@ -714,7 +718,7 @@ static int one_point(struct vars_ctx *v, const struct retval_res *res, int i)
 	return err == -ENOMEM ? err : 0;
 }
 
-static int points_vars(const struct bp_spec *spec,
+static int points_vars(const struct bp_spec *spec, const char *debug_dir,
 		       const struct retval_res *res, struct bp_var_list *l)
 {
 	struct bp_debuginfo *di = NULL;
@@ -724,7 +728,7 @@ static int points_vars(const struct bp_spec *spec,
 		const struct bp_var_point *pt = &l->points[i];
 		struct vars_ctx v = { .spec = spec, .pt = pt, .vp = &l->points[i] };
 
-		err = open_di(pt->binary, &di);
+		err = open_di(pt->binary, debug_dir, &di);
 		if (err)
 			break;
 		v.di = di;
@@ -743,7 +747,8 @@ static int points_vars(const struct bp_spec *spec,
 	return err;
 }
 
-int bp_var_list__collect(struct bp_var_list *l, const struct bp_spec *spec, bool no_cache)
+int bp_var_list__collect(struct bp_var_list *l, const struct bp_spec *spec, bool no_cache,
+			 int view_pid)
 {
 	struct bp_resolver *r = bp_resolver__new();
 	struct retval_res res = {};
@@ -759,6 +764,15 @@ int bp_var_list__collect(struct bp_var_list *l, const struct bp_spec *spec, bool
 		       spec->func ? spec->func : "?", spec->args[0].text);
 		err = -EINVAL;
 		goto out;
+	}
+	if (view_pid > 0) {
+		char why[PATH_MAX + 256];
+
+		err = bp_resolver__set_view(r, view_pid, why, sizeof(why));
+		if (err) {
+			bp_err("%s\n", why);
+			goto out;
+		}
 	}
 	err = bp_resolver__resolve(r, spec, &pts, &n);
 	if (err)
@@ -778,7 +792,7 @@ int bp_var_list__collect(struct bp_var_list *l, const struct bp_spec *spec, bool
 	if (!err && spec->is_return)
 		err = retval_resolve(r, spec, l->npoints, &res);
 	if (!err)
-		err = points_vars(spec, &res, l);
+		err = points_vars(spec, bp_resolver__debug_dir(r), &res, l);
 out:
 	if (err == -ENOMEM)
 		bp_err("%s: out of memory listing variables\n", spec->func ? spec->func : "?");
@@ -811,6 +825,7 @@ void bp_var_list__free(struct bp_var_list *l)
 		free(vp->vars);
 		free(vp->error);
 		free(vp->binary);
+		free(vp->seen_as);
 		free(vp->func);
 		free(vp->cu);
 	}

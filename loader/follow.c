@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Following a process tree: the set, its gate, its programs (follow.h). */
 #include <errno.h>
+#include <signal.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 #include "util/tracefs.h"
 
 #define EXECS_MAX		256
+/* exec events waiting for the loader: 8 bytes and a header each */
+#define EVENTS_SIZE		(256 * 1024)
 /* the control blocks: one memory line per instance */
 #define CTL_BLOCK		64
 #define CTL_GATE		0
@@ -38,6 +41,7 @@ void bp_follow__init(struct bp_follow *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->set_fd = f->ctl_fd = f->hits_fd = f->stats_fd = f->execs_fd = -1;
+	f->watch_fd = f->events_fd = -1;
 	for (int i = 0; i < BP_FOLLOW_PROGS; i++)
 		f->prog_fd[i] = f->perf_fd[i] = f->link_fd[i] = -1;
 }
@@ -173,7 +177,51 @@ static int field_offset(const char *root, const char *event, const char *field)
 	return off;
 }
 
-static int attach_progs(struct bp_follow *f)
+static int events_sample(void *ctx, void *data, size_t size)
+{
+	struct bp_follow *f = ctx;
+	struct bp_exec_event ev;
+
+	if (size < sizeof(ev))
+		return 0;
+	memcpy(&ev, data, sizeof(ev));
+	if (f->on_event)
+		return f->on_event(&ev, f->on_event_ctx);
+	/* nobody looks: a held process goes on */
+	if (ev.held)
+		kill((pid_t)ev.pid, SIGCONT);
+	return 0;
+}
+
+/* The watch's maps: its mode word and the events' ring buffer. */
+static int create_watch(struct bp_follow *f, struct bp_follow_cfg *cfg)
+{
+	f->watch_fd = create_map(BPF_MAP_TYPE_ARRAY, "bpfprobe_watch", 4, 4, 1, BPF_F_MMAPABLE);
+	if (f->watch_fd < 0)
+		return f->watch_fd;
+	f->watch = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, f->watch_fd, 0);
+	if (f->watch == MAP_FAILED) {
+		f->watch = NULL;
+		bp_err("cannot map the exec watch's mode: %s\n", strerror(errno));
+		return -errno;
+	}
+	f->events_fd = create_map(BPF_MAP_TYPE_RINGBUF, "bpfprobe_execev", 0, 0, EVENTS_SIZE, 0);
+	if (f->events_fd < 0)
+		return f->events_fd;
+	f->events = ring_buffer__new(f->events_fd, events_sample, f, NULL);
+	if (!f->events) {
+		bp_err("cannot read the exec events' ring buffer: %s\n", strerror(errno));
+		return -errno;
+	}
+	cfg->watch = true;
+	cfg->watch_fd = f->watch_fd;
+	cfg->events_fd = f->events_fd;
+	/* without them, no process is held for entering another root */
+	bp_task_btf__offsets(&cfg->task);
+	return 0;
+}
+
+static int attach_progs(struct bp_follow *f, unsigned int watch)
 {
 	static const gen_fn gens[BP_FOLLOW_PROGS] = {
 		bp_follow__gen_fork, bp_follow__gen_free, bp_follow__gen_exec,
@@ -186,6 +234,11 @@ static int attach_progs(struct bp_follow *f)
 
 	if (!root)
 		return -ENOENT;
+	if (watch) {
+		err = create_watch(f, &cfg);
+		if (err)
+			return err;
+	}
 	cfg.child_pid_off = field_offset(root, tps[0].event, "child_pid");
 	cfg.free_pid_off = field_offset(root, tps[1].event, "pid");
 	if (cfg.child_pid_off < 0 || cfg.free_pid_off < 0)
@@ -223,7 +276,7 @@ static int set_gate(const struct bp_follow *f, __u32 on)
 	return 0;
 }
 
-int bp_follow__start(struct bp_follow *f, pid_t pid)
+int bp_follow__start(struct bp_follow *f, pid_t pid, unsigned int watch)
 {
 	int err;
 
@@ -234,8 +287,9 @@ int bp_follow__start(struct bp_follow *f, pid_t pid)
 		return -EINVAL;
 	}
 	/* the programs first: no child created from here on is missed */
-	err = attach_progs(f);
+	err = attach_progs(f, watch);
 	if (!err) {
+		bp_follow__set_watch(f, watch);
 		__atomic_fetch_or(&f->bits[pid / 64], 1ull << (pid % 64), __ATOMIC_SEQ_CST);
 		err = set_gate(f, 1);
 	}
@@ -248,15 +302,52 @@ int bp_follow__start(struct bp_follow *f, pid_t pid)
 	return 0;
 }
 
+void bp_follow__set_watch(struct bp_follow *f, unsigned int watch)
+{
+	if (f->watch)
+		__atomic_store_n(f->watch, watch, __ATOMIC_SEQ_CST);
+}
+
+int bp_follow__events_fd(const struct bp_follow *f)
+{
+	return f->events ? ring_buffer__epoll_fd(f->events) : -1;
+}
+
+int bp_follow__read_events(struct bp_follow *f,
+			   int (*cb)(const struct bp_exec_event *ev, void *ctx), void *ctx)
+{
+	int n;
+
+	if (!f->events)
+		return 0;
+	f->on_event = cb;
+	f->on_event_ctx = ctx;
+	n = ring_buffer__consume(f->events);
+	f->on_event = NULL;
+	f->on_event_ctx = NULL;
+	return n;
+}
+
+bool bp_follow__is_followed(const struct bp_follow *f, pid_t pid)
+{
+	if (!f->bits || pid <= 0 || (uint64_t)pid >= 64ull * BP_PID_BITMAP_WORDS)
+		return false;
+	return __atomic_load_n(&f->bits[pid / 64], __ATOMIC_RELAXED) >> (pid % 64) & 1;
+}
+
 void bp_follow__stop(struct bp_follow *f)
 {
 	if (f->ctl && !f->pinned)
 		set_gate(f, 0);
+	/* nothing is held from now on; what was, goes on */
+	bp_follow__set_watch(f, 0);
 	for (int i = 0; i < BP_FOLLOW_PROGS; i++) {
 		close_fd(&f->link_fd[i]);
 		close_fd(&f->perf_fd[i]);
 		close_fd(&f->prog_fd[i]);
 	}
+	if (f->events)
+		ring_buffer__consume(f->events);
 	/* nothing adds to the set any more */
 	if (f->bits && !f->pinned)
 		memset(f->bits, 0, BP_PID_BITMAP_WORDS * 8);
@@ -277,6 +368,13 @@ void bp_follow__close(struct bp_follow *f)
 	close_fd(&f->hits_fd);
 	close_fd(&f->stats_fd);
 	close_fd(&f->execs_fd);
+	ring_buffer__free(f->events);
+	f->events = NULL;
+	if (f->watch)
+		munmap(f->watch, 4096);
+	f->watch = NULL;
+	close_fd(&f->watch_fd);
+	close_fd(&f->events_fd);
 }
 
 static int percpu_sum(int fd, __u32 key, uint64_t *sum)

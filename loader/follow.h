@@ -20,7 +20,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "prologue/follow_progs.h"
 #include "prologue/guard.h"
+
+struct ring_buffer;
 
 #define BP_FOLLOW_PROGS	3	/* fork, free, exec */
 
@@ -41,6 +44,17 @@ struct bp_follow {
 	int link_fd[BP_FOLLOW_PROGS];
 	pid_t seed;		/* the followed process, global pid; 0: none */
 	bool pinned;		/* the links are pinned: stopping leaves the set as it is */
+	/*
+	 * Watching execs (follow_progs.h): the mode word (enum
+	 * bp_watch_mode), mmap'ed; the ring buffer of struct bp_exec_event
+	 * and libbpf's reader of it, which hands each to on_event.
+	 */
+	int watch_fd;
+	uint32_t *watch;
+	int events_fd;
+	struct ring_buffer *events;
+	int (*on_event)(const struct bp_exec_event *ev, void *ctx);
+	void *on_event_ctx;
 };
 
 /* All fds -1: nothing to close yet. */
@@ -56,13 +70,31 @@ void bp_follow__guards(const struct bp_follow *f, int i, bool uprobe, struct bp_
 /*
  * Starts following process pid (a global pid, the kernel's) and what it
  * creates from now on: loads and attaches the tracepoint programs, puts
- * pid in the set and turns the gate on. Returns 0 or a negative errno
- * after a message; on error nothing of it stays.
+ * pid in the set and turns the gate on. With watch (enum bp_watch_mode
+ * bits, 0: none), every exec of a followed process is an event
+ * (bp_follow__read_events()), and those the mode says are held until
+ * their event is read. Returns 0 or a negative errno after a message; on
+ * error nothing of it stays.
  */
-int bp_follow__start(struct bp_follow *f, pid_t pid);
+int bp_follow__start(struct bp_follow *f, pid_t pid, unsigned int watch);
 
-/* Stops following: gate off, tracepoint programs detached, set emptied;
- * when pinned, only our fds are closed (the pinned session goes on). */
+/* A new watch mode (0: no events, nothing held from now on). */
+void bp_follow__set_watch(struct bp_follow *f, unsigned int watch);
+
+/* The fd (epoll) readable when exec events wait; -1 when not watching. */
+int bp_follow__events_fd(const struct bp_follow *f);
+
+/* Calls cb with each exec event waiting (a held process waits for the
+ * caller's SIGCONT). Returns how many, or a negative errno. */
+int bp_follow__read_events(struct bp_follow *f,
+			   int (*cb)(const struct bp_exec_event *ev, void *ctx), void *ctx);
+
+/* Whether process pid (the kernel's number) is in the followed set. */
+bool bp_follow__is_followed(const struct bp_follow *f, pid_t pid);
+
+/* Stops following: gate off, tracepoint programs detached, set emptied,
+ * the watch off and every process it holds let go; when pinned, only our
+ * fds are closed (the pinned session goes on, holding nothing). */
 void bp_follow__stop(struct bp_follow *f);
 
 /* Closes everything. */
@@ -73,6 +105,10 @@ int bp_follow__hits(const struct bp_follow *f, int i, bool *ran, uint64_t *refus
 
 /* Sum of stat (enum bp_follow_stat) over the CPUs; 0 when unknown. */
 uint64_t bp_follow__stat(const struct bp_follow *f, int stat);
+
+/* loader/task_btf.c: where a task's root is, from kernel BTF; 0, or
+ * -ENOENT with o zeroed (said at -v). */
+int bp_task_btf__offsets(struct bp_task_offsets *o);
 
 /* Calls cb with each comm a followed process exec'd; stops at cb's first
  * non-zero result and returns it. */

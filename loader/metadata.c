@@ -303,6 +303,17 @@ static int instance_meta(const struct bpfprobe_object *obj, const struct bp_inst
 		err = bp_meta__add(m, "sec", p->sec);
 	for (int k = 0; k < p->spec.nargs && !err; k++)
 		err = bp_meta__add(m, "arg", p->spec.args[k].text);
+	/* exec= as another process sees it: its path there, ours */
+	if (!err && p->npoints && p->points[0].seen_as) {
+		char pid[24];
+
+		snprintf(pid, sizeof(pid), "%d", (int)p->points[0].seen_by);
+		err = bp_meta__add(m, "seen_as", p->points[0].seen_as);
+		if (!err)
+			err = bp_meta__add(m, "seen_by", pid);
+		if (!err)
+			err = bp_meta__add(m, "binary", p->points[0].binary);
+	}
 	if (!err && p->spec.map)
 		err = bp_meta__add_map_trace(m, p->points, p->npoints, p->spec.func);
 	return err;
@@ -354,7 +365,7 @@ void bp_meta__bind_object(struct bpfprobe_object *obj)
 	}
 }
 
-static void update_one(int prog_fd, const char *key, const char *val)
+static void update_one(int prog_fd, const char *key, const char *val, bool append)
 {
 	struct bp_meta m = {};
 	int fd, err;
@@ -364,7 +375,7 @@ static void update_one(int prog_fd, const char *key, const char *val)
 		return;
 	err = bp_meta__read_map(fd, &m);
 	if (!err)
-		err = bp_meta__set(&m, key, val);
+		err = append ? bp_meta__add(&m, key, val) : bp_meta__set(&m, key, val);
 	if (!err)
 		err = write_map(fd, &m);
 	if (err)
@@ -380,10 +391,16 @@ void bp_meta__update_object(struct bpfprobe_object *obj, const char *key, const 
 
 	for (int i = 0; i < obj->ninsts; i++)
 		if (obj->insts[i].fd >= 0)
-			update_one(obj->insts[i].fd, key, val);
+			update_one(obj->insts[i].fd, key, val, false);
 	if (!obj->obj || instances_only)
 		return;
 	bpf_object__for_each_program(prog, obj->obj)
 		if (!is_annotated(obj, prog) && bpf_program__fd(prog) >= 0)
-			update_one(bpf_program__fd(prog), key, val);
+			update_one(bpf_program__fd(prog), key, val, false);
+}
+
+void bp_meta__add_instance(struct bpfprobe_object *obj, int i, const char *key, const char *val)
+{
+	if (i >= 0 && i < obj->ninsts && obj->insts[i].fd >= 0)
+		update_one(obj->insts[i].fd, key, val, true);
 }

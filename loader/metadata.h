@@ -10,7 +10,10 @@
  *	key=value\n ...
  * Keys are [a-z_]+ and may repeat (arg); in values '\' and newline are
  * escaped as \\ and \n. Keys written: object, program, instance, sec, arg,
- * loader_pid, pid (the pid filter, -1 for none, set at attach), pin; for
+ * loader_pid, pid (the pid filter, -1 for none, set at attach), pin;
+ * seen_as, seen_by and binary when exec= was looked up as another process
+ * sees it (its path there, that process, ours); copy (one per copy of the
+ * binary attached while running, copies=yes); for
  * map tracing map_id, map_name, map_type, map_op, map_func (loader/map_trace.h).
  */
 #ifndef BPFPROBE_METADATA_H
@@ -67,5 +70,8 @@ void bp_meta__bind_object(struct bpfprobe_object *obj);
  * and, unless instances_only, of its standard libbpf programs too. */
 void bp_meta__update_object(struct bpfprobe_object *obj, const char *key, const char *val,
 			    bool instances_only);
+
+/* Appends key=val to the metadata of the object's program instance i. */
+void bp_meta__add_instance(struct bpfprobe_object *obj, int i, const char *key, const char *val);
 
 #endif /* BPFPROBE_METADATA_H */

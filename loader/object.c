@@ -5,6 +5,7 @@
  * failed call leaves nothing loaded or attached.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,8 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 		obj->source = realpath(opts->source, NULL) ?: strdup(opts->source);
 	if (OPTS_HAS(opts, no_cache))
 		obj->no_cache = opts->no_cache;
+	if (OPTS_HAS(opts, view_pid) && opts->view_pid > 0)
+		obj->view_pid = opts->view_pid;
 	err = bp_elf__check_bpf(path, &obj->license);
 	if (!err) {
 		/* the section handler claims the programs libbpf opens */
@@ -135,10 +138,15 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 /* -v: where each probe point is and how each argument is fetched */
 static void log_points(const struct bp_program *p)
 {
-	char desc[160];
+	char desc[160], seen[PATH_MAX + 64];
 
 	for (int j = 0; j < p->npoints; j++) {
 		const struct bp_point *pt = &p->points[j];
+
+		seen[0] = '\0';
+		if (pt->seen_as)
+			snprintf(seen, sizeof(seen), ", %s as process %d sees it", pt->seen_as,
+				 (int)pt->seen_by);
 
 		if (pt->kernel)
 			bp_info("program '%s': probe point kernel %s%s%s+0x%llx%s at 0x%llx (arguments from %s)\n",
@@ -149,13 +157,13 @@ static void log_points(const struct bp_program *p)
 		else
 			/* "inlined into main", "symbol clone_me.constprop.0" and
 			 * the line say which copy and line a point is */
-			bp_info("program '%s': probe point %s:%s%s%s%s%s%s at 0x%llx (file offset 0x%llx, CU %s, line %s:%d)\n",
+			bp_info("program '%s': probe point %s:%s%s%s%s%s%s at 0x%llx (file offset 0x%llx, CU %s, line %s:%d)%s\n",
 				p->name, pt->binary, pt->func, pt->is_return ? "%return" : "",
 				pt->caller ? " inlined into " : "", pt->caller ? pt->caller : "",
 				pt->symbol ? " symbol " : "", pt->symbol ? pt->symbol : "",
 				(unsigned long long)pt->addr, (unsigned long long)pt->offset,
 				pt->cu ? pt->cu : "?", pt->src_file ? pt->src_file : "?",
-				pt->src_line);
+				pt->src_line, seen);
 		for (int k = 0; k < pt->plan.nargs; k++) {
 			bp_fetch__format(&pt->plan.args[k], desc, sizeof(desc));
 			bp_info("  arg%d %s (%s, at %s): %s\n", k + 1,
@@ -177,6 +185,16 @@ int bp_object__resolve_programs(struct bpfprobe_object *obj)
 	}
 	bp_resolver__set_no_cache(r, obj->no_cache);
 	bp_resolver__set_resolution_cache(r, !obj->no_cache);
+	if (obj->view_pid > 0) {
+		char why[PATH_MAX + 256];
+
+		err = bp_resolver__set_view(r, obj->view_pid, why, sizeof(why));
+		if (err) {
+			bp_err("%s\n", why);
+			bp_resolver__free(r);
+			return err;
+		}
+	}
 	if (obj->obj && obj->nprogs && !bpf_object__btf(obj->obj))
 		bp_err("warning: '%s' has no BTF (built without -g): the programs' prototypes cannot be checked against their SEC() annotations (the ABI: int prog(void *ctx, int err, u64 arg1, ...))\n",
 		       obj->path);
@@ -194,6 +212,14 @@ int bp_object__resolve_programs(struct bpfprobe_object *obj)
 			break;
 		}
 		log_points(p);
+	}
+	if (!err) {
+		char why[128];
+
+		/* what its root held may have gone with it */
+		err = bp_resolver__view_check(r, why, sizeof(why));
+		if (err)
+			bp_err("%s\n", why);
 	}
 	bp_resolver__free(r);
 	return err;
@@ -437,8 +463,8 @@ static bool has_uprobes(const struct bpfprobe_object *obj)
 static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_attach_opts *opts)
 {
 	pid_t pid = -1, global_pid = 0, perf_pid;
-	bool follow = false;
-	int err = 0;
+	bool follow = false, watch = false;
+	int err = 0, mode = 0;
 
 	if (!obj || !obj->loaded || !OPTS_VALID(opts, bpfprobe_attach_opts))
 		return -EINVAL;
@@ -451,6 +477,8 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 		follow = opts->follow;
 	if (OPTS_HAS(opts, global_pid))
 		global_pid = opts->global_pid;
+	if (OPTS_HAS(opts, watch_execs))
+		watch = opts->watch_execs;
 	perf_pid = pid;
 	if (follow && has_uprobes(obj)) {
 		pid_t seed = follow_seed(pid, global_pid);
@@ -461,9 +489,14 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 			bp_err("cannot follow process %d: no such process\n", (int)pid);
 			return -ESRCH;
 		}
+		/* what the followed processes exec, looked at as they do */
+		if (watch)
+			mode = bp_exec_watch__setup(obj);
+		if (mode < 0)
+			return mode;
 		/* the set's programs first, so no child is missed; the guards
 		 * then let only the followed processes through */
-		err = bp_follow__start(&obj->follow, seed);
+		err = bp_follow__start(&obj->follow, seed, (unsigned int)mode);
 		if (err)
 			return err;
 		perf_pid = -1;
@@ -510,6 +543,9 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 		char buf[32];
 
 		obj->attached = true;
+		/* a running process (-p): what it runs and maps already */
+		if (mode > 0)
+			bp_exec_watch__look(obj, obj->follow.seed);
 		if (obj->follow.seed > 0)
 			snprintf(buf, sizeof(buf), "%d+", (int)pid);
 		else
@@ -529,7 +565,10 @@ void bpfprobe_object__detach(struct bpfprobe_object *obj)
 {
 	if (!obj)
 		return;
+	/* the probes before the set's gate (off, every process passes) */
 	bp_attach_points__close(obj->aps, obj->naps);
+	bp_exec_watch__detach(obj);
+	/* nothing is held any more, what was goes on */
 	bp_follow__stop(&obj->follow);
 	bp_entry_values__detach(obj);
 	for (int i = 0; i < obj->nstd_links; i++)
@@ -548,6 +587,7 @@ static void object_free(void *o)
 	bpfprobe_object__detach(obj);
 	bp_instances__close(obj);
 	bp_follow__close(&obj->follow);
+	bp_exec_watch__free(&obj->watch);
 	bp_entry_values__close(obj);
 	bp_record_stack__close(obj);
 	bp_stack_maps__close(obj);

@@ -6,6 +6,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "loader/exec_watch.h"
 #include "loader/follow.h"
 #include "prologue/guard.h"
 #include "prologue/plan.h"
@@ -102,6 +103,7 @@ struct bpfprobe_object {
 	char *vmlinux;		/* open opts: kernel DWARF to use */
 	char *source;		/* open opts: what the object was compiled from */
 	bool no_cache;		/* open opts: no DWARF index (probes/binary/index.h) */
+	pid_t view_pid;		/* open opts: exec= as this process sees it; 0: ours */
 	char *kernel_log;	/* libbpf's loads' verifier log, until the load ends */
 	struct bp_program *progs;
 	int nprogs;
@@ -112,6 +114,7 @@ struct bpfprobe_object {
 	struct bpf_link **std_links;	/* standard libbpf sections, auto-attached */
 	int nstd_links;
 	struct bp_follow follow;	/* the followed set, the guards' counts */
+	struct bp_exec_watch watch;	/* what followed processes exec (exec_watch.h) */
 	bool loaded;
 	bool attached;		/* until bpfprobe_object__detach() */
 	/* uprobes go through uprobe_multi links (decided at load: their

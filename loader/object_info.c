@@ -67,6 +67,8 @@ static int object_point_info(const struct bpfprobe_object *obj, size_t i,
 		.is_return = ap->point->is_return,
 		.instance = ap->instance,
 		.prog_fd = obj->insts[ap->instance].fd,
+		.seen_as = ap->point->seen_as,
+		.seen_by = ap->point->seen_as ? ap->point->seen_by : 0,
 	};
 	FILL(info, full);
 	return 0;
@@ -185,6 +187,40 @@ int bpfprobe_object__for_each_followed_exec(const struct bpfprobe_object *obj,
 	if (!obj || !cb)
 		return bp_api_err(-EINVAL);
 	return bp_follow__for_each_exec(&obj->follow, cb, ctx);
+}
+
+size_t bpfprobe_object__copy_cnt(const struct bpfprobe_object *obj)
+{
+	return obj ? obj->watch.ncopies : 0;
+}
+
+static int object_copy_info(const struct bpfprobe_object *obj, size_t i,
+			    struct bpfprobe_copy_info *info)
+{
+	const struct bp_copy *c;
+
+	if (!obj || !info || i >= (size_t)obj->watch.ncopies)
+		return -ENOENT;
+	c = &obj->watch.copies[i];
+	struct bpfprobe_copy_info full = {
+		.sz = info->sz,
+		.path = c->path,
+		.seen_as = c->seen_as,
+		.of = obj->watch.bins[c->bin].path,
+		.pid = c->pid,
+		.ran = c->ran,
+		.mapped = c->mapped,
+		.in_root = c->in_root,
+		.attached = c->attached,
+	};
+	FILL(info, full);
+	return 0;
+}
+
+int bpfprobe_object__copy_info(const struct bpfprobe_object *obj, size_t i,
+			       struct bpfprobe_copy_info *info)
+{
+	return bp_api_err(object_copy_info(obj, i, info));
 }
 
 pid_t bpfprobe_pid__global(void)

@@ -355,8 +355,12 @@ static int object_pin(struct bpfprobe_object *obj, const char *name,
 		err = pin_standard(obj, staging);
 	if (!err)
 		err = install(staging, name, replace);
-	if (!err)
+	if (!err) {
 		obj->follow.pinned = true;
+		/* no one is left to look at execs: nothing is held, what was goes on */
+		bp_follow__set_watch(&obj->follow, 0);
+		bp_follow__read_events(&obj->follow, NULL, NULL);
+	}
 	if (err) {
 		bp_pin_dir__remove(pin_root(), strrchr(staging, '/') + 1, name, true);
 		bp_meta__update_object(obj, "pin", "", false);

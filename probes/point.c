@@ -8,6 +8,7 @@
 void bp_point__clear(struct bp_point *pt)
 {
 	free(pt->binary);
+	free(pt->seen_as);
 	free(pt->func);
 	free(pt->cu);
 	free(pt->module);

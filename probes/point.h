@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "prologue/plan.h"
 
 /*
@@ -38,7 +39,15 @@ struct bp_map_trace {
 #define BP_MAX_ENTRY_SAVES	8
 
 struct bp_point {
-	char *binary;		/* absolute path of the probed file */
+	char *binary;		/* absolute path of the probed file (ours: what is attached) */
+	/*
+	 * exec= looked up as process seen_by sees it (its root, a chroot or a
+	 * container's): the file's path there, when it differs from binary;
+	 * NULL: binary is what exec= named for us too. Set by the front door
+	 * (resolve.c) after resolving; not in the resolution cache.
+	 */
+	char *seen_as;
+	pid_t seen_by;
 	char *func;		/* function name */
 	char *cu;		/* compilation unit name (DW_AT_name) */
 	uint64_t addr;		/* link-time address of the probed instruction */

@@ -22,6 +22,7 @@
 #include "probes/resolution_cache.h"
 #include "probes/resolve.h"
 #include "probes/usdt/usdt.h"
+#include "probes/view.h"
 #include "util/log.h"
 
 struct bp_resolver {
@@ -35,6 +36,8 @@ struct bp_resolver {
 	struct bp_map_resolver *map;
 	/* finished resolutions read from and kept in the user's cache */
 	bool resolutions;
+	/* exec= as this process sees it (-p PID); NULL: as we see it */
+	struct bp_view *view;
 };
 
 struct bp_resolver *bp_resolver__new(void)
@@ -49,8 +52,38 @@ void bp_resolver__free(struct bp_resolver *r)
 	bp_debuginfo_cache__clear(&r->cache);
 	bp_kernel__free(r->kernel);
 	bp_map_resolver__free(r->map);
+	bp_view__free(r->view);
 	free(r->vmlinux);
 	free(r);
+}
+
+int bp_resolver__set_view(struct bp_resolver *r, pid_t pid, char *why, size_t len)
+{
+	struct bp_view *v = NULL;
+	int err = 0;
+
+	if (pid > 0)
+		err = bp_view__open(pid, &v, why, len);
+	if (err)
+		return err;
+	bp_view__free(r->view);
+	r->view = v;
+	r->cache.debug_dir = v ? bp_view__debug_dir(v) : NULL;
+	return 0;
+}
+
+int bp_resolver__view_check(const struct bp_resolver *r, char *why, size_t len)
+{
+	if (!r->view || bp_view__alive(r->view))
+		return 0;
+	snprintf(why, len, "process %d exited while its probes were being resolved",
+		 (int)bp_view__pid(r->view));
+	return -ESRCH;
+}
+
+const char *bp_resolver__debug_dir(const struct bp_resolver *r)
+{
+	return r->cache.debug_dir;
 }
 
 void bp_resolver__set_no_cache(struct bp_resolver *r, bool no_cache)
@@ -155,28 +188,83 @@ static void keep_resolution(const struct bp_debuginfo *di, const struct bp_spec 
  * resolution cache when one is used: only while printing (what a report
  * would keep is not kept there), and not for a lazy pattern, whose points
  * depend on the source file's text as well. */
-static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
-			struct bp_point **points, int *npoints, struct bp_report *rep)
+/* The file spec->exec names: *path a path of ours, *seen_as what the
+ * viewing process calls it when that differs (else NULL). */
+static int find_exec(struct bp_resolver *r, const struct bp_spec *spec, char **path,
+		     char **seen_as, struct bp_report *rep)
 {
-	/* not for the record ABI either: its plans depend on the record */
-	bool cache = r->resolutions && !rep && spec->text && !spec->lazy && !spec->record &&
-		     !spec->sdt;
-	struct bp_report said = { .say = true };
-	struct bp_debuginfo *di;
-	unsigned int warnings = 0;
-	char *path;
+	char why[PATH_MAX + 512];
 	int err;
 
-	path = bp_find_binary(spec->exec);
-	if (!path) {
+	*seen_as = NULL;
+	if (r->view) {
+		err = bp_view__find(r->view, spec->exec, seen_as, path, why, sizeof(why));
+		/* a process in our own root sees our files: a path relative to
+		 * its directory, or a name its PATH lacks, may be meant as ours */
+		if (err == -ENOENT && bp_view__ours(r->view) &&
+		    (*path = bp_find_binary(spec->exec))) {
+			bp_info("%s: %s; found as bpfprobe sees it, %s, in the same root\n",
+				point_name(spec), why, *path);
+			return 0;
+		}
+		if (err) {
+			bp_report__line(rep, "%s: %s\n", point_name(spec), why);
+			return err;
+		}
+		if (*seen_as && !strcmp(*seen_as, *path)) {
+			free(*seen_as);
+			*seen_as = NULL;
+		}
+		return 0;
+	}
+	*path = bp_find_binary(spec->exec);
+	if (!*path) {
 		bp_report__line(rep, "%s: binary '%s' not found%s\n", point_name(spec), spec->exec,
 				strchr(spec->exec, '/') ? "" :
 				" (a bare name is looked up in PATH and, like the dynamic loader, in LD_LIBRARY_PATH, /etc/ld.so.cache, /lib and /usr/lib)");
 		return -ENOENT;
 	}
+	return 0;
+}
+
+/* Every point names what the viewing process calls its file. */
+static int set_seen_as(const struct bp_resolver *r, const char *seen_as,
+		       struct bp_point *points, int npoints)
+{
+	for (int i = 0; seen_as && i < npoints; i++) {
+		points[i].seen_by = bp_view__pid(r->view);
+		points[i].seen_as = strdup(seen_as);
+		if (!points[i].seen_as)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A user-space spec: resolved from the binary's DWARF, or from the
+ * resolution cache when one is used: only while printing (what a report
+ * would keep is not kept there), and not for a lazy pattern, whose points
+ * depend on the source file's text as well. */
+static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
+			struct bp_point **points, int *npoints, struct bp_report *rep)
+{
+	/* not for the record ABI either: its plans depend on the record; nor
+	 * in another process's root, whose debug directory is searched too */
+	bool cache = r->resolutions && !rep && spec->text && !spec->lazy && !spec->record &&
+		     !spec->sdt && (!r->view || bp_view__ours(r->view));
+	struct bp_report said = { .say = true };
+	struct bp_debuginfo *di;
+	unsigned int warnings = 0;
+	char *path, *seen_as;
+	int err;
+
+	err = find_exec(r, spec, &path, &seen_as, rep);
+	if (err)
+		return err;
 	if (cache && cached_resolution(spec, path, points, npoints)) {
 		free(path);
-		return 0;
+		err = set_seen_as(r, seen_as, *points, *npoints);
+		free(seen_as);
+		return err;
 	}
 	/* with the cache, what is said is printed as without it, and counted */
 	if (cache)
@@ -193,6 +281,9 @@ static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
 	/* kept only when nothing was said: what is given again says nothing */
 	if (!err && cache && !said.said && di->cache->warnings == warnings)
 		keep_resolution(di, spec, *points, *npoints);
+	if (!err)
+		err = set_seen_as(r, seen_as, *points, *npoints);
+	free(seen_as);
 	return err;
 }
 

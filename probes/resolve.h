@@ -7,7 +7,9 @@
 #define BPFPROBE_RESOLVE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "probes/point.h"
 #include "probes/spec.h"
 
@@ -47,6 +49,24 @@ void bp_resolver__set_no_cache(struct bp_resolver *r, bool no_cache);
  * and kept there when resolved without a warning. Off by default: for
  * specs parsed from their own text (spec->text says all they ask). */
 void bp_resolver__set_resolution_cache(struct bp_resolver *r, bool on);
+
+/*
+ * exec= paths are looked up as process pid sees them (probes/view.h: its
+ * root, a chroot or a container's, its PATH and LD_LIBRARY_PATH); their
+ * DWARF comes from that root's /usr/lib/debug or ours, by build ID. A
+ * point's binary is a path of ours to the file (what is attached), its
+ * seen_as what the process calls it. pid 0: as we see them. Returns 0,
+ * or a negative errno with why[] naming the process (-ESRCH: it does not
+ * exist or exited; -EACCES: its root may not be read).
+ */
+int bp_resolver__set_view(struct bp_resolver *r, pid_t pid, char *why, size_t len);
+
+/* After resolving: -ESRCH with why[] when the viewing process exited
+ * meanwhile (what was found may be gone with it); else 0. */
+int bp_resolver__view_check(const struct bp_resolver *r, char *why, size_t len);
+
+/* The viewing process's root's debug directory searched first, or NULL. */
+const char *bp_resolver__debug_dir(const struct bp_resolver *r);
 
 /* Kernel DWARF from this file (a vmlinux with debug info) instead of the
  * usual places; must be set before the first kernel spec. */

@@ -98,6 +98,11 @@ int bp_spec__parse(const char *text, struct bp_spec *spec, char *err, size_t err
 	ret = bp_spec_parse_config(&ctx, spec, &pos);
 	if (ret)
 		goto out;
+	if (spec->copies && !spec->exec) {
+		ret = bp_spec_err(&ctx, "copies=yes in SEC(\"%s\") needs exec=: it attaches to copies of a user-space binary",
+				  ctx.text);
+		goto out;
+	}
 	ret = bp_spec_check_semicolons(&ctx, pos);
 	if (ret)
 		goto out;

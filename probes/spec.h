@@ -2,7 +2,7 @@
 /*
  * The SEC() grammar (perf-compatible):
  *   [key=value;]... [EVENT=]POINT [ARG ...]
- *   keys:  exec=PATH module=NAME inlines=BOOL force=BOOL map=MAP
+ *   keys:  exec=PATH module=NAME inlines=BOOL force=BOOL map=MAP copies=BOOL
  *   POINT: FUNC[@SRC][+OFFS | %return | :RLN | ;PTN]  |  SRC:ALN  |  SRC;PTN
  *          |  %PROVIDER:NAME (an SDT marker; %sdt_PROVIDER:NAME and
  *          sdt_PROVIDER:NAME too)
@@ -131,6 +131,9 @@ struct bp_spec {
 	char *map;	/* map= (map tracing; func is "update" or "delete") */
 	bool inlines;	/* default true */
 	bool force;	/* default false */
+	/* copies=yes: files with exec='s build ID that followed processes
+	 * run or map are attached too (loader/exec_watch.h) */
+	bool copies;
 	char *event;	/* EVENT= or NULL */
 	char *point;	/* POINT as written (with ;PTN), for messages */
 	char *func;	/* FUNC (may be a glob); NULL for SRC:ALN and SRC;PTN */

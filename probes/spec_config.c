@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The SEC grammar's config terms: the key=value; prefix (exec=, module=,
- * inlines=, force=, map=), its values, and the keys misspelt.
+ * inlines=, force=, map=, copies=), its values, and the keys misspelt.
  */
 #include <errno.h>
 #include <string.h>
@@ -15,6 +15,7 @@ enum config_key {
 	KEY_INLINES,
 	KEY_FORCE,
 	KEY_MAP,
+	KEY_COPIES,
 	KEY_CNT,
 };
 
@@ -24,6 +25,7 @@ static const char *const config_key_names[KEY_CNT] = {
 	[KEY_INLINES] = "inlines",
 	[KEY_FORCE] = "force",
 	[KEY_MAP] = "map",
+	[KEY_COPIES] = "copies",
 };
 
 int bp_spec_config_key(const char *s, size_t len)
@@ -157,6 +159,8 @@ static int apply_config(struct spec_ctx *ctx, struct bp_spec *spec, char *term,
 	case KEY_MAP:
 		return set_string(ctx, &spec->map, term, val,
 				  "map (a pinned path, id:N or name:NAME)");
+	case KEY_COPIES:
+		return parse_bool(ctx, term, val, &spec->copies);
 	default:
 		return -EINVAL;
 	}

@@ -208,6 +208,146 @@ int bp_follow__gen_free(const struct bp_follow_cfg *cfg, struct bpf_insn *insns,
 	return finish(&g);
 }
 
+/* signals the held process gets (asm-generic numbers, x86's too) */
+#define SIG_STOP	19
+#define SIG_CONT	18
+
+/* r1 = r10 + dst; r2 = size; r3 = *(u64 *)(r10 + src) + off (src 0: r6 + off);
+ * call bpf_probe_read_kernel; a fault jumps (to patch, into *to). */
+static void emit_read_kernel(struct gen *g, int dst, int size, int src, int off, size_t *to)
+{
+	emit_stack_ptr(g, BPF_REG_1, dst);
+	emit(g, MOV64_IMM(BPF_REG_2, size));
+	if (src)
+		emit(g, LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_10, src));
+	else
+		emit(g, MOV64_REG(BPF_REG_3, BPF_REG_6));
+	emit(g, ALU64_IMM(BPF_ADD, BPF_REG_3, off));
+	emit(g, CALL_HELPER(BPF_FUNC_probe_read_kernel));
+	*to = g->n;
+	emit(g, JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
+}
+
+/*
+ * Whether current's root differs from its parent's: jumps to hold (two
+ * jumps, into to_hold) when it does, to send (seven, into to_send) when a
+ * read faults; falls through when they are the same. 8 bytes a read.
+ *	call bpf_get_current_task; r6 = r0
+ *	*(r10 - 40) = task->fs; *(r10 - 48) = task->real_parent
+ *	*(r10 - 56) = parent->fs
+ *	*(r10 - 64) = fs->root.mnt; *(r10 - 72) = fs->root.dentry
+ *	*(r10 - 80), *(r10 - 88): the parent's
+ *	if mnt != parent's mnt goto hold; if dentry != parent's goto hold
+ */
+static void emit_root_changed(struct gen *g, const struct bp_task_offsets *o,
+			      size_t to_hold[2], size_t to_send[7])
+{
+	emit(g, CALL_HELPER(BPF_FUNC_get_current_task));
+	emit(g, MOV64_REG(BPF_REG_6, BPF_REG_0));
+	emit_read_kernel(g, -40, 8, 0, o->task_fs, &to_send[0]);
+	emit_read_kernel(g, -48, 8, 0, o->task_parent, &to_send[1]);
+	emit_read_kernel(g, -56, 8, -48, o->task_fs, &to_send[2]);
+	emit_read_kernel(g, -64, 8, -40, o->fs_root, &to_send[3]);
+	emit_read_kernel(g, -72, 8, -40, o->fs_root + 8, &to_send[4]);
+	emit_read_kernel(g, -80, 8, -56, o->fs_root, &to_send[5]);
+	emit_read_kernel(g, -88, 8, -56, o->fs_root + 8, &to_send[6]);
+	emit(g, LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10, -64));
+	emit(g, LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_10, -80));
+	to_hold[0] = g->n;
+	emit(g, JMP_REG(BPF_JNE, BPF_REG_1, BPF_REG_2, 0));
+	emit(g, LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10, -72));
+	emit(g, LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_10, -88));
+	to_hold[1] = g->n;
+	emit(g, JMP_REG(BPF_JNE, BPF_REG_1, BPF_REG_2, 0));
+}
+
+static bool offsets_known(const struct bp_task_offsets *o)
+{
+	return o->task_fs > 0 && o->task_parent > 0 && o->fs_root >= 0 &&
+	       o->task_fs < 65536 && o->task_parent < 65536 && o->fs_root < 65536;
+}
+
+/*
+ * The watch, after the execs map (r7 = the tgid):
+ *	r0 = &watch[0]; if r0 == 0 goto out
+ *	r8 = *(u32 *)(r0 + 0); if !(r8 & EVENTS) goto out
+ *	r9 = 0
+ *	if r8 & HOLD_ALL goto hold
+ *	if !(r8 & HOLD_ROOT) goto send		; (no offsets: goto send)
+ *	<root changed>				; else goto send
+ *	goto send
+ *   hold:
+ *	r1 = SIGSTOP; call bpf_send_signal; if r0 != 0 goto send
+ *	r9 = 1
+ *   send:
+ *	*(u32 *)(r10 - 16) = r7; *(u32 *)(r10 - 12) = r9
+ *	r1 = events ll; r2 = r10 - 16; r3 = 8; r4 = BPF_RB_FORCE_WAKEUP
+ *	call bpf_ringbuf_output
+ *	if r0 == 0 goto out; if r9 == 0 goto out
+ *	r1 = SIGCONT; call bpf_send_signal	; nobody will look at it: let it go
+ *   out:
+ * The jumps to out are patched into to_out (three).
+ */
+static void emit_watch(struct gen *g, const struct bp_follow_cfg *cfg, size_t to_out[3])
+{
+	size_t to_all, to_noroot, to_hold[2] = { 0 }, to_send[7] = { 0 }, to_send2, to_send3, i;
+	bool roots = offsets_known(&cfg->task);
+
+	emit(g, ST_MEM(BPF_W, BPF_REG_10, -4, 0));
+	emit_map(g, BPF_REG_1, cfg->watch_fd);
+	emit_stack_ptr(g, BPF_REG_2, -4);
+	emit(g, CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	to_out[0] = g->n;
+	emit(g, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	emit(g, LDX_MEM(BPF_W, BPF_REG_8, BPF_REG_0, 0));
+	emit(g, MOV64_REG(BPF_REG_1, BPF_REG_8));
+	emit(g, ALU64_IMM(BPF_AND, BPF_REG_1, BP_WATCH_EVENTS));
+	to_out[1] = g->n;
+	emit(g, JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 0));
+	emit(g, MOV64_IMM(BPF_REG_9, 0));
+	emit(g, MOV64_REG(BPF_REG_1, BPF_REG_8));
+	emit(g, ALU64_IMM(BPF_AND, BPF_REG_1, BP_WATCH_HOLD_ALL));
+	to_all = g->n;
+	emit(g, JMP_IMM(BPF_JNE, BPF_REG_1, 0, 0));
+	emit(g, MOV64_REG(BPF_REG_1, BPF_REG_8));
+	emit(g, ALU64_IMM(BPF_AND, BPF_REG_1, BP_WATCH_HOLD_ROOT));
+	to_noroot = g->n;
+	emit(g, JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 0));
+	if (roots)
+		emit_root_changed(g, &cfg->task, to_hold, to_send);
+	to_send2 = g->n;
+	emit(g, JMP_JA(0));
+	/* hold: */
+	patch(g, to_all, g->n);
+	if (roots)
+		for (i = 0; i < 2; i++)
+			patch(g, to_hold[i], g->n);
+	emit(g, MOV64_IMM(BPF_REG_1, SIG_STOP));
+	emit(g, CALL_HELPER(BPF_FUNC_send_signal));
+	to_send3 = g->n;
+	emit(g, JMP_IMM(BPF_JNE, BPF_REG_0, 0, 0));
+	emit(g, MOV64_IMM(BPF_REG_9, 1));
+	/* send: */
+	patch(g, to_noroot, g->n);
+	patch(g, to_send2, g->n);
+	patch(g, to_send3, g->n);
+	if (roots)
+		for (i = 0; i < 7; i++)
+			patch(g, to_send[i], g->n);
+	emit(g, STX_MEM(BPF_W, BPF_REG_10, BPF_REG_7, -16));
+	emit(g, STX_MEM(BPF_W, BPF_REG_10, BPF_REG_9, -12));
+	emit_map(g, BPF_REG_1, cfg->events_fd);
+	emit_stack_ptr(g, BPF_REG_2, -16);
+	emit(g, MOV64_IMM(BPF_REG_3, sizeof(struct bp_exec_event)));
+	emit(g, MOV64_IMM(BPF_REG_4, BPF_RB_FORCE_WAKEUP));
+	emit(g, CALL_HELPER(BPF_FUNC_ringbuf_output));
+	to_out[2] = g->n;
+	emit(g, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	emit(g, JMP_IMM(BPF_JEQ, BPF_REG_9, 0, 2));
+	emit(g, MOV64_IMM(BPF_REG_1, SIG_CONT));
+	emit(g, CALL_HELPER(BPF_FUNC_send_signal));
+}
+
 /*
  *	<self followed>			; else goto out
  *	r1 = r10 - 24; r2 = 16
@@ -215,6 +355,7 @@ int bp_follow__gen_free(const struct bp_follow_cfg *cfg, struct bpf_insn *insns,
  *	*(u64 *)(r10 - 32) = 1
  *	r1 = execs ll; r2 = r10 - 24; r3 = r10 - 32; r4 = BPF_ANY
  *	call bpf_map_update_elem
+ *	<watch>				; when watched
  *   out:
  *	r0 = 0
  *	exit
@@ -222,9 +363,11 @@ int bp_follow__gen_free(const struct bp_follow_cfg *cfg, struct bpf_insn *insns,
 int bp_follow__gen_exec(const struct bp_follow_cfg *cfg, struct bpf_insn *insns, size_t max)
 {
 	struct gen g = { .insns = insns, .max = max };
-	size_t to_out[2];
+	size_t to_out[2], to_watch_out[3];
+	bool watch = cfg && cfg->watch;
 
-	if (!cfg || cfg->set_fd < 0 || cfg->execs_fd < 0 || (!insns && max))
+	if (!cfg || cfg->set_fd < 0 || cfg->execs_fd < 0 || (!insns && max) ||
+	    (watch && (cfg->watch_fd < 0 || cfg->events_fd < 0)))
 		return -EINVAL;
 	emit_self_followed(&g, cfg->set_fd, to_out);
 	emit_stack_ptr(&g, BPF_REG_1, -24);
@@ -236,7 +379,11 @@ int bp_follow__gen_exec(const struct bp_follow_cfg *cfg, struct bpf_insn *insns,
 	emit_stack_ptr(&g, BPF_REG_3, -32);
 	emit(&g, MOV64_IMM(BPF_REG_4, BPF_ANY));
 	emit(&g, CALL_HELPER(BPF_FUNC_map_update_elem));
+	if (watch)
+		emit_watch(&g, cfg, to_watch_out);
 	patch(&g, to_out[0], g.n);
 	patch(&g, to_out[1], g.n);
+	for (int i = 0; watch && i < 3; i++)
+		patch(&g, to_watch_out[i], g.n);
 	return finish(&g);
 }

@@ -21,12 +21,27 @@
  *   sched:sched_process_exec  a followed process execs: its new comm is
  *                             a key of the execs map (what the followed
  *                             processes ran, for the report at exit).
+ *                             When the session watches execs (watch map's
+ *                             mode), its pid goes into a ring buffer, for
+ *                             the loader to look at what it runs (copies
+ *                             of probed binaries, another root); a process
+ *                             to be looked at before it runs its first
+ *                             instruction is held: it sends itself
+ *                             SIGSTOP (bpf_send_signal), which the loader
+ *                             undoes with SIGCONT once it has attached
+ *                             what the process needs. It is held at every
+ *                             exec (BP_WATCH_HOLD_ALL), or when its root
+ *                             (task->fs->root, mount and dentry) is not
+ *                             its parent's (BP_WATCH_HOLD_ROOT: it
+ *                             entered a chroot or a mount namespace).
  */
 #ifndef BPFPROBE_FOLLOW_PROGS_H
 #define BPFPROBE_FOLLOW_PROGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/bpf.h>
+#include <linux/types.h>
 
 /* Entries of the per-CPU stats array (__u64 values). */
 enum bp_follow_stat {
@@ -35,16 +50,44 @@ enum bp_follow_stat {
 	BP_FOLLOW_STAT_CNT,
 };
 
+/* The watch map's one __u32: what the exec program does beyond the
+ * execs map. */
+enum bp_watch_mode {
+	BP_WATCH_EVENTS = 1,	/* a struct bp_exec_event per exec */
+	BP_WATCH_HOLD_ALL = 2,	/* every exec is held */
+	BP_WATCH_HOLD_ROOT = 4,	/* an exec in another root than its parent's is held */
+};
+
+/* What the ring buffer gets per exec of a followed process. */
+struct bp_exec_event {
+	__u32 pid;		/* the kernel's (tgid) */
+	__u32 held;		/* stopped with SIGSTOP: it waits for SIGCONT */
+};
+
+/* Where a task's root is: kernel BTF's offsets (all 0: unknown, no root
+ * is compared). struct path is { mnt; dentry; }, 16 bytes. */
+struct bp_task_offsets {
+	int task_fs;		/* task_struct.fs (struct fs_struct *) */
+	int task_parent;	/* task_struct.real_parent */
+	int fs_root;		/* fs_struct.root (struct path) */
+};
+
 struct bp_follow_cfg {
 	int set_fd;		/* the bitmap: array of __u64 words */
 	int stats_fd;		/* per-CPU array of BP_FOLLOW_STAT_CNT __u64 */
 	int execs_fd;		/* hash: char comm[16] -> __u64 (1) */
 	int child_pid_off;	/* sched_process_fork's child_pid */
 	int free_pid_off;	/* sched_process_free's pid */
+	/* watching execs: the mode (array of one __u32, enum bp_watch_mode)
+	 * and the ring buffer of struct bp_exec_event */
+	bool watch;
+	int watch_fd;
+	int events_fd;
+	struct bp_task_offsets task;
 };
 
 /* Upper bound on each generator's output. */
-#define BP_FOLLOW_MAX_INSNS	64
+#define BP_FOLLOW_MAX_INSNS	128
 
 /*
  * Each writes its program into insns (room for max) and returns the number

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <stdio.h>
 #include <linux/types.h>
 
@@ -123,6 +124,7 @@ struct bp_trace_opts {
 	uint32_t ring_size;	/* bytes of the ring buffer, a power of 2; 0: 4 MiB */
 	const char *vmlinux;	/* kernel DWARF (bpfprobe_open_opts) */
 	bool no_cache;
+	pid_t view_pid;		/* exec= as this process sees it (bpfprobe_open_opts) */
 };
 
 /*

@@ -550,6 +550,11 @@ int bp_trace_out__new(const struct bp_trace *t, struct bpfprobe_object *obj,
 	return 0;
 }
 
+int bp_trace_out__fd(const struct bp_trace_out *o)
+{
+	return o->rb ? ring_buffer__epoll_fd(o->rb) : -1;
+}
+
 int bp_trace_out__poll(struct bp_trace_out *o, int timeout_ms)
 {
 	int n;

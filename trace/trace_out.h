@@ -49,6 +49,8 @@ int bp_trace_out__new(const struct bp_trace *t, struct bpfprobe_object *obj,
 /* Waits up to timeout_ms for a wakeup, then prints every hit waiting.
  * Returns how many, or a negative errno (-EINTR: a signal). */
 int bp_trace_out__poll(struct bp_trace_out *o, int timeout_ms);
+/* An fd readable when records wait (epoll), or -1 (nothing to read: -c). */
+int bp_trace_out__fd(const struct bp_trace_out *o);
 /* Prints what is left; with count, the counts. Says on stderr how many hits
  * the full ring buffer dropped, if any. 0 or a negative errno (a write failed). */
 int bp_trace_out__finish(struct bp_trace_out *o);

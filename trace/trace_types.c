@@ -194,7 +194,7 @@ static int prepare_one(struct bp_trace *t, int i, const char *spec_text,
 {
 	struct bpfprobe_open_opts oopts = {
 		.sz = sizeof(oopts), .vmlinux = o ? o->vmlinux : NULL,
-		.no_cache = o && o->no_cache,
+		.no_cache = o && o->no_cache, .view_pid = o ? o->view_pid : 0,
 	};
 	struct bp_trace_prog *p = &t->progs[i];
 	struct bpfprobe_object *obj = NULL;

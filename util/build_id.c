@@ -6,7 +6,9 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/build_id.h"
 
@@ -34,6 +36,37 @@ size_t bp_build_id__from_notes(const void *notes, size_t size, uint8_t *id, size
 		off = at + name + desc;
 	}
 	return 0;
+}
+
+/* notes larger than this are no build ID's */
+#define NOTES_MAX	(64 * 1024)
+#define PHDRS_MAX	256
+
+size_t bp_build_id__of_fd(int fd, uint8_t *id, size_t max)
+{
+	Elf64_Phdr ph[PHDRS_MAX];
+	Elf64_Ehdr eh;
+	size_t len = 0;
+	void *notes;
+
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(ph[0]) ||
+	    !eh.e_phnum || eh.e_phnum > PHDRS_MAX)
+		return 0;
+	if (pread(fd, ph, eh.e_phnum * sizeof(ph[0]), eh.e_phoff) !=
+	    (ssize_t)(eh.e_phnum * sizeof(ph[0])))
+		return 0;
+	for (int i = 0; i < eh.e_phnum && !len; i++) {
+		if (ph[i].p_type != PT_NOTE || !ph[i].p_filesz || ph[i].p_filesz > NOTES_MAX)
+			continue;
+		notes = malloc(ph[i].p_filesz);
+		if (!notes)
+			return 0;
+		if (pread(fd, notes, ph[i].p_filesz, ph[i].p_offset) == (ssize_t)ph[i].p_filesz)
+			len = bp_build_id__from_notes(notes, ph[i].p_filesz, id, max);
+		free(notes);
+	}
+	return len;
 }
 
 /* dl_iterate_phdr's callback: the object whose segments hold this code. */

@@ -18,6 +18,11 @@
  * most max bytes): its length, or 0 when none fits. */
 size_t bp_build_id__from_notes(const void *notes, size_t size, uint8_t *id, size_t max);
 
+/* The build ID of the 64-bit ELF file open at fd (its PT_NOTE segments),
+ * into id (at most max bytes): its length, or 0 when it has none (or is
+ * no such file). */
+size_t bp_build_id__of_fd(int fd, uint8_t *id, size_t max);
+
 /* The build ID's length (its bytes at *id), or 0 when the object has none. */
 size_t bp_self__build_id(const uint8_t **id);
 

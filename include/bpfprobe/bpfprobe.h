@@ -90,12 +90,22 @@ struct bpfprobe_open_opts {
 	 */
 	bool no_cache;
 	/**
-	 * zero: the struct's tail, named so that an initializer zeroes it
-	 * (padding it would leave as it finds it); later options take its place
+	 * zero: padding, named so that an initializer zeroes it
 	 */
-	char reserved_tail[7];
+	char reserved_pad[3];
+	/**
+	 * Look exec= paths up as process view_pid sees them: in its root (a
+	 * chroot, a container's root in its own mount namespace, through
+	 * /proc/PID/root), a bare name in its PATH and, like its dynamic
+	 * loader, in its LD_LIBRARY_PATH, its root's ld.so.cache and library
+	 * directories. DWARF comes from that root's /usr/lib/debug or the
+	 * host's, by build ID. The file is attached by a path of the caller's
+	 * (bpfprobe_point_info.binary); bpfprobe_point_info.seen_as is the
+	 * process's. 0: as the caller sees them.
+	 */
+	pid_t view_pid;
 };
-#define bpfprobe_open_opts__last_field no_cache
+#define bpfprobe_open_opts__last_field view_pid
 
 /**
  * @brief Opens a BPF ELF object and parses the SEC() annotation of every
@@ -143,12 +153,26 @@ struct bpfprobe_attach_opts {
 	 */
 	pid_t global_pid;
 	/**
+	 * With follow: look at what the followed processes execute while the
+	 * session runs. A process that enters another root (a chroot, a
+	 * container's mount namespace) has exec= looked up as it sees it, and
+	 * a file found there with the probed binary's build ID is attached
+	 * too; files with a probed binary's build ID that are not that file
+	 * (copies) are kept (bpfprobe_object__copy_info()) and, for programs
+	 * whose SEC says copies=yes, attached. Such processes are held
+	 * (stopped) at their exec until looked at: the caller must then call
+	 * bpfprobe_object__handle_execs() whenever bpfprobe_object__exec_fd()
+	 * is readable, and soon; and now and then (every 50 ms, say) for the
+	 * libraries followed processes map later.
+	 */
+	bool watch_execs;
+	/**
 	 * zero: the struct's tail, named so that an initializer zeroes it
 	 * (padding it would leave as it finds it); later options take its place
 	 */
-	char reserved_tail[4];
+	char reserved_tail[3];
 };
-#define bpfprobe_attach_opts__last_field global_pid
+#define bpfprobe_attach_opts__last_field watch_execs
 
 /**
  * @brief Attaches every probe point to its plan's instance. Probe point i
@@ -208,6 +232,46 @@ BPFPROBE_API int bpfprobe_object__for_each_followed_exec(const struct bpfprobe_o
 							 int (*cb)(const char *comm, void *ctx),
 							 void *ctx);
 
+/**
+ * @brief With bpfprobe_attach_opts.watch_execs: an fd (epoll) that is
+ * readable when followed processes executed something to look at.
+ * @return the fd, -ENOENT when nothing is watched, -EINVAL
+ */
+BPFPROBE_API int bpfprobe_object__exec_fd(const struct bpfprobe_object *obj);
+
+/**
+ * @brief Looks at every process whose exec waits (see
+ * bpfprobe_attach_opts.watch_execs): attaches what it needs (its root's
+ * view of exec=, copies with copies=yes) and lets it go on; and, when a
+ * probed binary is a library, reads again (at most every 250 ms) the maps
+ * of the processes looked at, for copies they mapped since. Never blocks.
+ * @return how many execs, or a negative errno
+ */
+BPFPROBE_API int bpfprobe_object__handle_execs(struct bpfprobe_object *obj);
+
+/** @brief A file with a probed binary's build ID that is not that file. */
+struct bpfprobe_copy_info {
+	size_t sz;		/**< set by caller: sizeof(struct bpfprobe_copy_info) */
+	const char *path;	/**< the copy: a path of the caller's */
+	const char *seen_as;	/**< what the process calls it, when otherwise; NULL */
+	const char *of;		/**< the probed binary it has the build ID of */
+	pid_t pid;		/**< the process it was seen in first (the kernel's number) */
+	bool ran;		/**< a followed process executed it */
+	bool mapped;		/**< a followed process mapped it (a library) */
+	bool in_root;		/**< exec= names it in a followed process's root */
+	bool attached;		/**< the binary's probe points are attached to it too */
+};
+
+/** @brief Copies seen so far (bpfprobe_attach_opts.watch_execs). */
+BPFPROBE_API size_t bpfprobe_object__copy_cnt(const struct bpfprobe_object *obj);
+
+/**
+ * @brief Describes copy i (0 <= i < copy_cnt).
+ * @return 0 or -ENOENT
+ */
+BPFPROBE_API int bpfprobe_object__copy_info(const struct bpfprobe_object *obj, size_t i,
+					    struct bpfprobe_copy_info *info);
+
 /** @brief Detaches every probe point (links closed). */
 BPFPROBE_API void bpfprobe_object__detach(struct bpfprobe_object *obj);
 
@@ -253,6 +317,13 @@ struct bpfprobe_point_info {
 	bool is_return;
 	size_t instance;	/**< index of the instance it runs */
 	int prog_fd;		/**< that instance's fd */
+	/**
+	 * the probed file as process seen_by sees it, when exec= was looked
+	 * up in that process's root (bpfprobe_open_opts.view_pid) and it calls
+	 * the file otherwise than binary; NULL: it does not
+	 */
+	const char *seen_as;
+	pid_t seen_by;		/**< with seen_as: that process */
 };
 
 /**

@@ -18,15 +18,54 @@
 #include "probes/binary/debuginfo.h"
 #include "util/log.h"
 
-/* NULL: libdwfl's default, ":.debug:/usr/lib/debug" */
-static char *debuginfo_path;
+/* libdwfl's default, when BPFPROBE_DEBUGINFO_PATH does not say otherwise */
+#define DEFAULT_DEBUGINFO_PATH	":.debug:/usr/lib/debug"
+
+/* What libdwfl calls back, and the directories it searches (each
+ * binary's own: one looked at in another process's root searches that
+ * root's debug directory first). */
+struct bp_debuginfo_search {
+	Dwfl_Callbacks cb;
+	char *path;
+};
 
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
 };
+
+/* elfutils' syntax: ':'-separated; an absolute entry is searched by
+ * build ID (DIR/.build-id/xx/rest.debug) in the order given. */
+static struct bp_debuginfo_search *new_search(const char *first_dir)
+{
+	const char *env = getenv("BPFPROBE_DEBUGINFO_PATH");
+	struct bp_debuginfo_search *s = calloc(1, sizeof(*s));
+	size_t len;
+
+	if (!s)
+		return NULL;
+	s->cb = offline_callbacks;
+	s->cb.debuginfo_path = &s->path;
+	if (!env && !first_dir)
+		return s;	/* NULL: libdwfl's default */
+	if (!env)
+		env = DEFAULT_DEBUGINFO_PATH;
+	len = strlen(env) + (first_dir ? strlen(first_dir) + 1 : 0) + 1;
+	s->path = malloc(len);
+	if (!s->path) {
+		free(s);
+		return NULL;
+	}
+	/* a leading '+' or '-' (CRC checks) stays first */
+	if (first_dir && (*env == '+' || *env == '-'))
+		snprintf(s->path, len, "%c%s:%s", *env, first_dir, env + 1);
+	else if (first_dir)
+		snprintf(s->path, len, "%s:%s", first_dir, env);
+	else
+		snprintf(s->path, len, "%s", env);
+	return s;
+}
 
 /* -v: which file the DWARF came from, so a stale or wrong one shows; a
  * missing DWZ alternate file is a warning, in d. */
@@ -61,20 +100,28 @@ static bool same_file(const struct stat *a, const struct stat *b)
 
 int bp_debuginfo__open(const char *path, struct bp_debuginfo **out, struct bp_diag *d)
 {
+	return bp_debuginfo__open_in(path, NULL, out, d);
+}
+
+int bp_debuginfo__open_in(const char *path, const char *debug_dir, struct bp_debuginfo **out,
+			  struct bp_diag *d)
+{
 	struct bp_debuginfo *di;
 	struct stat after;
 	int err = -ENOMEM;
 
-	/* where separate debug files are looked for: elfutils' default
-	 * ":.debug:/usr/lib/debug" unless the user says otherwise */
-	debuginfo_path = getenv("BPFPROBE_DEBUGINFO_PATH");
 	di = calloc(1, sizeof(*di));
 	if (!di)
 		goto err;
 	di->path = strdup(path);
 	di->cache = calloc(1, sizeof(*di->cache));
-	di->dwfl = dwfl_begin(&offline_callbacks);
-	if (!di->path || !di->cache || !di->dwfl)
+	/* where separate debug files are looked for: elfutils' default
+	 * ":.debug:/usr/lib/debug" unless the user says otherwise */
+	di->search = new_search(debug_dir);
+	if (!di->path || !di->cache || !di->search)
+		goto err;
+	di->dwfl = dwfl_begin(&di->search->cb);
+	if (!di->dwfl)
 		goto err;
 
 	di->st_ok = !stat(path, &di->st);
@@ -127,6 +174,9 @@ void bp_debuginfo__free(struct bp_debuginfo *di)
 	free(di->cache);
 	if (di->dwfl)
 		dwfl_end(di->dwfl);
+	if (di->search)
+		free(di->search->path);
+	free(di->search);
 	free(di->path);
 	free(di);
 }

@@ -26,6 +26,7 @@
 #include <elfutils/libdwfl.h>
 
 struct bp_diag;
+struct bp_debuginfo_search;
 struct bp_callsite_index;
 struct bp_dwarf_index;
 struct bp_type_defs;
@@ -56,6 +57,7 @@ struct bp_debuginfo_lazy {
 struct bp_debuginfo {
 	char *path;		/* absolute path of the binary */
 	Dwfl *dwfl;
+	struct bp_debuginfo_search *search;	/* libdwfl's callbacks and path */
 	Dwfl_Module *mod;
 	Elf *elf;		/* main ELF: program headers */
 	GElf_Addr elf_bias;	/* dwfl address = ELF link-time address + elf_bias */
@@ -81,6 +83,10 @@ struct bp_debuginfo {
  * warning (a DWZ alternate file that is missing) is in d either way.
  */
 int bp_debuginfo__open(const char *path, struct bp_debuginfo **out, struct bp_diag *d);
+/* The same, searching debug_dir (NULL: none) by build ID before the usual
+ * directories: another process's root's /usr/lib/debug, say. */
+int bp_debuginfo__open_in(const char *path, const char *debug_dir, struct bp_debuginfo **out,
+			  struct bp_diag *d);
 void bp_debuginfo__free(struct bp_debuginfo *di);
 
 /* The main ELF's link-time address of a DWARF address (equal unless the

@@ -16,7 +16,7 @@ int bp_debuginfo_cache__get(struct bp_debuginfo_cache *cache, const char *path,
 			return 0;
 		}
 	}
-	err = bp_debuginfo__open(path, &di, d);
+	err = bp_debuginfo__open_in(path, cache->debug_dir, &di, d);
 	if (err)
 		return err;
 	di->no_index = cache->no_index;

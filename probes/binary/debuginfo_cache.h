@@ -14,6 +14,9 @@ struct bp_diag;
 struct bp_debuginfo_cache {
 	struct bp_debuginfo *head;
 	bool no_index;		/* binaries get no function index (--no-cache) */
+	/* searched by build ID before the usual debug directories (another
+	 * process's root's /usr/lib/debug); NULL: none */
+	const char *debug_dir;
 };
 
 /*

@@ -11,12 +11,19 @@
  * a LD_LIBRARY_PATH directory) is passed over. Not modelled: glibc-hwcaps
  * subdirectories (the cache's hwcap entries are used only when there is
  * no plain one) and a process's own RPATH/RUNPATH.
+ *
+ * In another process's root (util/proc_root.h: a chroot, a container) the
+ * same lookups happen as that process would make them: its files, its
+ * root's /etc/ld.so.cache and library directories, its own PATH and
+ * LD_LIBRARY_PATH (from /proc/PID/environ), its current directory.
  */
+#define _GNU_SOURCE		/* asprintf */
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,6 +31,7 @@
 #include <unistd.h>
 
 #include "probes/binary/libpath.h"
+#include "util/proc_root.h"
 
 #define CACHE_MAGIC_OLD		"ld.so-1.7.0"
 #define CACHE_MAGIC_NEW		"glibc-ld.so.cache"
@@ -74,9 +82,32 @@ static const char *const default_dirs[] = {
 	"/lib", "/usr/lib", NULL,
 };
 
+/* The file operations, in root (NULL: ours). */
+static int fs_stat(const struct bp_proc_root *root, const char *path, struct stat *st)
+{
+	if (root)
+		return bp_proc_root__stat(root, path, st);
+	return stat(path, st) ? -errno : 0;
+}
+
+static int fs_open(const struct bp_proc_root *root, const char *path)
+{
+	int fd;
+
+	if (root)
+		return bp_proc_root__open_file(root, path, O_RDONLY);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+static char *fs_realpath(const struct bp_proc_root *root, const char *path)
+{
+	return root ? bp_proc_root__realpath(root, path) : realpath(path, NULL);
+}
+
 /* Whether path is an ELF shared object or executable of our own class and
  * machine, like the ones ld.so would map into a process of ours. */
-static bool is_native_elf(const char *path)
+static bool is_native_elf(const struct bp_proc_root *root, const char *path)
 {
 	unsigned char ident[EI_NIDENT];
 	Elf64_Half machine;
@@ -84,9 +115,9 @@ static bool is_native_elf(const char *path)
 	bool ok = false;
 	int fd;
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
+	if (fs_stat(root, path, &st) || !S_ISREG(st.st_mode))
 		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = fs_open(root, path);
 	if (fd < 0)
 		return false;
 	/* e_machine sits at the same offset in both classes */
@@ -108,7 +139,8 @@ static bool is_native_elf(const char *path)
 	return ok;
 }
 
-static char *try_dir(const char *dir, size_t dirlen, const char *name)
+static char *try_dir(const struct bp_proc_root *root, const char *dir, size_t dirlen,
+		     const char *name)
 {
 	char buf[PATH_MAX];
 
@@ -121,11 +153,11 @@ static char *try_dir(const char *dir, size_t dirlen, const char *name)
 	memcpy(buf, dir, dirlen);
 	buf[dirlen] = '/';
 	strcpy(buf + dirlen + 1, name);
-	return is_native_elf(buf) ? realpath(buf, NULL) : NULL;
+	return is_native_elf(root, buf) ? fs_realpath(root, buf) : NULL;
 }
 
 /* Directories separated by ':' or ';' (ld.so takes both). */
-static char *search_list(const char *list, const char *name)
+static char *search_list(const struct bp_proc_root *root, const char *list, const char *name)
 {
 	const char *p = list, *end;
 	char *found;
@@ -134,7 +166,7 @@ static char *search_list(const char *list, const char *name)
 		return NULL;
 	for (;;) {
 		end = p + strcspn(p, ":;");
-		found = try_dir(p, end - p, name);
+		found = try_dir(root, p, end - p, name);
 		if (found || !*end)
 			return found;
 		p = end + 1;
@@ -153,7 +185,8 @@ static const char *cache_str(const char *base, size_t len, uint32_t off)
  * The libraries the new-format part (at hdr, len bytes to the file's end)
  * names name: a plain one first, one in a glibc-hwcaps directory else.
  */
-static char *search_new(const char *hdr, size_t len, const char *name)
+static char *search_new(const struct bp_proc_root *root, const char *hdr, size_t len,
+			const char *name)
 {
 	const struct cache_new *c = (const void *)hdr;
 	const struct entry_new *e = (const void *)(c + 1);
@@ -171,12 +204,12 @@ static char *search_new(const char *hdr, size_t len, const char *name)
 			continue;
 		key = cache_str(hdr, len, e[i].key);
 		value = cache_str(hdr, len, e[i].value);
-		if (!key || !value || strcmp(key, name) || !is_native_elf(value))
+		if (!key || !value || strcmp(key, name) || !is_native_elf(root, value))
 			continue;
 		if (!e[i].hwcap)
-			found = realpath(value, NULL);
+			found = fs_realpath(root, value);
 		else if (!hw)
-			hw = realpath(value, NULL);
+			hw = fs_realpath(root, value);
 	}
 	if (found) {
 		free(hw);
@@ -187,7 +220,8 @@ static char *search_new(const char *hdr, size_t len, const char *name)
 
 /* The old format stands alone (no longer written) or is followed by the
  * new one, 8-byte aligned. */
-static char *search_cache(const char *map, size_t len, const char *name)
+static char *search_cache(const struct bp_proc_root *root, const char *map, size_t len,
+			  const char *name)
 {
 	const struct cache_old *old = (const void *)map;
 	size_t off;
@@ -199,25 +233,26 @@ static char *search_cache(const char *map, size_t len, const char *name)
 		off = (off + 7) & ~(size_t)7;
 		if (off >= len)
 			return NULL;
-		return search_new(map + off, len - off, name);
+		return search_new(root, map + off, len - off, name);
 	}
-	return search_new(map, len, name);
+	return search_new(root, map, len, name);
 }
 
-static char *search_cache_file(const char *path, const char *name)
+static char *search_cache_file(const struct bp_proc_root *root, const char *path,
+			       const char *name)
 {
 	struct stat st;
 	char *found = NULL;
 	void *map;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = fs_open(root, path);
 	if (fd < 0)
 		return NULL;
-	if (!fstat(fd, &st) && st.st_size > 0) {
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
 		map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (map != MAP_FAILED) {
-			found = search_cache(map, st.st_size, name);
+			found = search_cache(root, map, st.st_size, name);
 			munmap(map, st.st_size);
 		}
 	}
@@ -229,8 +264,9 @@ char *bp_libpath__find(const char *name, const struct bp_libpath_opts *opts)
 {
 	const char *const *dirs = default_dirs;
 	const char *cache = BP_LD_SO_CACHE;
+	const struct bp_proc_root *root = NULL;
 	const char *llp = getenv("LD_LIBRARY_PATH");
-	char *found;
+	char *found, *own = NULL;
 
 	if (!name || !*name || strchr(name, '/'))
 		return NULL;
@@ -239,17 +275,22 @@ char *bp_libpath__find(const char *name, const struct bp_libpath_opts *opts)
 			errno = EINVAL;
 			return NULL;
 		}
+		root = opts->root;
+		/* the process's own environment, not ours */
+		if (root)
+			llp = own = bp_proc__getenv(root->pid, "LD_LIBRARY_PATH");
 		if (opts->use_opts) {
 			llp = opts->ld_library_path;
 			cache = opts->cache;
 			dirs = opts->dirs;
 		}
 	}
-	found = search_list(llp, name);
+	found = search_list(root, llp, name);
 	if (!found && cache)
-		found = search_cache_file(cache, name);
+		found = search_cache_file(root, cache, name);
 	for (; !found && dirs && *dirs; dirs++)
-		found = try_dir(*dirs, strlen(*dirs), name);
+		found = try_dir(root, *dirs, strlen(*dirs), name);
+	free(own);
 	return found;
 }
 
@@ -273,23 +314,25 @@ bool bp_libpath__is_lib_name(const char *name)
 	return false;
 }
 
-static bool is_regular_file(const char *path, bool need_exec)
+static bool is_regular_file(const struct bp_proc_root *root, const char *path, bool need_exec)
 {
 	struct stat st;
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
+	if (fs_stat(root, path, &st) || !S_ISREG(st.st_mode))
 		return false;
-	return !need_exec || !access(path, X_OK);
+	if (!need_exec)
+		return true;
+	/* in another root, by its mode bits: access() would ask of ours */
+	return root ? (st.st_mode & 0111) != 0 : !access(path, X_OK);
 }
 
 /* Like execvp: every PATH entry (an empty one is the current directory). */
-static char *find_in_path(const char *name)
+static char *find_in_path(const struct bp_proc_root *root, const char *path, const char *name)
 {
-	const char *path, *p, *end;
+	const char *p, *end;
 	char buf[PATH_MAX];
 	size_t dirlen;
 
-	path = getenv("PATH");
 	if (!path)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	for (p = path; ; p = end + 1) {
@@ -305,12 +348,27 @@ static char *find_in_path(const char *name)
 			} else {
 				strcpy(buf, name);
 			}
-			if (is_regular_file(buf, true))
-				return realpath(buf, NULL);
+			if (is_regular_file(root, buf, true))
+				return fs_realpath(root, buf);
 		}
 		if (!*end)
 			return NULL;
 	}
+}
+
+/* A bare name: a library name like the dynamic loader, then in PATH; any
+ * other name in PATH, then as a library. */
+static char *find_bare(const struct bp_proc_root *root, const char *path, const char *name)
+{
+	struct bp_libpath_opts o = { .sz = sizeof(o), .root = root };
+	char *found;
+
+	if (bp_libpath__is_lib_name(name)) {
+		found = bp_libpath__find(name, &o);
+		return found ? found : find_in_path(root, path, name);
+	}
+	found = find_in_path(root, path, name);
+	return found ? found : bp_libpath__find(name, &o);
 }
 
 /*
@@ -321,16 +379,53 @@ static char *find_in_path(const char *name)
  */
 char *bp_find_binary(const char *name)
 {
-	char *found;
-
 	if (!name || !*name)
 		return NULL;
 	if (strchr(name, '/'))
-		return is_regular_file(name, false) ? realpath(name, NULL) : NULL;
-	if (bp_libpath__is_lib_name(name)) {
-		found = bp_libpath__find(name, NULL);
-		return found ? found : find_in_path(name);
+		return is_regular_file(NULL, name, false) ? realpath(name, NULL) : NULL;
+	return find_bare(NULL, getenv("PATH"), name);
+}
+
+/* A relative path with a '/', from the process's current directory. */
+static char *from_cwd(const struct bp_proc_root *root, const char *name)
+{
+	char *cwd = bp_proc_root__cwd(root), *path = NULL;
+
+	if (cwd && asprintf(&path, "%s/%s", cwd, name) < 0)
+		path = NULL;
+	free(cwd);
+	return path;
+}
+
+int bp_find_binary_in(const struct bp_proc_root *root, const char *name, char **inside,
+		      char **host)
+{
+	char *found = NULL, *rel = NULL, *env;
+	int fd, err;
+
+	*inside = *host = NULL;
+	if (!name || !*name)
+		return -ENOENT;
+	if (name[0] == '/') {
+		if (is_regular_file(root, name, false))
+			found = bp_proc_root__realpath(root, name);
+	} else if (strchr(name, '/')) {
+		rel = from_cwd(root, name);
+		if (rel && is_regular_file(root, rel, false))
+			found = bp_proc_root__realpath(root, rel);
+		free(rel);
+	} else {
+		env = bp_proc__getenv(root->pid, "PATH");
+		found = find_bare(root, env, name);
+		free(env);
 	}
-	found = find_in_path(name);
-	return found ? found : bp_libpath__find(name, NULL);
+	if (!found)
+		return -ENOENT;
+	fd = bp_proc_root__open_file(root, found, O_RDONLY);
+	free(found);
+	if (fd < 0)
+		return fd;
+	err = bp_proc_root__paths(root, fd, inside, host);
+	close(fd);
+	return err;
 }

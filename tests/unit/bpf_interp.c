@@ -603,6 +603,31 @@ static int vm_call(struct vm *vm, int pc, const struct bpf_insn *in)
 			     in->imm == BPF_FUNC_map_delete_elem ||
 			     in->imm == BPF_FUNC_get_current_comm))
 		return vm_call_follow(vm, pc, in);
+	if (!in->src_reg && in->imm == BPF_FUNC_send_signal) {
+		uint64_t sig = 0;
+
+		if (vm_scalar(vm, pc, 1, &sig))
+			return -1;
+		if (vm->nsignals < VM_MAX_KEYS)
+			vm->signals[vm->nsignals++] = (int)sig;
+		clobber_caller_saved(vm, vm->signal_ret);
+		return 0;
+	}
+	if (!in->src_reg && in->imm == BPF_FUNC_ringbuf_output) {
+		uint64_t size = 0, flags = 0;
+		uint8_t *data;
+
+		if (vm->r[1].kind != V_MAP || (int)vm->r[1].v != vm->events_fd || !vm->events_fd)
+			return vm_fail(vm, pc, "ringbuf_output without the events map in r1");
+		if (vm_scalar(vm, pc, 3, &size) || vm_scalar(vm, pc, 4, &flags))
+			return -1;
+		if (!size || size > 16 || !(data = vm_stack_bytes(vm, pc, 2, size)))
+			return vm_fail(vm, pc, "bad ringbuf_output record");
+		if (!vm->ringbuf_ret && vm->nevents < VM_MAX_KEYS)
+			memcpy(vm->events[vm->nevents++], data, size);
+		clobber_caller_saved(vm, vm->ringbuf_ret);
+		return 0;
+	}
 	if (!in->src_reg && in->imm == BPF_FUNC_get_func_ip) {
 		if (vm->r[1].kind != V_CTX || vm->r[1].v)
 			return vm_fail(vm, pc, "get_func_ip without ctx in r1");

@@ -161,6 +161,16 @@ struct vm {
 	char execs[VM_MAX_KEYS][16];
 	int nexecs;
 	int lookups;
+	/* the exec watch's: bpf_ringbuf_output into events_fd (each record
+	 * kept whole, up to 16 bytes), what it returns (ringbuf_ret), and
+	 * bpf_send_signal's signals (what it returns: signal_ret) */
+	int events_fd;
+	uint8_t events[VM_MAX_KEYS][16];
+	int nevents;
+	uint64_t ringbuf_ret;
+	int signals[VM_MAX_KEYS];
+	int nsignals;
+	uint64_t signal_ret;
 };
 
 /* Records the first failure in vm->err ("pc N: ..."). Returns -1. */

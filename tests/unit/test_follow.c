@@ -4,7 +4,10 @@
  * (bpf_interp.h): a fake tracepoint record as ctx, a fake current task, a
  * fake bitmap. A followed parent's child joins; another's does not; a freed
  * pid leaves, and its word's other bits stay; a pid past the bitmap is
- * counted; a followed exec records its comm.
+ * counted; a followed exec records its comm, and when the session watches
+ * execs, its pid goes into the ring buffer, held (SIGSTOP) at every exec
+ * or when its root (a fake task's fs->root) is not its parent's, let go
+ * (SIGCONT) when the ring buffer is full.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,6 +22,8 @@
 #define EXECS_FD	12
 #define CHILD_OFF	20	/* 6.18's sched_process_fork */
 #define FREE_OFF	12	/* sched_process_free */
+#define WATCH_FD	14
+#define EVENTS_FD	15
 
 static const struct bp_follow_cfg cfg = {
 	.set_fd = SET_FD, .stats_fd = STATS_FD, .execs_fd = EXECS_FD,
@@ -27,12 +32,13 @@ static const struct bp_follow_cfg cfg = {
 
 typedef int (*gen_fn)(const struct bp_follow_cfg *, struct bpf_insn *, size_t);
 
-/* Runs the program gen makes in vm, the record's field at off = value. */
-static void run(struct vm *vm, gen_fn gen, int off, uint32_t value, uint32_t tgid)
+/* Runs the program gen makes from c in vm, the record's field at off = value. */
+static void run_cfg(struct vm *vm, const struct bp_follow_cfg *c, gen_fn gen, int off,
+		    uint32_t value, uint32_t tgid)
 {
 	struct bpf_insn insns[BP_FOLLOW_MAX_INSNS];
 	struct pt_regs_fake rec = {};
-	int n = gen(&cfg, insns, BP_FOLLOW_MAX_INSNS);
+	int n = gen(c, insns, BP_FOLLOW_MAX_INSNS);
 
 	CHECK(n > 0, "gen: %d", n);
 	if (n <= 0)
@@ -51,6 +57,11 @@ static void run(struct vm *vm, gen_fn gen, int off, uint32_t value, uint32_t tgi
 	vm_run(vm, insns, n);
 	CHECK(!vm->err[0], "%s", vm->err);
 	vm->ctx = NULL;
+}
+
+static void run(struct vm *vm, gen_fn gen, int off, uint32_t value, uint32_t tgid)
+{
+	run_cfg(vm, &cfg, gen, off, value, tgid);
 }
 
 static bool in_set(const struct vm *vm, uint32_t pid)
@@ -120,6 +131,116 @@ static void test_exec(void)
 	CHECK_INT(vm.nexecs, 1);
 }
 
+/* a fake task and its parent, each with its fs_struct */
+#define T_FS		16
+#define T_PARENT	24
+#define FS_ROOT		8
+#define TASK		(KERN_BASE + 0x1000)
+#define PARENT		(KERN_BASE + 0x2000)
+#define FS		(KERN_BASE + 0x3000)
+#define PFS		(KERN_BASE + 0x4000)
+
+static uint8_t task_mem[64], parent_mem[64], fs_mem[32], pfs_mem[32];
+
+/* The parent's root is {mnt 0x100, dentry 0x200}; the task's {mnt, dentry}. */
+static void fake_tasks(uint64_t mnt, uint64_t dentry, bool parent_mapped)
+{
+	mem_reset();
+	put_u64(task_mem, T_FS, FS);
+	put_u64(task_mem, T_PARENT, PARENT);
+	put_u64(parent_mem, T_FS, PFS);
+	put_u64(fs_mem, FS_ROOT, mnt);
+	put_u64(fs_mem, FS_ROOT + 8, dentry);
+	put_u64(pfs_mem, FS_ROOT, 0x100);
+	put_u64(pfs_mem, FS_ROOT + 8, 0x200);
+	mem_add(false, TASK, task_mem, sizeof(task_mem));
+	if (parent_mapped)
+		mem_add(false, PARENT, parent_mem, sizeof(parent_mem));
+	mem_add(false, FS, fs_mem, sizeof(fs_mem));
+	mem_add(false, PFS, pfs_mem, sizeof(pfs_mem));
+	fake_task = TASK;
+}
+
+/* One exec of pid 100 (followed) under watch mode; its one event's held flag. */
+static void watch_exec(struct vm *vm, const struct bp_follow_cfg *c, uint32_t mode)
+{
+	uint32_t ev[2] = {};
+
+	*vm = (struct vm){ .comm = "lua5.4", .gate_fd = WATCH_FD, .gate = mode,
+			   .events_fd = EVENTS_FD };
+	add(vm, 100);
+	run_cfg(vm, c, bp_follow__gen_exec, 8, 0, 100);
+	CHECK_INT(vm->nexecs, 1);
+	if (vm->nevents)
+		memcpy(ev, vm->events[0], sizeof(ev));
+	CHECK(!vm->nevents || ev[0] == 100, "event of pid %u", ev[0]);
+	CHECK(!vm->nevents || ev[1] == (vm->nsignals && vm->signals[0] == 19 && !vm->signal_ret),
+	      "held %u, %d signals", ev[1], vm->nsignals);
+}
+
+static void test_exec_watch(void)
+{
+	struct bp_follow_cfg c = cfg;
+	struct vm vm;
+
+	c.watch = true;
+	c.watch_fd = WATCH_FD;
+	c.events_fd = EVENTS_FD;
+	/* the watch off: the comm alone */
+	watch_exec(&vm, &c, 0);
+	CHECK(!vm.nevents && !vm.nsignals, "%d events, %d signals", vm.nevents, vm.nsignals);
+	/* events: one per exec, nothing held */
+	watch_exec(&vm, &c, BP_WATCH_EVENTS);
+	CHECK(vm.nevents == 1 && !vm.nsignals, "%d events, %d signals", vm.nevents, vm.nsignals);
+	/* every exec held */
+	watch_exec(&vm, &c, BP_WATCH_EVENTS | BP_WATCH_HOLD_ALL);
+	CHECK(vm.nevents == 1 && vm.nsignals == 1 && vm.signals[0] == 19,
+	      "%d events, %d signals", vm.nevents, vm.nsignals);
+	/* not followed: nothing */
+	vm = (struct vm){ .gate_fd = WATCH_FD, .gate = BP_WATCH_EVENTS | BP_WATCH_HOLD_ALL,
+			  .events_fd = EVENTS_FD };
+	run_cfg(&vm, &c, bp_follow__gen_exec, 8, 0, 555);
+	CHECK(!vm.nevents && !vm.nsignals && !vm.nexecs, "not followed: %d events", vm.nevents);
+	/* roots compared without offsets: nothing held */
+	fake_tasks(0x100, 0x999, true);
+	watch_exec(&vm, &c, BP_WATCH_EVENTS | BP_WATCH_HOLD_ROOT);
+	CHECK(vm.nevents == 1 && !vm.nsignals, "no offsets: %d signals", vm.nsignals);
+	c.task = (struct bp_task_offsets){ .task_fs = T_FS, .task_parent = T_PARENT,
+					   .fs_root = FS_ROOT };
+	/* its parent's root: not held */
+	fake_tasks(0x100, 0x200, true);
+	watch_exec(&vm, &c, BP_WATCH_EVENTS | BP_WATCH_HOLD_ROOT);
+	CHECK(vm.nevents == 1 && !vm.nsignals, "same root: %d signals", vm.nsignals);
+	/* a chroot (another dentry), a mount namespace (another mount): held */
+	fake_tasks(0x100, 0x999, true);
+	watch_exec(&vm, &c, BP_WATCH_EVENTS | BP_WATCH_HOLD_ROOT);
+	CHECK(vm.nevents == 1 && vm.nsignals == 1, "chroot: %d signals", vm.nsignals);
+	fake_tasks(0x999, 0x200, true);
+	watch_exec(&vm, &c, BP_WATCH_EVENTS | BP_WATCH_HOLD_ROOT);
+	CHECK(vm.nevents == 1 && vm.nsignals == 1, "mount ns: %d signals", vm.nsignals);
+	/* a read that faults: the event, nothing held */
+	fake_tasks(0x100, 0x999, false);
+	watch_exec(&vm, &c, BP_WATCH_EVENTS | BP_WATCH_HOLD_ROOT);
+	CHECK(vm.nevents == 1 && !vm.nsignals, "fault: %d signals", vm.nsignals);
+	/* SIGSTOP refused: the event says it is not held */
+	fake_tasks(0x100, 0x999, true);
+	vm = (struct vm){ .comm = "lua5.4", .gate_fd = WATCH_FD, .events_fd = EVENTS_FD,
+			  .gate = BP_WATCH_EVENTS | BP_WATCH_HOLD_ALL, .signal_ret = (uint64_t)-1 };
+	add(&vm, 100);
+	run_cfg(&vm, &c, bp_follow__gen_exec, 8, 0, 100);
+	CHECK(vm.nevents == 1 && vm.events[0][4] == 0, "refused stop: held %u", vm.events[0][4]);
+	/* the ring buffer full: no one will look, the held process goes on */
+	vm = (struct vm){ .comm = "lua5.4", .gate_fd = WATCH_FD, .events_fd = EVENTS_FD,
+			  .gate = BP_WATCH_EVENTS | BP_WATCH_HOLD_ALL,
+			  .ringbuf_ret = (uint64_t)-EAGAIN };
+	add(&vm, 100);
+	run_cfg(&vm, &c, bp_follow__gen_exec, 8, 0, 100);
+	CHECK(!vm.nevents && vm.nsignals == 2 && vm.signals[0] == 19 && vm.signals[1] == 18,
+	      "full ring: %d signals", vm.nsignals);
+	mem_reset();
+	fake_task = 0;
+}
+
 static void test_bad(void)
 {
 	struct bpf_insn insns[BP_FOLLOW_MAX_INSNS];
@@ -133,6 +254,11 @@ static void test_bad(void)
 	c = cfg;
 	c.set_fd = -1;
 	CHECK_INT(bp_follow__gen_exec(&c, insns, BP_FOLLOW_MAX_INSNS), -EINVAL);
+	c = cfg;
+	c.watch = true;
+	c.watch_fd = WATCH_FD;
+	c.events_fd = -1;
+	CHECK_INT(bp_follow__gen_exec(&c, insns, BP_FOLLOW_MAX_INSNS), -EINVAL);
 	CHECK_INT(bp_follow__gen_fork(&cfg, insns, 5), -E2BIG);
 }
 
@@ -142,6 +268,7 @@ int main(void)
 	RUN(test_full);
 	RUN(test_free);
 	RUN(test_exec);
+	RUN(test_exec_watch);
 	RUN(test_bad);
 	return TEST_EXIT();
 }

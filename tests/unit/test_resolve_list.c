@@ -53,7 +53,7 @@ static int vars(const char *bin, const char *point, struct bp_var_list *l)
 	msgs[0] = '\0';
 	ret = bp_spec__parse(text, &spec, err, sizeof(err));
 	if (!ret)
-		ret = bp_var_list__collect(l, &spec, getenv("TEST_NO_CACHE") != NULL);
+		ret = bp_var_list__collect(l, &spec, getenv("TEST_NO_CACHE") != NULL, 0);
 	else
 		memset(l, 0, sizeof(*l));
 	bp_spec__free(&spec);

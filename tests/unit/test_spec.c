@@ -362,6 +362,25 @@ static void test_all_config_terms(void)
 	bp_spec__free(&spec);
 }
 
+static void test_copies(void)
+{
+	struct bp_spec spec;
+
+	if (!parse_ok("exec=/usr/bin/lua5.4;copies=yes;luaL_loadfilex filename", &spec)) {
+		CHECK(spec.copies, "copies not set");
+		CHECK_STR(spec.exec, "/usr/bin/lua5.4");
+		CHECK_STR(spec.func, "luaL_loadfilex");
+	}
+	bp_spec__free(&spec);
+	if (!parse_ok("exec=/x;f", &spec))
+		CHECK(!spec.copies, "copies set by default");
+	bp_spec__free(&spec);
+	/* kernel code has no copies */
+	expect_err("copies=yes;do_sys_open", "copies=yes", "needs exec=");
+	expect_err("exec=/x;copies=perhaps;f", "'perhaps'", "'copies'");
+	expect_err("exec=/x;copie=yes;f", "unknown key", "copies");
+}
+
 static void test_free_is_safe(void)
 {
 	struct bp_spec spec;
@@ -1131,6 +1150,7 @@ static void test_err_fetchargs(void)
 int main(void)
 {
 	RUN(test_issue_example_exec);
+	RUN(test_copies);
 	RUN(test_issue_example_user);
 	RUN(test_no_event);
 	RUN(test_func_with_dots);
