@@ -80,7 +80,7 @@ static void vars(const char *point, uint64_t addr)
 	if (parse(point, NULL, &spec))
 		return;
 	msgs[0] = '\0';
-	if (bp_var_list__collect(&l, &spec, false)) {
+	if (bp_var_list__collect(&l, &spec, false, 0)) {
 		printf("E ");
 		put_field(msgs);
 		putchar('\n');
