@@ -399,6 +399,9 @@ int cmd_load(int argc, char **argv)
 	install_signals();
 	oopts.vmlinux = a.vmlinux;
 	oopts.no_cache = a.no_cache;
+	/* the instances' form, as scope_of() will most likely decide (attach
+	 * loads them again when it does not) */
+	oopts.follow = !a.system_wide && !a.no_follow && (a.cmd || a.pid > 0);
 	obj = bpfprobe_object__open(a.obj_path, &oopts);
 	if (!obj)
 		goto out;

@@ -92,6 +92,8 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 		obj->source = realpath(opts->source, NULL) ?: strdup(opts->source);
 	if (OPTS_HAS(opts, no_cache))
 		obj->no_cache = opts->no_cache;
+	if (OPTS_HAS(opts, follow))
+		obj->follow_form = opts->follow;
 	err = bp_elf__check_bpf(path, &obj->license);
 	if (!err) {
 		/* the section handler claims the programs libbpf opens */
@@ -431,7 +433,7 @@ static bool has_uprobes(const struct bpfprobe_object *obj)
 
 static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_attach_opts *opts)
 {
-	pid_t pid = -1, global_pid = 0, perf_pid;
+	pid_t pid = -1, global_pid = 0, perf_pid, seed = 0;
 	bool follow = false;
 	int err = 0;
 
@@ -447,15 +449,22 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 	if (OPTS_HAS(opts, global_pid))
 		global_pid = opts->global_pid;
 	perf_pid = pid;
-	if (follow && has_uprobes(obj)) {
-		pid_t seed = follow_seed(pid, global_pid);
-
+	follow = follow && has_uprobes(obj);
+	if (follow) {
+		seed = follow_seed(pid, global_pid);
 		if (seed < 0)
 			return seed;
 		if (kill(pid, 0) && errno == ESRCH) {
 			bp_err("cannot follow process %d: no such process\n", (int)pid);
 			return -ESRCH;
 		}
+	}
+	/* the uprobe instances' form: with the followed-set check only when
+	 * following (else the kernel filters by pid, or nothing is filtered) */
+	err = bp_instances__set_follow(obj, follow);
+	if (err)
+		return err;
+	if (follow) {
 		/* the set's programs first, so no child is missed; the guards
 		 * then let only the followed processes through */
 		err = bp_follow__start(&obj->follow, seed);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The code of the programs that keep a session's set of followed
- * processes current (the bitmap a BP_GUARD_TGID_IN_BITMAP guard reads: an
- * array of __u64 words, bit pid % 64 of word pid / 64): small
+ * processes current (the bitmap a BP_GUARD_TGID_IN_BITMAP guard reads: the
+ * one value of an array map, read in place as __u64 words, bit pid % 64 of
+ * word pid / 64, which is bit pid % 8 of byte pid / 8 where the guard
+ * looks, BPF being little-endian wherever uprobes are): small
  * BPF_PROG_TYPE_TRACEPOINT programs, built here instruction by
  * instruction because the offsets of the tracepoints' fields differ
  * between kernels (read from tracefs's format files by the caller). Bits
@@ -26,6 +28,7 @@
 #define BPFPROBE_FOLLOW_PROGS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <linux/bpf.h>
 
 /* Entries of the per-CPU stats array (__u64 values). */
@@ -36,7 +39,8 @@ enum bp_follow_stat {
 };
 
 struct bp_follow_cfg {
-	int set_fd;		/* the bitmap: array of __u64 words */
+	int set_fd;		/* the bitmap: an array map of one value */
+	uint32_t set_bytes;	/* its size, a multiple of 8 */
 	int stats_fd;		/* per-CPU array of BP_FOLLOW_STAT_CNT __u64 */
 	int execs_fd;		/* hash: char comm[16] -> __u64 (1) */
 	int child_pid_off;	/* sched_process_fork's child_pid */

@@ -2,9 +2,9 @@
 /*
  * The follow programs (prologue/follow_progs.c) in the strict interpreter
  * (bpf_interp.h): a fake tracepoint record as ctx, a fake current task, a
- * fake bitmap. A followed parent's child joins; another's does not; a freed
- * pid leaves, and its word's other bits stay; a pid past the bitmap is
- * counted; a followed exec records its comm.
+ * fake bitmap, reached in place (no map call). A followed parent's child
+ * joins; another's does not; a freed pid leaves, and its word's other bits
+ * stay; a pid past the bitmap is counted; a followed exec records its comm.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,7 +21,7 @@
 #define FREE_OFF	12	/* sched_process_free */
 
 static const struct bp_follow_cfg cfg = {
-	.set_fd = SET_FD, .stats_fd = STATS_FD, .execs_fd = EXECS_FD,
+	.set_fd = SET_FD, .set_bytes = VM_BITS_BYTES, .stats_fd = STATS_FD, .execs_fd = EXECS_FD,
 	.child_pid_off = CHILD_OFF, .free_pid_off = FREE_OFF,
 };
 
@@ -133,6 +133,11 @@ static void test_bad(void)
 	c = cfg;
 	c.set_fd = -1;
 	CHECK_INT(bp_follow__gen_exec(&c, insns, BP_FOLLOW_MAX_INSNS), -EINVAL);
+	c = cfg;
+	c.set_bytes = 12;	/* not whole words */
+	CHECK_INT(bp_follow__gen_free(&c, insns, BP_FOLLOW_MAX_INSNS), -EINVAL);
+	c.set_bytes = 0;
+	CHECK_INT(bp_follow__gen_fork(&c, insns, BP_FOLLOW_MAX_INSNS), -EINVAL);
 	CHECK_INT(bp_follow__gen_fork(&cfg, insns, 5), -E2BIG);
 }
 
