@@ -18,6 +18,7 @@
 #include "util/tracefs.h"
 
 #define EXECS_MAX		256
+#define SET_BYTES		BP_PID_BITMAP_BYTES
 /* the control blocks: one memory line per instance, its ran flag first */
 #define CTL_BLOCK		64
 #define CTL_RAN			0
@@ -36,7 +37,7 @@ static const struct {
 void bp_follow__init(struct bp_follow *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->set_fd = f->ctl_fd = f->hits_fd = f->stats_fd = f->execs_fd = -1;
+	f->set_fd = f->seed_fd = f->ctl_fd = f->hits_fd = f->stats_fd = f->execs_fd = -1;
 	for (int i = 0; i < BP_FOLLOW_PROGS; i++)
 		f->prog_fd[i] = f->perf_fd[i] = f->link_fd[i] = -1;
 }
@@ -64,17 +65,21 @@ int bp_follow__create_maps(struct bp_follow *f, int ninsts)
 	/* a bit per possible pid, in one value: the guard reads its byte in
 	 * place, no map call; mmap'ed to set and clear bits atomically
 	 * alongside the programs */
-	f->set_fd = create_map(BPF_MAP_TYPE_ARRAY, "bpfprobe_follow", 4, BP_PID_BITMAP_BYTES, 1,
+	f->set_fd = create_map(BPF_MAP_TYPE_ARRAY, "bpfprobe_follow", 4, SET_BYTES, 1,
 			       BPF_F_MMAPABLE);
 	if (f->set_fd < 0)
 		return f->set_fd;
-	f->bits = mmap(NULL, BP_PID_BITMAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       f->set_fd, 0);
+	f->bits = mmap(NULL, SET_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, f->set_fd, 0);
 	if (f->bits == MAP_FAILED) {
 		f->bits = NULL;
 		bp_err("cannot map the followed set: %s\n", strerror(errno));
 		return -errno;
 	}
+	/* small and not mmap'ed: kmalloc'ed, where the guard's load of it
+	 * misses no TLB entry */
+	f->seed_fd = create_map(BPF_MAP_TYPE_ARRAY, "bpfprobe_seed", 4, 8, 1, 0);
+	if (f->seed_fd < 0)
+		return f->seed_fd;
 	f->ctl_fd = create_map(BPF_MAP_TYPE_ARRAY, "bpfprobe_ctl", 4, CTL_SIZE(ninsts), 1,
 			       BPF_F_MMAPABLE);
 	if (f->ctl_fd < 0)
@@ -110,7 +115,8 @@ void bp_follow__guards(const struct bp_follow *f, int i, bool uprobe, bool follo
 		return;
 	gs->n = 1;
 	gs->v[0] = (struct bp_guard){ .kind = BP_GUARD_TGID_IN_BITMAP, .set_fd = f->set_fd,
-				      .set_bytes = BP_PID_BITMAP_BYTES };
+				      .set_bytes = BP_PID_BITMAP_BYTES, .seed = true,
+				      .seed_fd = f->seed_fd };
 	gs->refused_fd = f->hits_fd;
 	gs->count_base = i;
 }
@@ -179,7 +185,7 @@ static int attach_progs(struct bp_follow *f)
 		bp_follow__gen_fork, bp_follow__gen_free, bp_follow__gen_exec,
 	};
 	struct bp_follow_cfg cfg = {
-		.set_fd = f->set_fd, .set_bytes = BP_PID_BITMAP_BYTES,
+		.set_fd = f->set_fd, .set_bytes = BP_PID_BITMAP_BYTES, .seed_fd = f->seed_fd,
 		.stats_fd = f->stats_fd, .execs_fd = f->execs_fd,
 	};
 	const char *root = bp_tracefs__root();
@@ -215,6 +221,14 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+static int set_seed(const struct bp_follow *f, pid_t pid)
+{
+	uint64_t v = (uint32_t)pid;
+	__u32 key = 0;
+
+	return bpf_map_update_elem(f->seed_fd, &key, &v, BPF_ANY) ? -errno : 0;
+}
+
 int bp_follow__start(struct bp_follow *f, pid_t pid)
 {
 	int err;
@@ -232,6 +246,13 @@ int bp_follow__start(struct bp_follow *f, pid_t pid)
 		return err;
 	}
 	__atomic_fetch_or(&f->bits[pid / 64], 1ull << (pid % 64), __ATOMIC_SEQ_CST);
+	/* and the seed, which the guard lets through before reading a bit */
+	err = set_seed(f, pid);
+	if (err) {
+		bp_err("cannot set the followed process: %s\n", strerror(-err));
+		bp_follow__stop(f);
+		return err;
+	}
 	f->seed = pid;
 	bp_info("following process %d and the processes it creates\n", (int)pid);
 	return 0;
@@ -245,8 +266,11 @@ void bp_follow__stop(struct bp_follow *f)
 		close_fd(&f->prog_fd[i]);
 	}
 	/* nothing adds to the set any more */
-	if (f->bits && !f->pinned)
-		memset(f->bits, 0, BP_PID_BITMAP_BYTES);
+	if (f->bits && !f->pinned) {
+		memset(f->bits, 0, SET_BYTES);
+		if (f->seed_fd >= 0)
+			set_seed(f, 0);
+	}
 	f->seed = 0;
 }
 
@@ -254,9 +278,10 @@ void bp_follow__close(struct bp_follow *f)
 {
 	bp_follow__stop(f);
 	if (f->bits)
-		munmap(f->bits, BP_PID_BITMAP_BYTES);
+		munmap(f->bits, SET_BYTES);
 	f->bits = NULL;
 	close_fd(&f->set_fd);
+	close_fd(&f->seed_fd);
 	if (f->ctl)
 		munmap(f->ctl, CTL_SIZE(f->ninsts));
 	f->ctl = NULL;

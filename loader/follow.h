@@ -33,6 +33,9 @@ struct bp_follow {
 	 * BP_PID_BITMAP_BYTES, mmap'ed as __u64 words */
 	int set_fd;
 	uint64_t *bits;
+	/* an array of one __u32: the followed process the guard lets
+	 * through before reading its bit, 0 once it is freed */
+	int seed_fd;
 	/* an array of one value, a 64-byte block per instance i, mmap'ed:
 	 * the byte at 64 i is 1 once instance i ran */
 	int ctl_fd;

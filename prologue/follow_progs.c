@@ -176,6 +176,10 @@ int bp_follow__gen_fork(const struct bp_follow_cfg *cfg, struct bpf_insn *insns,
 
 /*
  *	r7 = *(u32 *)(r1 + free_pid_off)
+ *	r1 = &value(seed) ll
+ *	r2 = *(u32 *)(r1 + 0)
+ *	if r2 != r7 goto +1
+ *	*(u32 *)(r1 + 0) = 0		; gone: its pid may be given again
  *	<word of r7>			; past it: goto out
  *	<mask of r7>
  *	r3 = *(u64 *)(r0 + 0)
@@ -192,9 +196,15 @@ int bp_follow__gen_free(const struct bp_follow_cfg *cfg, struct bpf_insn *insns,
 	struct gen g = { .insns = insns, .max = max };
 	size_t to_out[2];
 
-	if (!cfg || !set_ok(cfg) || !field_ok(cfg->free_pid_off) || (!insns && max))
+	if (!cfg || !set_ok(cfg) || cfg->seed_fd < 0 || !field_ok(cfg->free_pid_off) ||
+	    (!insns && max))
 		return -EINVAL;
 	emit(&g, LDX_MEM(BPF_W, BPF_REG_7, BPF_REG_1, cfg->free_pid_off));
+	emit(&g, LD_MAP_VALUE_0(BPF_REG_1, cfg->seed_fd));
+	emit(&g, LD_MAP_VALUE_1(0));
+	emit(&g, LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, 0));
+	emit(&g, JMP_REG(BPF_JNE, BPF_REG_2, BPF_REG_7, 1));
+	emit(&g, ST_MEM(BPF_W, BPF_REG_1, 0, 0));
 	emit_word(&g, cfg, BPF_REG_7, &to_out[0]);
 	emit_mask(&g, BPF_REG_7);
 	emit(&g, LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_0, 0));

@@ -19,7 +19,9 @@
  *   sched:sched_process_free  a task is freed: its pid's bit clears. A
  *                             process's leader is freed last, when it is
  *                             reaped, so a process stays followed while
- *                             any of its threads runs.
+ *                             any of its threads runs. The seed (a
+ *                             tgid the guard lets through without its
+ *                             bit) clears too when it is that pid.
  *   sched:sched_process_exec  a followed process execs: its new comm is
  *                             a key of the execs map (what the followed
  *                             processes ran, for the report at exit).
@@ -41,6 +43,7 @@ enum bp_follow_stat {
 struct bp_follow_cfg {
 	int set_fd;		/* the bitmap: an array map of one value */
 	uint32_t set_bytes;	/* its size, a multiple of 8 */
+	int seed_fd;		/* an array map of one __u32 value, the seed */
 	int stats_fd;		/* per-CPU array of BP_FOLLOW_STAT_CNT __u64 */
 	int execs_fd;		/* hash: char comm[16] -> __u64 (1) */
 	int child_pid_off;	/* sched_process_fork's child_pid */

@@ -38,10 +38,15 @@
  * Without a guard those 3 instructions are all there is: ctx stays in r1.
  *
  * TGID_IN_BITMAP tests the tgid's bit, the value read in place and indexed
- * directly (no map call); the mask is computed while the load is under way:
+ * directly (no map call); the mask is computed while the load is under way.
+ * With seed, the seed's tgid is loaded first, its load under way during
+ * the call:
  *
+ *	r7 = &value(seed_fd) ll		; seed only
+ *	r7 = *(u32 *)(r7 + 0)
  *	call bpf_get_current_pid_tgid
  *	r0 >>= 32			; the tgid
+ *	if r0 == r7 goto pass		; seed only (a last guard; else past its test)
  *	r1 = r0
  *	r1 >>= 3			; its byte
  *	if r1 >= set_bytes goto refused	; past the bitmap (and the verifier's bound)
@@ -75,6 +80,7 @@
 
 #define KEY_OFF		(-16)	/* the 8 bytes guards may use */
 #define CTX_REG		BPF_REG_6
+#define SEED_REG	BPF_REG_7	/* callee-saved: across the helper call */
 #define MAX_JUMPS	2	/* refusal jumps of one guard */
 
 struct gen {
@@ -84,7 +90,8 @@ struct gen {
 	/* per guard, the jumps to its refusal stub */
 	size_t jumps[BP_MAX_GUARDS][MAX_JUMPS];
 	int njumps[BP_MAX_GUARDS];
-	size_t to_pass;		/* the last guard's jump to pass */
+	size_t to_pass[2];	/* the last guard's jumps to pass */
+	int nto_pass;
 };
 
 static void emit(struct gen *g, struct bpf_insn insn)
@@ -116,7 +123,7 @@ static void refuse_if(struct gen *g, int guard, struct bpf_insn jump)
 
 static void pass_if(struct gen *g, struct bpf_insn jump)
 {
-	g->to_pass = g->n;
+	g->to_pass[g->nto_pass++] = g->n;
 	emit(g, jump);
 }
 
@@ -128,8 +135,23 @@ static void patch(struct gen *g, size_t at, size_t to)
 
 static void emit_tgid_in_bitmap(struct gen *g, int i, bool last, const struct bp_guard *gd)
 {
+	size_t seed_jump = 0;
+
+	if (gd->seed) {
+		emit(g, LD_MAP_VALUE_0(SEED_REG, gd->seed_fd));
+		emit(g, LD_MAP_VALUE_1(0));
+		emit(g, LDX_MEM(BPF_W, SEED_REG, SEED_REG, 0));
+	}
 	emit(g, CALL_HELPER(BPF_FUNC_get_current_pid_tgid));
 	emit(g, ALU64_IMM(BPF_RSH, BPF_REG_0, 32));
+	if (gd->seed) {
+		if (last) {
+			pass_if(g, JMP_REG(BPF_JEQ, BPF_REG_0, SEED_REG, 0));
+		} else {
+			seed_jump = g->n;
+			emit(g, JMP_REG(BPF_JEQ, BPF_REG_0, SEED_REG, 0));
+		}
+	}
 	emit(g, MOV64_REG(BPF_REG_1, BPF_REG_0));
 	emit(g, ALU64_IMM(BPF_RSH, BPF_REG_1, 3));
 	refuse_if(g, i, JMP_IMM(BPF_JGE, BPF_REG_1, (int32_t)gd->set_bytes, 0));
@@ -146,6 +168,8 @@ static void emit_tgid_in_bitmap(struct gen *g, int i, bool last, const struct bp
 	}
 	emit(g, ALU64_REG(BPF_AND, BPF_REG_2, BPF_REG_1));
 	refuse_if(g, i, JMP_IMM(BPF_JEQ, BPF_REG_2, 0, 0));
+	if (gd->seed)
+		patch(g, seed_jump, g->n);
 }
 
 static void emit_kernel_u32_eq(struct gen *g, int i, bool last, const struct bp_guard *gd)
@@ -183,7 +207,8 @@ static int check(const struct bp_guards *gs)
 
 		switch (gd->kind) {
 		case BP_GUARD_TGID_IN_BITMAP:
-			if (gd->set_fd < 0 || !gd->set_bytes || gd->set_bytes > INT32_MAX)
+			if (gd->set_fd < 0 || !gd->set_bytes || gd->set_bytes > INT32_MAX ||
+			    (gd->seed && gd->seed_fd < 0))
 				return -EINVAL;
 			break;
 		case BP_GUARD_KERNEL_U32_EQ:
@@ -248,7 +273,8 @@ int bp_guards__gen(const struct bp_guards *gs, struct bpf_insn *insns, size_t ma
 				emit_kernel_u32_eq(&g, i, last, &gs->v[i]);
 		}
 		emit_refusals(&g, gs);
-		patch(&g, g.to_pass, g.n);
+		for (i = 0; i < g.nto_pass; i++)
+			patch(&g, g.to_pass[i], g.n);
 	}
 	if (gs->mark_ran)
 		emit_mark(&g, gs);

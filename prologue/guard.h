@@ -10,7 +10,7 @@
  * needed; map fds are only numbers here.
  *
  * Contract of the generated code: it runs first, with r1 = ctx, and falls
- * through with r1 = ctx when every guard passes. It may use r0..r6 and,
+ * through with r1 = ctx when every guard passes. It may use r0..r7 and,
  * on a refusal's path only, the 8 bytes at r10-16; it leaves nothing else
  * defined, so the prologue that follows sets what the program reads. The
  * mark alone uses r0 only.
@@ -29,12 +29,19 @@
 
 enum bp_guard_kind {
 	/* the current process's tgid (bpf_get_current_pid_tgid() >> 32, a
-	 * global pid) has its bit set in set_fd: an array map of one value
-	 * of set_bytes bytes, read in place (BPF_PSEUDO_MAP_VALUE) and
-	 * indexed directly, so the check calls no map helper: bit tgid % 8
-	 * of byte tgid / 8 (which is bit tgid % 64 of the little-endian
-	 * __u64 word tgid / 64, which the follow programs change
-	 * atomically); a tgid past its end refuses */
+	 * global pid) has its bit set in set_fd: an array map of one value,
+	 * set_bytes bytes of bitmap, read in place (BPF_PSEUDO_MAP_VALUE)
+	 * and indexed directly, so the check calls no map helper: bit
+	 * tgid % 8 of byte tgid / 8 (which is bit tgid % 64 of the
+	 * little-endian __u64 word tgid / 64, which the follow programs
+	 * change atomically); a tgid past its end refuses. With seed, the
+	 * __u32 of seed_fd's value (an array map of one value, small:
+	 * kmalloc'ed memory, which the TLB reaches at once) is a tgid that
+	 * passes without its bit being read (0: none, the idle task runs no
+	 * user code): the process the session follows from, where most hits
+	 * come from, as long as it lives (the follow programs clear it when
+	 * it is freed). It is read before the helper call, so its load
+	 * overlaps the call, where the bit's load has to wait for the tgid */
 	BP_GUARD_TGID_IN_BITMAP = 1,
 	/* the kernel __u32 at (*(u64 *)(ctx + ctx_off)) + off equals value;
 	 * a failed read refuses too. ctx_off picks an argument: its pt_regs
@@ -51,7 +58,9 @@ enum bp_guard_kind {
 struct bp_guard {
 	enum bp_guard_kind kind;
 	int set_fd;		/* TGID_IN_BITMAP */
-	uint32_t set_bytes;	/* TGID_IN_BITMAP: its value's size */
+	uint32_t set_bytes;	/* TGID_IN_BITMAP: the bitmap's size */
+	bool seed;		/* TGID_IN_BITMAP: seed_fd holds one */
+	int seed_fd;
 	uint16_t ctx_off;	/* KERNEL_U32_EQ */
 	int32_t off;
 	uint32_t value;

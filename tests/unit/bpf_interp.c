@@ -259,6 +259,14 @@ static uint8_t *vm_mem(struct vm *vm, int pc, int reg, int16_t off, int size,
 		}
 		return (uint8_t *)vm->bits + a;
 	}
+	if (p->kind == V_MAPVAL && VM_REGION(p->v) == VM_REGION(VM_SEED_VALUE)) {
+		a -= VM_SEED_VALUE;
+		if (a < 0 || a + size > (int64_t)sizeof(vm->seed)) {
+			vm_fail(vm, pc, "seed value access at %" PRId64, a);
+			return NULL;
+		}
+		return (uint8_t *)&vm->seed + a;
+	}
 	if (p->kind == V_MAPVAL && VM_REGION(p->v) == VM_REGION(VM_RAN_VALUE)) {
 		a -= VM_RAN_VALUE;
 		if (a < 0 || a + size > (int64_t)sizeof(vm->ran)) {
@@ -651,7 +659,8 @@ int vm_run(struct vm *vm, const struct bpf_insn *insns, int n)
 			if (in->src_reg == BPF_PSEUDO_MAP_VALUE) {
 				/* the value of a one-entry array, in place */
 				uint64_t base = in->imm == vm->ran_fd ? VM_RAN_VALUE :
-						in->imm == vm->bits_fd ? VM_BITS_VALUE : 0;
+						in->imm == vm->bits_fd ? VM_BITS_VALUE :
+						in->imm == vm->seed_fd ? VM_SEED_VALUE : 0;
 
 				if (!base || in->imm <= 0)
 					return vm_fail(vm, pc, "map value of unknown fd %d", in->imm);

@@ -16,8 +16,9 @@
  * (fake_entry_fd, also written with bpf_map_update_elem). Two one-value
  * arrays are reached in place only (ldimm64 of BPF_PSEUDO_MAP_VALUE, then
  * constant or register offsets: each access must lie inside the value):
- * the ran flags (vm.ran_fd, vm.ran) and a pid bitmap (vm.bits_fd, vm.bits,
- * VM_BITS_BYTES bytes), which atomic OR/AND may change. And what the follow
+ * the ran flags (vm.ran_fd, vm.ran), a pid bitmap (vm.bits_fd, vm.bits,
+ * VM_BITS_BYTES bytes), which atomic OR/AND may change, and a seed
+ * (vm.seed_fd, vm.seed). And what the follow
  * programs call (below).
  */
 #ifndef BPFPROBE_TEST_BPF_INTERP_H
@@ -107,6 +108,7 @@ enum vkind { V_UNINIT, V_SCALAR, V_CTX, V_STACK,
 #define VM_REGION(v)	((v) >> 40)
 #define VM_RAN_VALUE	(1ULL << 40)	/* the ran map's one value (vm.ran) */
 #define VM_BITS_VALUE	(2ULL << 40)	/* the bitmap (vm.bits) */
+#define VM_SEED_VALUE	(3ULL << 40)	/* the seed's value (vm.seed) */
 #define VM_BITS_WORDS	64	/* pids 0..4095 */
 #define VM_BITS_BYTES	(8 * VM_BITS_WORDS)
 #define VM_RAN_BYTES	512	/* the ran flags' value */
@@ -150,6 +152,8 @@ struct vm {
 	uint8_t ran[VM_RAN_BYTES];
 	int bits_fd;		/* an array of one value, vm.bits: a pid bitmap */
 	uint64_t bits[VM_BITS_WORDS];
+	int seed_fd;		/* an array of one value, vm.seed */
+	uint64_t seed;
 	/* the follow programs': bpf_get_current_comm (vm.comm), updates of a
 	 * hash keyed by a comm (vm.execs_fd, keys vm.execs) */
 	char comm[16];

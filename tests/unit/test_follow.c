@@ -15,13 +15,14 @@
 #include "tests/unit/test.h"
 
 #define SET_FD		7
+#define SEED_FD		8
 #define STATS_FD	9
 #define EXECS_FD	12
 #define CHILD_OFF	20	/* 6.18's sched_process_fork */
 #define FREE_OFF	12	/* sched_process_free */
 
 static const struct bp_follow_cfg cfg = {
-	.set_fd = SET_FD, .set_bytes = VM_BITS_BYTES, .stats_fd = STATS_FD, .execs_fd = EXECS_FD,
+	.set_fd = SET_FD, .set_bytes = VM_BITS_BYTES, .seed_fd = SEED_FD, .stats_fd = STATS_FD, .execs_fd = EXECS_FD,
 	.child_pid_off = CHILD_OFF, .free_pid_off = FREE_OFF,
 };
 
@@ -46,6 +47,7 @@ static void run(struct vm *vm, gen_fn gen, int off, uint32_t value, uint32_t tgi
 	memset(vm->stack_init, 0, sizeof(vm->stack_init));
 	vm->pid_tgid = (uint64_t)tgid << 32 | (tgid + 3);
 	vm->bits_fd = SET_FD;
+	vm->seed_fd = SEED_FD;
 	vm->count_fd = STATS_FD;
 	vm->execs_fd = EXECS_FD;
 	vm_run(vm, insns, n);
@@ -100,8 +102,15 @@ static void test_free(void)
 	add(&vm, 100);
 	add(&vm, 101);
 	add(&vm, 200);
+	vm.seed = 200;
 	run(&vm, bp_follow__gen_free, FREE_OFF, 101, 1);
 	CHECK(in_set(&vm, 100) && !in_set(&vm, 101) && in_set(&vm, 200), "101 was not removed alone");
+	CHECK_INT(vm.seed, 200);
+	/* the seed, freed, is no seed any more: its pid may be given again */
+	run(&vm, bp_follow__gen_free, FREE_OFF, 200, 1);
+	CHECK(!in_set(&vm, 200) && in_set(&vm, 100), "200 was not removed alone");
+	CHECK_INT(vm.seed, 0);
+	add(&vm, 200);
 	/* a pid not followed, one past the bitmap: nothing changes, nothing fails */
 	run(&vm, bp_follow__gen_free, FREE_OFF, 4000, 1);
 	run(&vm, bp_follow__gen_free, FREE_OFF, 64 * VM_BITS_WORDS, 1);
@@ -133,6 +142,9 @@ static void test_bad(void)
 	c = cfg;
 	c.set_fd = -1;
 	CHECK_INT(bp_follow__gen_exec(&c, insns, BP_FOLLOW_MAX_INSNS), -EINVAL);
+	c = cfg;
+	c.seed_fd = -1;
+	CHECK_INT(bp_follow__gen_free(&c, insns, BP_FOLLOW_MAX_INSNS), -EINVAL);
 	c = cfg;
 	c.set_bytes = 12;	/* not whole words */
 	CHECK_INT(bp_follow__gen_free(&c, insns, BP_FOLLOW_MAX_INSNS), -EINVAL);

@@ -22,6 +22,7 @@
 #define COUNT_FD	9
 #define RAN_FD		13
 #define BITS_FD		15
+#define SEED_FD		17
 #define MAP_ADDR	(KERN_BASE + 0x100)
 #define ID_OFF		24		/* of the map's id in the fake struct */
 
@@ -56,7 +57,8 @@ static struct bp_guards instance_guards(int i, bool follow)
 	if (follow) {
 		gs.n = 1;
 		gs.v[0] = (struct bp_guard){ .kind = BP_GUARD_TGID_IN_BITMAP, .set_fd = BITS_FD,
-					     .set_bytes = VM_BITS_BYTES };
+					     .set_bytes = VM_BITS_BYTES, .seed = true,
+					     .seed_fd = SEED_FD };
 		gs.refused_fd = COUNT_FD;
 		gs.count_base = i;
 	}
@@ -69,6 +71,9 @@ static void set_bits(struct vm *vm, const uint32_t *set, int nset)
 		if (set[i] < 8 * VM_BITS_BYTES)
 			vm->bits[set[i] / 64] |= 1ull << (set[i] % 64);
 }
+
+/* the seed's __u32 after the bitmap in the next runs (0: none) */
+static uint32_t seed_value;
 
 /* Runs the guards' code followed by r0 = 0, exit for a task of tgid, with
  * rdi pointing at a fake kernel object whose id field is id. */
@@ -102,6 +107,8 @@ static struct outcome run(const struct bp_guards *gs, uint32_t tgid, uint32_t id
 	vm.ran_fd = RAN_FD;
 	vm.bits_fd = BITS_FD;
 	set_bits(&vm, set, nset);
+	vm.seed_fd = SEED_FD;
+	vm.seed = seed_value;
 	vm_run(&vm, insns, n + 2);
 	CHECK(!vm.err[0], "%s", vm.err);
 	CHECK(vm.exited, "did not exit");
@@ -144,8 +151,11 @@ static void test_follow_code(void)
 	struct bp_guards gs = instance_guards(3, true);
 	const struct bpf_insn want[] = {
 		MOV_REG(6, 1),
+		LD_VALUE(7, SEED_FD, 0),
+		LDX(BPF_W, 7, 7, 0),
 		CALL(BPF_FUNC_get_current_pid_tgid),
 		ALU_IMM(BPF_RSH, 0, 32),
+		JMP_REG(BPF_JEQ, 0, 7, 23),
 		MOV_REG(1, 0),
 		ALU_IMM(BPF_RSH, 1, 3),
 		JMP_IMM(BPF_JGE, 1, VM_BITS_BYTES, 8),
@@ -173,9 +183,33 @@ static void test_follow_code(void)
 		ST(BPF_B, 0, 0, 1),
 		MOV_REG(1, 6),
 	};
-	/* what a passing run executes: 14 slots of check, 3 of mark, the
-	 * restore of ctx */
+	const struct bpf_insn want_no_seed[] = {
+		MOV_REG(6, 1),
+		CALL(BPF_FUNC_get_current_pid_tgid),
+		ALU_IMM(BPF_RSH, 0, 32),
+		MOV_REG(1, 0),
+		ALU_IMM(BPF_RSH, 1, 3),
+		JMP_IMM(BPF_JGE, 1, VM_BITS_BYTES, 8),
+		LD_VALUE(2, BITS_FD, 0),
+		ALU_REG(BPF_ADD, 2, 1),
+		LDX(BPF_B, 2, 2, 0),
+		ALU_IMM(BPF_AND, 0, 7),
+		MOV_IMM(1, 1),
+		ALU_REG(BPF_LSH, 1, 0),
+		JMP_REG(BPF_JSET, 2, 1, 2),
+		MOV_IMM(0, 0),
+		EXIT_INSN,
+		LD_VALUE(0, RAN_FD, 192),
+		ST(BPF_B, 0, 0, 1),
+		MOV_REG(1, 6),
+	};
+	/* what a passing run executes: 14 slots of check (the seed's: 7), 3
+	 * of mark, the restore of ctx */
 	check_code(&gs, want, ARRAY_SIZE(want));
+	/* without the seed */
+	gs.v[0].seed = false;
+	gs.refused_fd = -1;
+	check_code(&gs, want_no_seed, ARRAY_SIZE(want_no_seed));
 }
 
 /* A map-tracing instance: the map's id compared, nothing counted. */
@@ -220,7 +254,9 @@ static void test_tgid_in_bitmap(void)
 		CHECK(o.ran[64] == 1 && !o.counts[1], "tgid %u: ran %u, refused %" PRIu64,
 		      set[i], o.ran[64], o.counts[1]);
 	}
-	for (uint32_t t = 0; t < 130; t++) {
+	/* from 1: tgid 0 (the idle task) runs no user code, which is why a
+	 * seed of 0 means none */
+	for (uint32_t t = 1; t < 130; t++) {
 		bool in = t == 100 || t == 101 || t == 63 || t == 64 || t == 7;
 
 		o = run(&gs, t, 0, set, 6);
@@ -229,6 +265,18 @@ static void test_tgid_in_bitmap(void)
 		      t, o.ran[64], o.counts[1]);
 		CHECK(!o.ran[0] && !o.counts[0], "tgid %u: another instance's entries", t);
 	}
+	/* the seed passes without its bit (it is set too, in the loader's
+	 * set); once cleared, its pid is one like the others */
+	seed_value = 77;
+	o = run(&gs, 77, 0, set, 6);
+	CHECK(o.passed && o.r1_ctx && o.ran[64] == 1 && !o.counts[1], "the seed was refused");
+	o = run(&gs, 100, 0, set, 6);
+	CHECK(o.passed && o.r1_ctx, "with a seed, a followed tgid was refused");
+	o = run(&gs, 78, 0, set, 6);
+	CHECK(!o.passed && o.counts[1] == 1, "with a seed, another tgid passed");
+	seed_value = 0;
+	o = run(&gs, 77, 0, set, 6);
+	CHECK(!o.passed && o.counts[1] == 1, "a cleared seed passed");
 	o = run(&gs, 8 * VM_BITS_BYTES, 0, set, 6);
 	CHECK(!o.passed && o.counts[1] == 1, "a tgid past the bitmap passed");
 	o = run(&gs, 0xfffffff0u, 0, set, 6);
@@ -285,11 +333,17 @@ static void test_two_guards(void)
 				      .off = ID_OFF, .value = 5 };
 	const uint32_t set[] = { 10 };
 
-	for (int swap = 0; swap < 2; swap++) {
+	for (int form = 0; form < 4; form++) {
+		int swap = form & 1;
 		struct bp_guards gs = { .n = 2, .refused_fd = COUNT_FD, .mark_ran = true,
 					.ran_fd = RAN_FD, .v = { swap ? map : bits, swap ? bits : map } };
 		int ib = swap, im = !swap;	/* the count entries */
 		struct outcome o;
+
+		/* with a seed (the followed tgid itself), either guard first */
+		gs.v[ib].seed = form >= 2;
+		gs.v[ib].seed_fd = SEED_FD;
+		seed_value = form >= 2 ? 10 : 0;
 
 		o = run(&gs, 10, 5, set, 1);
 		CHECK(o.passed && o.r1_ctx && o.ran[0] == 1, "swap %d: refused", swap);
@@ -300,6 +354,7 @@ static void test_two_guards(void)
 		CHECK(!o.passed && o.counts[ib] == 0 && o.counts[im] == 1 && !o.ran[0],
 		      "swap %d: %d %" PRIu64 " %" PRIu64, swap, o.passed, o.counts[ib], o.counts[im]);
 	}
+	seed_value = 0;
 }
 
 /*
@@ -359,6 +414,7 @@ static void test_with_prologues(void)
 				vm.count_fd = COUNT_FD;
 				vm.ran_fd = RAN_FD;
 				vm.bits_fd = BITS_FD;
+				vm.seed_fd = SEED_FD;
 				set_bits(&vm, set, 1);
 				vm_run(&vm, insns, n + p + 1);
 				CHECK(!vm.err[0], "follow %d plan %d tgid %u: %s", f, k, tgid, vm.err);
@@ -414,6 +470,9 @@ static void test_bad_guards(void)
 	gs.n = 1;
 	gs.v[0] = (struct bp_guard){ .kind = BP_GUARD_TGID_IN_BITMAP, .set_fd = -1,
 				     .set_bytes = 8 };
+	CHECK_INT(bp_guards__gen(&gs, insns, BP_GUARDS_MAX_INSNS), -EINVAL);
+	gs.v[0] = (struct bp_guard){ .kind = BP_GUARD_TGID_IN_BITMAP, .set_fd = 3,
+				     .set_bytes = 8, .seed = true, .seed_fd = -1 };
 	CHECK_INT(bp_guards__gen(&gs, insns, BP_GUARDS_MAX_INSNS), -EINVAL);
 	gs.v[0] = (struct bp_guard){ .kind = BP_GUARD_KERNEL_U32_EQ, .ctx_off = 3 };
 	CHECK_INT(bp_guards__gen(&gs, insns, BP_GUARDS_MAX_INSNS), -EINVAL);
