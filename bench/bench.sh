@@ -712,16 +712,24 @@ if section 7; then
 	else
 		modes=${modes/ perf/}
 	fi
-	declare -A s_ns s_ready s_fail
+	declare -A s_ns s_ready s_fail s_q last
 	for i in $(seq "$RUNS"); do
-		# each run in another order
+		# each round in another order; each observer's slowdown is taken
+		# against the round's own run without one: side by side, they
+		# share what else the machine does
+		last=()
 		for m in $(rotate "$i" $modes); do
 			v=$(slow_run "$m")
 			if [ -n "$(field ns "$v")" ]; then
 				s_ns[$m]+=" $(field ns "$v")" s_ready[$m]+=" $(field ready_ms "$v")"
+				last[$m]=$(field ns "$v")
 			else
 				s_fail[$m]=$(field fail "$v" | tr '~' ' ')
 			fi
+		done
+		for m in $modes; do
+			[ -n "${last[$m]:-}" ] && [ -n "${last[none]:-}" ] &&
+				s_q[$m]+=" $(awk -v a="${last[$m]}" -v b="${last[none]}" 'BEGIN { printf "%.4f", a / b }')"
 		done
 	done
 	base=$(med "${s_ns[none]:-}")
@@ -741,10 +749,13 @@ if section 7; then
 			continue
 		fi
 		mm=$(tr ' ' '\n' <<<"${s_ns[$m]}" | grep . | sort -g | awk 'NR == 1 { a = $1 } { b = $1 } END { printf "%.1f-%.1f", a / 1e6, b / 1e6 }')
-		eval "slow_$(tr -d '-' <<<"$m")=\$(awk -v a=\"\$v\" -v b=\"\$base\" 'BEGIN { if (b > 0) printf \"%.2f\", a / b }')"
-		row slowdown "$label" ms "$(awk -v a="$v" 'BEGIN { printf "%.1f", a / 1e6 }')" \
-			"$(awk -v a="$base" 'BEGIN { printf "%.1f", a / 1e6 }')" "" \
-			"min-max $mm; ready in $(med "${s_ready[$m]}") ms (not counted)"
+		q=$(med "${s_q[$m]:-}")
+		q=$(awk -v q="$q" 'BEGIN { if (q > 0) printf "%.2f", q }')
+		eval "slow_$(tr -d '-' <<<"$m")=\$q"
+		printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' slowdown "$label" ms \
+			"$(awk -v a="$v" 'BEGIN { printf "%.1f", a / 1e6 }')" \
+			"$(awk -v a="$base" 'BEGIN { printf "%.1f", a / 1e6 }')" "${q:--}" "" \
+			"min-max $mm; ready in $(med "${s_ready[$m]}") ms (not counted)" | tee -a "$table"
 	done
 	verdict=
 	for ref in perf bpftrace; do
@@ -755,6 +766,7 @@ if section 7; then
 			verdict+=" missed against $ref ($slow_load > $r);"
 	done
 	echo "  goal bpfprobe load's slowdown <= perf's and bpftrace's:${verdict:- not comparable}" | tee -a "$table"
+	echo "  (slowdown: the median of the rounds' ratios to the round's run without an observer; times: medians)" | tee -a "$table"
 	echo "  ($slow_hits hits x $slow_units units, line $slow_line of bench/slow_target.c reading a local, medians of $RUNS; bpfprobe trace: not in this build)" | tee -a "$table"
 	[ -n "$slow_event" ] && perf probe -q -d "$slow_event" >/dev/null 2>&1 && slow_event=
 fi
