@@ -39,7 +39,7 @@
 #                whole instance's xlated instructions (and the prologue's:
 #                minus the body and the guard, the guards shown apart) and
 #                the run time per hit from bpf_stats, the three alternating
-#                BENCH_HIT_ROUNDS times (default 7), each round in another
+#                BENCH_HIT_ROUNDS times (default 11), each round in another
 #                order; the time goals use the median of the rounds' ratios
 #                (runs side by side share the drift). The record ABI's
 #                shapes (bpfprobe only, built -g) are set against perf's
@@ -80,7 +80,8 @@
 #                -fno-omit-frame-pointer -no-pie: BENCH_SLOW_HITS=2000 calls
 #                of a hot function, BENCH_SLOW_UNITS=4096 units of work
 #                each, a line probe reading one local, printing only when it
-#                is 0: never), median of RUNS, against no observer, for
+#                is 0: never), median of BENCH_SLOW_RUNS (default 11; the
+#                method says 5), against no observer, for
 #                `bpfprobe load -p` (and --no-follow), `perf probe` + `perf
 #                record --filter`, bpftrace 0.17 and gdb (a conditional
 #                breakpoint), in turn. Goal: bpfprobe load's slowdown no
@@ -311,7 +312,7 @@ ratio_ok() { awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { if (a ~ /^[0-9.]+$/ && b
 if section 3; then
 	sysctl -qw kernel.bpf_stats_enabled=1
 	n=${BENCH_HITS:-$(calls_for 0.5)}
-	rounds=${BENCH_HIT_ROUNDS:-$((RUNS > 7 ? RUNS : 7))}
+	rounds=${BENCH_HIT_ROUNDS:-$((RUNS > 11 ? RUNS : 11))}
 	plain=$(field ns_per_call "$("$APP" hot reg "$n")")
 	printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric "--no-follow" perf ratio following note | tee -a "$table"
 	p_met=0 p_missed=0 s_met=0 s_missed=0 s_miss= t_met=0 t_missed=0 t_miss= f_met=0 f_missed=0 f_miss=
@@ -713,7 +714,8 @@ if section 7; then
 		modes=${modes/ perf/}
 	fi
 	declare -A s_ns s_ready s_fail s_q last
-	for i in $(seq "$RUNS"); do
+	slow_rounds=${BENCH_SLOW_RUNS:-$((RUNS > 11 ? RUNS : 11))}
+	for i in $(seq "$slow_rounds"); do
 		# each round in another order; each observer's slowdown is taken
 		# against the round's own run without one: side by side, they
 		# share what else the machine does
@@ -767,7 +769,7 @@ if section 7; then
 	done
 	echo "  goal bpfprobe load's slowdown <= perf's and bpftrace's:${verdict:- not comparable}" | tee -a "$table"
 	echo "  (slowdown: the median of the rounds' ratios to the round's run without an observer; times: medians)" | tee -a "$table"
-	echo "  ($slow_hits hits x $slow_units units, line $slow_line of bench/slow_target.c reading a local, medians of $RUNS; bpfprobe trace: not in this build)" | tee -a "$table"
+	echo "  ($slow_hits hits x $slow_units units, line $slow_line of bench/slow_target.c reading a local, medians of $slow_rounds; bpfprobe trace: not in this build)" | tee -a "$table"
 	[ -n "$slow_event" ] && perf probe -q -d "$slow_event" >/dev/null 2>&1 && slow_event=
 fi
 

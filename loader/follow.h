@@ -5,7 +5,9 @@
  * BP_GUARD_TGID_IN_BITMAP guard (prologue/guard.h) on the object's set of
  * followed processes: a bitmap of every possible pid (512 KiB), the one
  * value of an array map, read in place by the guard, which lets through
- * only the processes in it, and kept current by three tracepoint programs
+ * only the processes in it (the seed, the process followed from, before
+ * its bit is read: most hits are its own), and kept current by three
+ * tracepoint programs
  * (prologue/follow_progs.h): a followed process's children join it, freed
  * tasks leave it. perf_event's inherit cannot do this here: it breaks
  * fork() for BPF-attached uprobes. Without follow (--no-follow, -a, and
