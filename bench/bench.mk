@@ -19,17 +19,28 @@ HIT_SPEC_d2    := hot_d2 p->next->v@user
 HIT_SPEC_d3    := hot_d3 p->next->next->v@user
 HIT_SPEC_stack := hot_stack a7
 
+# the slowdown benchmark's target, built as its method says (section 7)
+BENCH_SLOW  := $(abspath $(BENCH_DIR)/slow_target)
+BENCH_SLOW_LINE := $(shell grep -n BENCH_PROBED_LINE bench/slow_target.c | cut -d: -f1)
+# the record ABI's shapes (with -g: BTF for the record), each against perf's
+# register-ABI object of the same shape
+BENCH_RECS  := rec_reg rec_d1 rec_d2
+HIT_SPEC_rec_reg := hot_reg a
+HIT_SPEC_rec_d1  := hot_d1 p->v@user
+HIT_SPEC_rec_d2  := hot_d2 p->next->v@user
+
 BENCH_BINS := $(BENCH_DIR)/runstat $(BENCH_DIR)/app $(BENCH_DIR)/rb_bench $(BENCH_DIR)/bpf_insns \
-	      $(BENCH_DIR)/attach_bench \
+	      $(BENCH_DIR)/attach_bench $(BENCH_DIR)/slow_target $(BENCH_DIR)/slow.bpf.o \
+	      $(BENCH_RECS:%=$(BENCH_DIR)/hit_%.bpf.o) \
 	      $(BENCH_DIR)/points_one.bpf.o $(BENCH_DIR)/points_distinct.bpf.o \
 	      $(BENCH_DIR)/points_static.bpf.o $(BENCH_DIR)/rb.bpf.o $(BENCH_DIR)/rb_empty.bpf.o \
 	      $(BENCH_DIR)/pb.bpf.o \
 	      $(BENCH_HITS:%=$(BENCH_DIR)/hit_%.bpf.o)
 
 .PHONY: bench bench-build bench-deps coverage
-# bpftrace is a reference only: the table says n/a where it is missing
+# bpftrace and gdb are references only: the table says n/a where one is missing
 bench-deps:
-	$(Q)./scripts/deps.sh bpftrace
+	$(Q)./scripts/deps.sh bpftrace gdb
 
 bench-build: all $(BENCH_BINS)
 
@@ -83,6 +94,24 @@ $(BENCH_DIR)/points_static.bpf.o: bench/points.bpf.c
 	@mkdir -p $(dir $@)
 	$(call msg,CLANG,$@)
 	$(Q)$(CLANG) $(BENCH_BPF_NOG) -DPOINTS_STATIC -c $< -o $@
+
+# the record ABI: BTF for the prototype's struct
+$(BENCH_RECS:%=$(BENCH_DIR)/hit_%.bpf.o): $(BENCH_DIR)/hit_%.bpf.o: bench/hit.bpf.c
+	@mkdir -p $(dir $@)
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BENCH_BPF_NOG) -g -DRECORD -DNAME=h_$* -DSPEC='"h_$*=$(HIT_SPEC_$*)"' \
+		$(if $(filter rec_reg,$*),-DREC_MEMBER=a,-DREC_MEMBER=v) -c $< -o $@
+
+$(BENCH_DIR)/slow_target: bench/slow_target.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -g -fno-omit-frame-pointer -fno-pie -no-pie -o $@ $<
+
+$(BENCH_DIR)/slow.bpf.o: bench/slow.bpf.c bench/slow_target.c
+	@mkdir -p $(dir $@)
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell uname -m)-linux-gnu \
+		-DAPP='"$(BENCH_SLOW)"' -DLINE=$(BENCH_SLOW_LINE) -c $< -o $@
 
 $(BENCH_DIR)/hit_%.bpf.o: bench/hit.bpf.c
 	@mkdir -p $(dir $@)

@@ -5,15 +5,28 @@
  * difference between two loaders' programs is their prologue.
  *   -DNAME=h_reg -DSPEC='"hot_reg a"' ...   (see bench/bench.mk)
  * The body uses what it is given, err and the argument (none with
- * -DNO_ARGS, three with -DTHREE_ARGS): bpfprobe's prologue sets only the
- * registers a body reads, so a body that read nothing would make both
- * prologues' work incomparable.
+ * -DNO_ARGS, three with -DTHREE_ARGS, a record with -DRECORD, bpfprobe
+ * only): bpfprobe's prologue sets only the registers a body reads, so a
+ * body that read nothing would make both prologues' work incomparable.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
+#ifdef RECORD
+/* the record ABI (built with -g): the same shape's value in a record */
+struct rec {
+	long REC_MEMBER;
+	__u64 err;
+};
+#endif
+
 SEC("exec=" APP ";" SPEC)
-#ifdef NO_ARGS
+#ifdef RECORD
+int NAME(void *ctx, struct rec *r)
+{
+	return r->err + r->REC_MEMBER;
+}
+#elif defined(NO_ARGS)
 int NAME(void *ctx)
 {
 	return 0;

@@ -315,6 +315,9 @@ int cmd_load(int argc, char **argv)
 	oopts.no_cache = a.no_cache;
 	/* -p: exec= as that process sees it (its root, a container's) */
 	oopts.view_pid = a.pid > 0 ? a.pid : 0;
+	/* the instances' form, as scope_of() will most likely decide (attach
+	 * loads them again when it does not) */
+	oopts.follow = !a.system_wide && !a.no_follow && (a.cmd || a.pid > 0);
 	obj = bpfprobe_object__open(a.obj_path, &oopts);
 	if (!obj)
 		goto out;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Following a process tree: the set, its gate, its programs (follow.h). */
+/* Following a process tree: the set, its programs, the instances' marks (follow.h). */
 #include <errno.h>
 #include <signal.h>
 #include <linux/perf_event.h>
@@ -21,10 +21,10 @@
 #define EXECS_MAX		256
 /* exec events waiting for the loader: 8 bytes and a header each */
 #define EVENTS_SIZE		(256 * 1024)
-/* the control blocks: one memory line per instance */
+#define SET_BYTES		BP_PID_BITMAP_BYTES
+/* the control blocks: one memory line per instance, its ran flag first */
 #define CTL_BLOCK		64
-#define CTL_GATE		0
-#define CTL_RAN			8
+#define CTL_RAN			0
 #define CTL_SIZE(n)		(CTL_BLOCK * ((n) > 0 ? (n) : 1))
 #define PROG_LICENSE		"Dual BSD/GPL"
 
@@ -40,7 +40,7 @@ static const struct {
 void bp_follow__init(struct bp_follow *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->set_fd = f->ctl_fd = f->hits_fd = f->stats_fd = f->execs_fd = -1;
+	f->set_fd = f->seed_fd = f->ctl_fd = f->hits_fd = f->stats_fd = f->execs_fd = -1;
 	f->watch_fd = f->events_fd = -1;
 	for (int i = 0; i < BP_FOLLOW_PROGS; i++)
 		f->prog_fd[i] = f->perf_fd[i] = f->link_fd[i] = -1;
@@ -66,20 +66,24 @@ int bp_follow__create_maps(struct bp_follow *f, int ninsts)
 	if (ncpus < 0)
 		return ncpus;
 	f->ninsts = ninsts;
-	/* a bit per possible pid: the guard's test is an inlined array
-	 * lookup, no map call; mmap'ed to set and clear bits atomically
+	/* a bit per possible pid, in one value: the guard reads its byte in
+	 * place, no map call; mmap'ed to set and clear bits atomically
 	 * alongside the programs */
-	f->set_fd = create_map(BPF_MAP_TYPE_ARRAY, "bpfprobe_follow", 4, 8, BP_PID_BITMAP_WORDS,
+	f->set_fd = create_map(BPF_MAP_TYPE_ARRAY, "bpfprobe_follow", 4, SET_BYTES, 1,
 			       BPF_F_MMAPABLE);
 	if (f->set_fd < 0)
 		return f->set_fd;
-	f->bits = mmap(NULL, BP_PID_BITMAP_WORDS * 8, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       f->set_fd, 0);
+	f->bits = mmap(NULL, SET_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, f->set_fd, 0);
 	if (f->bits == MAP_FAILED) {
 		f->bits = NULL;
 		bp_err("cannot map the followed set: %s\n", strerror(errno));
 		return -errno;
 	}
+	/* small and not mmap'ed: kmalloc'ed, where the guard's load of it
+	 * misses no TLB entry */
+	f->seed_fd = create_map(BPF_MAP_TYPE_ARRAY, "bpfprobe_seed", 4, 8, 1, 0);
+	if (f->seed_fd < 0)
+		return f->seed_fd;
 	f->ctl_fd = create_map(BPF_MAP_TYPE_ARRAY, "bpfprobe_ctl", 4, CTL_SIZE(ninsts), 1,
 			       BPF_F_MMAPABLE);
 	if (f->ctl_fd < 0)
@@ -103,20 +107,22 @@ int bp_follow__create_maps(struct bp_follow *f, int ninsts)
 	return f->execs_fd < 0 ? f->execs_fd : 0;
 }
 
-void bp_follow__guards(const struct bp_follow *f, int i, bool uprobe, struct bp_guards *gs)
+void bp_follow__guards(const struct bp_follow *f, int i, bool uprobe, bool follow,
+		       struct bp_guards *gs)
 {
 	memset(gs, 0, sizeof(*gs));
-	gs->refused_fd = f->hits_fd;
-	gs->count_base = i;
+	gs->refused_fd = -1;
 	gs->mark_ran = true;
 	gs->ran_fd = f->ctl_fd;
 	gs->ran_off = CTL_BLOCK * i + CTL_RAN;
-	if (!uprobe)
+	if (!uprobe || !follow)
 		return;
 	gs->n = 1;
 	gs->v[0] = (struct bp_guard){ .kind = BP_GUARD_TGID_IN_BITMAP, .set_fd = f->set_fd,
-				      .gated = true, .gate_fd = f->ctl_fd,
-				      .gate_off = CTL_BLOCK * i + CTL_GATE };
+				      .set_bytes = BP_PID_BITMAP_BYTES, .seed = true,
+				      .seed_fd = f->seed_fd };
+	gs->refused_fd = f->hits_fd;
+	gs->count_base = i;
 }
 
 typedef int (*gen_fn)(const struct bp_follow_cfg *, struct bpf_insn *, size_t);
@@ -227,7 +233,8 @@ static int attach_progs(struct bp_follow *f, unsigned int watch)
 		bp_follow__gen_fork, bp_follow__gen_free, bp_follow__gen_exec,
 	};
 	struct bp_follow_cfg cfg = {
-		.set_fd = f->set_fd, .stats_fd = f->stats_fd, .execs_fd = f->execs_fd,
+		.set_fd = f->set_fd, .set_bytes = BP_PID_BITMAP_BYTES, .seed_fd = f->seed_fd,
+		.stats_fd = f->stats_fd, .execs_fd = f->execs_fd,
 	};
 	const char *root = bp_tracefs__root();
 	int err;
@@ -267,13 +274,12 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-static int set_gate(const struct bp_follow *f, __u32 on)
+static int set_seed(const struct bp_follow *f, pid_t pid)
 {
-	if (!f->ctl)
-		return -EINVAL;
-	for (int i = 0; i < f->ninsts; i++)
-		__atomic_store_n((__u32 *)(f->ctl + CTL_BLOCK * i + CTL_GATE), on, __ATOMIC_SEQ_CST);
-	return 0;
+	uint64_t v = (uint32_t)pid;
+	__u32 key = 0;
+
+	return bpf_map_update_elem(f->seed_fd, &key, &v, BPF_ANY) ? -errno : 0;
 }
 
 int bp_follow__start(struct bp_follow *f, pid_t pid, unsigned int watch)
@@ -282,18 +288,22 @@ int bp_follow__start(struct bp_follow *f, pid_t pid, unsigned int watch)
 
 	if (!f->bits || pid <= 0)
 		return -EINVAL;
-	if ((uint64_t)pid >= 64ull * BP_PID_BITMAP_WORDS) {
+	if ((uint64_t)pid >= 8ull * BP_PID_BITMAP_BYTES) {
 		bp_err("cannot follow process %d: past the kernel's pid limit\n", (int)pid);
 		return -EINVAL;
 	}
 	/* the programs first: no child created from here on is missed */
 	err = attach_progs(f, watch);
-	if (!err) {
-		bp_follow__set_watch(f, watch);
-		__atomic_fetch_or(&f->bits[pid / 64], 1ull << (pid % 64), __ATOMIC_SEQ_CST);
-		err = set_gate(f, 1);
-	}
 	if (err) {
+		bp_follow__stop(f);
+		return err;
+	}
+	bp_follow__set_watch(f, watch);
+	__atomic_fetch_or(&f->bits[pid / 64], 1ull << (pid % 64), __ATOMIC_SEQ_CST);
+	/* and the seed, which the guard lets through before reading a bit */
+	err = set_seed(f, pid);
+	if (err) {
+		bp_err("cannot set the followed process: %s\n", strerror(-err));
 		bp_follow__stop(f);
 		return err;
 	}
@@ -330,15 +340,13 @@ int bp_follow__read_events(struct bp_follow *f,
 
 bool bp_follow__is_followed(const struct bp_follow *f, pid_t pid)
 {
-	if (!f->bits || pid <= 0 || (uint64_t)pid >= 64ull * BP_PID_BITMAP_WORDS)
+	if (!f->bits || pid <= 0 || (uint64_t)pid >= 8ull * BP_PID_BITMAP_BYTES)
 		return false;
 	return __atomic_load_n(&f->bits[pid / 64], __ATOMIC_RELAXED) >> (pid % 64) & 1;
 }
 
 void bp_follow__stop(struct bp_follow *f)
 {
-	if (f->ctl && !f->pinned)
-		set_gate(f, 0);
 	/* nothing is held from now on; what was, goes on */
 	bp_follow__set_watch(f, 0);
 	for (int i = 0; i < BP_FOLLOW_PROGS; i++) {
@@ -349,8 +357,11 @@ void bp_follow__stop(struct bp_follow *f)
 	if (f->events)
 		ring_buffer__consume(f->events);
 	/* nothing adds to the set any more */
-	if (f->bits && !f->pinned)
-		memset(f->bits, 0, BP_PID_BITMAP_WORDS * 8);
+	if (f->bits && !f->pinned) {
+		memset(f->bits, 0, SET_BYTES);
+		if (f->seed_fd >= 0)
+			set_seed(f, 0);
+	}
 	f->seed = 0;
 }
 
@@ -358,9 +369,10 @@ void bp_follow__close(struct bp_follow *f)
 {
 	bp_follow__stop(f);
 	if (f->bits)
-		munmap(f->bits, BP_PID_BITMAP_WORDS * 8);
+		munmap(f->bits, SET_BYTES);
 	f->bits = NULL;
 	close_fd(&f->set_fd);
+	close_fd(&f->seed_fd);
 	if (f->ctl)
 		munmap(f->ctl, CTL_SIZE(f->ninsts));
 	f->ctl = NULL;
@@ -404,7 +416,7 @@ int bp_follow__hits(const struct bp_follow *f, int i, bool *ran, uint64_t *refus
 	if (i < 0 || i >= f->ninsts || !f->ctl)
 		return -ENOENT;
 	err = percpu_sum(f->hits_fd, i, refused);
-	*ran = __atomic_load_n((uint64_t *)(f->ctl + CTL_BLOCK * i + CTL_RAN), __ATOMIC_RELAXED);
+	*ran = __atomic_load_n(f->ctl + CTL_BLOCK * i + CTL_RAN, __ATOMIC_RELAXED);
 	return err;
 }
 

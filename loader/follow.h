@@ -1,18 +1,24 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Following a process tree. Every uprobe instance starts with a gated
+ * Following a process tree. With follow on, the uprobes are attached for
+ * every process and each uprobe instance is loaded with a
  * BP_GUARD_TGID_IN_BITMAP guard (prologue/guard.h) on the object's set of
- * followed processes, a bitmap of every possible pid (512 KiB): while the gate is off (the default) every process
- * passes, and the probes are filtered by the perf event's pid as before;
- * with follow on, the uprobes are attached for every process and the
- * guard lets through only the processes in the set, which three
- * tracepoint programs (prologue/follow_progs.h) keep current: a followed
- * process's children join it, freed tasks leave it. perf_event's inherit
- * cannot do this here: it breaks fork() for BPF-attached uprobes.
+ * followed processes: a bitmap of every possible pid (512 KiB), the one
+ * value of an array map, read in place by the guard, which lets through
+ * only the processes in it (the seed, the process followed from, before
+ * its bit is read: most hits are its own), and kept current by three
+ * tracepoint programs
+ * (prologue/follow_progs.h): a followed process's children join it, freed
+ * tasks leave it. perf_event's inherit cannot do this here: it breaks
+ * fork() for BPF-attached uprobes. Without follow (--no-follow, -a, and
+ * kernel probes, which fire in every task), the instances carry no such
+ * check: the kernel filters by pid, or nothing is filtered. Which form an
+ * instance has is chosen when it is loaded (bp_follow__guards()).
  *
- * Every instance also counts, per CPU, the hits its guard refused (in
- * processes not followed) and marks, once, that it ran: for the report of
- * programs that never ran.
+ * Every instance marks that it ran (a byte in its own 64-byte block of
+ * one value, stored by every run: the report of programs that never ran
+ * reads it), and with the follow check counts, per CPU, the hits it
+ * refused (in processes not followed), on the refusal's path only.
  */
 #ifndef BPFPROBE_FOLLOW_H
 #define BPFPROBE_FOLLOW_H
@@ -28,11 +34,15 @@ struct ring_buffer;
 #define BP_FOLLOW_PROGS	3	/* fork, free, exec */
 
 struct bp_follow {
-	int set_fd;		/* bitmap of followed pids: array of __u64 words */
-	uint64_t *bits;		/* set_fd's words, mmap'ed */
-	/* array of one value, a 64-byte block per instance i, mmap'ed: the
-	 * __u32 gate at 64 i (1 while following), the __u64 ran flag at
-	 * 64 i + 8; one memory line per hit */
+	/* the bitmap of followed pids: an array of one value of
+	 * BP_PID_BITMAP_BYTES, mmap'ed as __u64 words */
+	int set_fd;
+	uint64_t *bits;
+	/* an array of one __u32: the followed process the guard lets
+	 * through before reading its bit, 0 once it is freed */
+	int seed_fd;
+	/* an array of one value, a 64-byte block per instance i, mmap'ed:
+	 * the byte at 64 i is 1 once instance i ran */
 	int ctl_fd;
 	uint8_t *ctl;
 	int hits_fd;		/* per-CPU array: [i] hits instance i refused */
@@ -63,18 +73,20 @@ void bp_follow__init(struct bp_follow *f);
 /* Creates the maps, with room for the counts of ninsts instances. */
 int bp_follow__create_maps(struct bp_follow *f, int ninsts);
 
-/* The guards of instance i: uprobe instances get the gated set guard,
- * kernel ones (kprobes fire in every task) only the counts. */
-void bp_follow__guards(const struct bp_follow *f, int i, bool uprobe, struct bp_guards *gs);
+/* The guards of instance i: a uprobe instance loaded for following gets
+ * the followed-set check and the count of its refusals; every instance the
+ * mark of its runs. */
+void bp_follow__guards(const struct bp_follow *f, int i, bool uprobe, bool follow,
+		       struct bp_guards *gs);
 
 /*
  * Starts following process pid (a global pid, the kernel's) and what it
- * creates from now on: loads and attaches the tracepoint programs, puts
- * pid in the set and turns the gate on. With watch (enum bp_watch_mode
- * bits, 0: none), every exec of a followed process is an event
- * (bp_follow__read_events()), and those the mode says are held until
- * their event is read. Returns 0 or a negative errno after a message; on
- * error nothing of it stays.
+ * creates from now on: loads and attaches the tracepoint programs and puts
+ * pid in the set (the uprobe instances must have been loaded for
+ * following). With watch (enum bp_watch_mode bits, 0: none), every exec
+ * of a followed process is an event (bp_follow__read_events()), and those
+ * the mode says are held until their event is read. Returns 0 or a
+ * negative errno after a message; on error nothing of it stays.
  */
 int bp_follow__start(struct bp_follow *f, pid_t pid, unsigned int watch);
 
@@ -92,9 +104,9 @@ int bp_follow__read_events(struct bp_follow *f,
 /* Whether process pid (the kernel's number) is in the followed set. */
 bool bp_follow__is_followed(const struct bp_follow *f, pid_t pid);
 
-/* Stops following: gate off, tracepoint programs detached, set emptied,
- * the watch off and every process it holds let go; when pinned, only our
- * fds are closed (the pinned session goes on, holding nothing). */
+/* Stops following: tracepoint programs detached, set emptied, the watch
+ * off and every process it holds let go; when pinned, only our fds are
+ * closed (the pinned session goes on, holding nothing). */
 void bp_follow__stop(struct bp_follow *f);
 
 /* Closes everything. */

@@ -14,6 +14,7 @@
 #include "loader/attach_probe.h"
 #include "loader/cpu_v4.h"
 #include "loader/entry_values.h"
+#include "loader/metadata.h"
 #include "loader/object.h"
 #include "loader/verifier_log.h"
 #include "probes/maps.h"
@@ -240,7 +241,7 @@ static int gen_guard(struct bpfprobe_object *obj, struct bp_instance *inst,
 	int n;
 
 	bp_follow__guards(&obj->follow, (int)(inst - obj->insts), !!inst->owner->spec.exec,
-			  &gs);
+			  obj->follow_form, &gs);
 	/*
 	 * A map-tracing instance's guard (bp_map_point__guards) keeps it to
 	 * its map. Those instances probe the kernel, so following adds no
@@ -314,6 +315,7 @@ int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
 	}
 	inst->guard_len = glen;
 	inst->prologue_len = plen;
+	inst->follow_check = obj->follow_form && inst->owner->spec.exec;
 	plen += glen;
 	print_insns(inst, insns, plen);
 	memcpy(insns + plen, proto + preamble, body * sizeof(*insns));
@@ -337,6 +339,34 @@ int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst)
 	free(insns);
 	inst->fd = fd;
 	return 0;
+}
+
+int bp_instances__set_follow(struct bpfprobe_object *obj, bool follow)
+{
+	bool was = obj->follow_form;
+	int err = 0;
+
+	obj->follow_form = follow;
+	for (int i = 0; i < obj->ninsts && !err; i++) {
+		struct bp_instance *inst = &obj->insts[i];
+		struct bp_instance was_inst = *inst;
+
+		if (!inst->owner->spec.exec || inst->follow_check == follow)
+			continue;
+		bp_debug("instance '%s': loaded again, %s the followed-set check\n", inst->name,
+			 follow ? "with" : "without");
+		err = bp_instance__load(obj, inst);
+		if (err) {
+			*inst = was_inst;
+			continue;
+		}
+		if (was_inst.fd >= 0)
+			close(was_inst.fd);
+		bp_meta__bind_instance(obj, inst);
+	}
+	if (err)
+		obj->follow_form = was;
+	return err;
 }
 
 void bp_instances__close(struct bpfprobe_object *obj)

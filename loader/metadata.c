@@ -343,18 +343,20 @@ static void bind_one(int prog_fd, const char *name, struct bp_meta *m, int err)
 	bp_meta__free(m);
 }
 
+void bp_meta__bind_instance(struct bpfprobe_object *obj, const struct bp_instance *inst)
+{
+	struct bp_meta m = {};
+
+	if (inst->fd >= 0)
+		bind_one(inst->fd, inst->name, &m, instance_meta(obj, inst, &m));
+}
+
 void bp_meta__bind_object(struct bpfprobe_object *obj)
 {
 	struct bpf_program *prog;
 
-	for (int i = 0; i < obj->ninsts; i++) {
-		struct bp_meta m = {};
-
-		if (obj->insts[i].fd < 0)
-			continue;
-		bind_one(obj->insts[i].fd, obj->insts[i].name, &m,
-			 instance_meta(obj, &obj->insts[i], &m));
-	}
+	for (int i = 0; i < obj->ninsts; i++)
+		bp_meta__bind_instance(obj, &obj->insts[i]);
 	bpf_object__for_each_program(prog, obj->obj) {
 		struct bp_meta m = {};
 

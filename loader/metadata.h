@@ -66,6 +66,9 @@ struct bpfprobe_object;
 /* Binds metadata to every instance and standard program of a loaded
  * object. Failures (kernels before 5.10) only lose the listing's extras. */
 void bp_meta__bind_object(struct bpfprobe_object *obj);
+struct bp_instance;
+/* The same for one instance loaded again (a new fd). */
+void bp_meta__bind_instance(struct bpfprobe_object *obj, const struct bp_instance *inst);
 /* Sets key=val in the metadata of every program instance of the object
  * and, unless instances_only, of its standard libbpf programs too. */
 void bp_meta__update_object(struct bpfprobe_object *obj, const char *key, const char *val,

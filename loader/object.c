@@ -97,6 +97,8 @@ struct bpfprobe_object *bpfprobe_object__open(const char *path,
 		obj->no_cache = opts->no_cache;
 	if (OPTS_HAS(opts, view_pid) && opts->view_pid > 0)
 		obj->view_pid = opts->view_pid;
+	if (OPTS_HAS(opts, follow))
+		obj->follow_form = opts->follow;
 	err = bp_elf__check_bpf(path, &obj->license);
 	if (!err) {
 		/* the section handler claims the programs libbpf opens */
@@ -462,7 +464,7 @@ static bool has_uprobes(const struct bpfprobe_object *obj)
 
 static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_attach_opts *opts)
 {
-	pid_t pid = -1, global_pid = 0, perf_pid;
+	pid_t pid = -1, global_pid = 0, perf_pid, seed = 0;
 	bool follow = false, watch = false;
 	int err = 0, mode = 0;
 
@@ -480,15 +482,22 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 	if (OPTS_HAS(opts, watch_execs))
 		watch = opts->watch_execs;
 	perf_pid = pid;
-	if (follow && has_uprobes(obj)) {
-		pid_t seed = follow_seed(pid, global_pid);
-
+	follow = follow && has_uprobes(obj);
+	if (follow) {
+		seed = follow_seed(pid, global_pid);
 		if (seed < 0)
 			return seed;
 		if (kill(pid, 0) && errno == ESRCH) {
 			bp_err("cannot follow process %d: no such process\n", (int)pid);
 			return -ESRCH;
 		}
+	}
+	/* the uprobe instances' form: with the followed-set check only when
+	 * following (else the kernel filters by pid, or nothing is filtered) */
+	err = bp_instances__set_follow(obj, follow);
+	if (err)
+		return err;
+	if (follow) {
 		/* what the followed processes exec, looked at as they do */
 		if (watch)
 			mode = bp_exec_watch__setup(obj);

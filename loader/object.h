@@ -64,6 +64,7 @@ struct bp_instance {
 	uint8_t unread;
 	int fd;
 	int guard_len;		/* the guard's instructions, before the prologue */
+	bool follow_check;	/* loaded with the followed-set check (follow.h) */
 	int prologue_len;
 	char name[BPF_OBJ_NAME_LEN];
 	/* the plan, readable, for the library's instance info */
@@ -115,6 +116,9 @@ struct bpfprobe_object {
 	int nstd_links;
 	struct bp_follow follow;	/* the followed set, the guards' counts */
 	struct bp_exec_watch watch;	/* what followed processes exec (exec_watch.h) */
+	/* open opts: load the uprobe instances with the followed-set check,
+	 * as attach with follow wants them (else it loads them again) */
+	bool follow_form;
 	bool loaded;
 	bool attached;		/* until bpfprobe_object__detach() */
 	/* uprobes go through uprobe_multi links (decided at load: their
@@ -172,6 +176,10 @@ int bp_instances__build(struct bpfprobe_object *obj);
 void bp_instances__set_body(struct bpfprobe_object *obj, struct bp_program *p,
 			    const struct bpf_insn *body, size_t cnt);
 int bp_instance__load(struct bpfprobe_object *obj, struct bp_instance *inst);
+/* Loads again the uprobe instances whose form is not follow's (with the
+ * followed-set check, or without), each replacing its fd; before attach.
+ * 0, or a negative errno after a message (the old instances stay). */
+int bp_instances__set_follow(struct bpfprobe_object *obj, bool follow);
 void bp_instances__close(struct bpfprobe_object *obj);
 
 /*

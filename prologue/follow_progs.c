@@ -39,23 +39,26 @@ static void emit_stack_ptr(struct gen *g, int reg, int off)
 }
 
 /*
- * r0 = the bitmap's word of the pid in register pid (which survives: r6
- * or r7), or NULL past the end:
+ * r0 = the address of the bitmap's word of the pid in register pid (which
+ * survives: r6 or r7); jumps (to patch, at *to_past) when the pid is past
+ * the bitmap:
  *	r1 = pid
  *	r1 >>= 6
- *	*(u32 *)(r10 - 8) = r1
- *	r1 = set ll
- *	r2 = r10 - 8
- *	call bpf_map_lookup_elem	; inlined for arrays
+ *	if r1 >= words goto past
+ *	r1 <<= 3
+ *	r0 = &value(set) ll		; in place: no map call
+ *	r0 += r1
  */
-static void emit_word(struct gen *g, int set_fd, int pid)
+static void emit_word(struct gen *g, const struct bp_follow_cfg *cfg, int pid, size_t *to_past)
 {
 	emit(g, MOV64_REG(BPF_REG_1, pid));
 	emit(g, ALU64_IMM(BPF_RSH, BPF_REG_1, 6));
-	emit(g, STX_MEM(BPF_W, BPF_REG_10, BPF_REG_1, -8));
-	emit_map(g, BPF_REG_1, set_fd);
-	emit_stack_ptr(g, BPF_REG_2, -8);
-	emit(g, CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	*to_past = g->n;
+	emit(g, JMP_IMM(BPF_JGE, BPF_REG_1, (int32_t)(cfg->set_bytes / 8), 0));
+	emit(g, ALU64_IMM(BPF_LSH, BPF_REG_1, 3));
+	emit(g, LD_MAP_VALUE_0(BPF_REG_0, cfg->set_fd));
+	emit(g, LD_MAP_VALUE_1(0));
+	emit(g, ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_1));
 }
 
 /* r1 = 1 << (pid % 64) */
@@ -73,21 +76,18 @@ static void emit_mask(struct gen *g, int pid)
  *	call bpf_get_current_pid_tgid
  *	r0 >>= 32
  *	r7 = r0
- *	<word of r7>
- *	if r0 == 0 goto out
+ *	<word of r7>			; past it: goto out
  *	r3 = *(u64 *)(r0 + 0)
  *	<mask of r7>
  *	r3 &= r1
  *	if r3 == 0 goto out
  */
-static void emit_self_followed(struct gen *g, int set_fd, size_t to_out[2])
+static void emit_self_followed(struct gen *g, const struct bp_follow_cfg *cfg, size_t to_out[2])
 {
 	emit(g, CALL_HELPER(BPF_FUNC_get_current_pid_tgid));
 	emit(g, ALU64_IMM(BPF_RSH, BPF_REG_0, 32));
 	emit(g, MOV64_REG(BPF_REG_7, BPF_REG_0));
-	emit_word(g, set_fd, BPF_REG_7);
-	to_out[0] = g->n;
-	emit(g, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	emit_word(g, cfg, BPF_REG_7, &to_out[0]);
 	emit(g, LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_0, 0));
 	emit_mask(g, BPF_REG_7);
 	emit(g, ALU64_REG(BPF_AND, BPF_REG_3, BPF_REG_1));
@@ -128,12 +128,17 @@ static bool field_ok(int off)
 	return off >= TP_FIRST_FIELD && off < TP_MAX_OFF && off % 4 == 0;
 }
 
+static bool set_ok(const struct bp_follow_cfg *cfg)
+{
+	return cfg->set_fd >= 0 && cfg->set_bytes && cfg->set_bytes % 8 == 0 &&
+	       cfg->set_bytes <= INT32_MAX;
+}
+
 /*
  *	r6 = r1
  *	<self followed>			; else goto out
  *	r7 = *(u32 *)(r6 + child_pid_off)
- *	<word of r7>
- *	if r0 == 0 goto full
+ *	<word of r7>			; past it: goto full
  *	<mask of r7>
  *	lock *(u64 *)(r0 + 0) |= r1
  *	<stat FORKS>
@@ -149,15 +154,13 @@ int bp_follow__gen_fork(const struct bp_follow_cfg *cfg, struct bpf_insn *insns,
 	struct gen g = { .insns = insns, .max = max };
 	size_t to_out[2], to_full, to_out2;
 
-	if (!cfg || cfg->set_fd < 0 || cfg->stats_fd < 0 || !field_ok(cfg->child_pid_off) ||
+	if (!cfg || !set_ok(cfg) || cfg->stats_fd < 0 || !field_ok(cfg->child_pid_off) ||
 	    (!insns && max))
 		return -EINVAL;
 	emit(&g, MOV64_REG(BPF_REG_6, BPF_REG_1));
-	emit_self_followed(&g, cfg->set_fd, to_out);
+	emit_self_followed(&g, cfg, to_out);
 	emit(&g, LDX_MEM(BPF_W, BPF_REG_7, BPF_REG_6, cfg->child_pid_off));
-	emit_word(&g, cfg->set_fd, BPF_REG_7);
-	to_full = g.n;
-	emit(&g, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	emit_word(&g, cfg, BPF_REG_7, &to_full);
 	emit_mask(&g, BPF_REG_7);
 	emit(&g, ATOMIC_OP(BPF_DW, BPF_OR, BPF_REG_0, BPF_REG_1, 0));
 	emit_stat(&g, cfg->stats_fd, BP_FOLLOW_STAT_FORKS);
@@ -173,8 +176,11 @@ int bp_follow__gen_fork(const struct bp_follow_cfg *cfg, struct bpf_insn *insns,
 
 /*
  *	r7 = *(u32 *)(r1 + free_pid_off)
- *	<word of r7>
- *	if r0 == 0 goto out
+ *	r1 = &value(seed) ll
+ *	r2 = *(u32 *)(r1 + 0)
+ *	if r2 != r7 goto +1
+ *	*(u32 *)(r1 + 0) = 0		; gone: its pid may be given again
+ *	<word of r7>			; past it: goto out
  *	<mask of r7>
  *	r3 = *(u64 *)(r0 + 0)
  *	r3 &= r1
@@ -190,12 +196,16 @@ int bp_follow__gen_free(const struct bp_follow_cfg *cfg, struct bpf_insn *insns,
 	struct gen g = { .insns = insns, .max = max };
 	size_t to_out[2];
 
-	if (!cfg || cfg->set_fd < 0 || !field_ok(cfg->free_pid_off) || (!insns && max))
+	if (!cfg || !set_ok(cfg) || cfg->seed_fd < 0 || !field_ok(cfg->free_pid_off) ||
+	    (!insns && max))
 		return -EINVAL;
 	emit(&g, LDX_MEM(BPF_W, BPF_REG_7, BPF_REG_1, cfg->free_pid_off));
-	emit_word(&g, cfg->set_fd, BPF_REG_7);
-	to_out[0] = g.n;
-	emit(&g, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
+	emit(&g, LD_MAP_VALUE_0(BPF_REG_1, cfg->seed_fd));
+	emit(&g, LD_MAP_VALUE_1(0));
+	emit(&g, LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, 0));
+	emit(&g, JMP_REG(BPF_JNE, BPF_REG_2, BPF_REG_7, 1));
+	emit(&g, ST_MEM(BPF_W, BPF_REG_1, 0, 0));
+	emit_word(&g, cfg, BPF_REG_7, &to_out[0]);
 	emit_mask(&g, BPF_REG_7);
 	emit(&g, LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_0, 0));
 	emit(&g, ALU64_REG(BPF_AND, BPF_REG_3, BPF_REG_1));
@@ -366,10 +376,10 @@ int bp_follow__gen_exec(const struct bp_follow_cfg *cfg, struct bpf_insn *insns,
 	size_t to_out[2], to_watch_out[3];
 	bool watch = cfg && cfg->watch;
 
-	if (!cfg || cfg->set_fd < 0 || cfg->execs_fd < 0 || (!insns && max) ||
+	if (!cfg || !set_ok(cfg) || cfg->execs_fd < 0 || (!insns && max) ||
 	    (watch && (cfg->watch_fd < 0 || cfg->events_fd < 0)))
 		return -EINVAL;
-	emit_self_followed(&g, cfg->set_fd, to_out);
+	emit_self_followed(&g, cfg, to_out);
 	emit_stack_ptr(&g, BPF_REG_1, -24);
 	emit(&g, MOV64_IMM(BPF_REG_2, 16));
 	emit(&g, CALL_HELPER(BPF_FUNC_get_current_comm));

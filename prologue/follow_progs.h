@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The code of the programs that keep a session's set of followed
- * processes current (the bitmap a BP_GUARD_TGID_IN_BITMAP guard reads: an
- * array of __u64 words, bit pid % 64 of word pid / 64): small
+ * processes current (the bitmap a BP_GUARD_TGID_IN_BITMAP guard reads: the
+ * one value of an array map, read in place as __u64 words, bit pid % 64 of
+ * word pid / 64, which is bit pid % 8 of byte pid / 8 where the guard
+ * looks, BPF being little-endian wherever uprobes are): small
  * BPF_PROG_TYPE_TRACEPOINT programs, built here instruction by
  * instruction because the offsets of the tracepoints' fields differ
  * between kernels (read from tracefs's format files by the caller). Bits
@@ -17,7 +19,9 @@
  *   sched:sched_process_free  a task is freed: its pid's bit clears. A
  *                             process's leader is freed last, when it is
  *                             reaped, so a process stays followed while
- *                             any of its threads runs.
+ *                             any of its threads runs. The seed (a
+ *                             tgid the guard lets through without its
+ *                             bit) clears too when it is that pid.
  *   sched:sched_process_exec  a followed process execs: its new comm is
  *                             a key of the execs map (what the followed
  *                             processes ran, for the report at exit).
@@ -40,6 +44,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <linux/bpf.h>
 #include <linux/types.h>
 
@@ -73,7 +78,9 @@ struct bp_task_offsets {
 };
 
 struct bp_follow_cfg {
-	int set_fd;		/* the bitmap: array of __u64 words */
+	int set_fd;		/* the bitmap: an array map of one value */
+	uint32_t set_bytes;	/* its size, a multiple of 8 */
+	int seed_fd;		/* an array map of one __u32 value, the seed */
 	int stats_fd;		/* per-CPU array of BP_FOLLOW_STAT_CNT __u64 */
 	int execs_fd;		/* hash: char comm[16] -> __u64 (1) */
 	int child_pid_off;	/* sched_process_fork's child_pid */

@@ -90,9 +90,17 @@ struct bpfprobe_open_opts {
 	 */
 	bool no_cache;
 	/**
+	 * The programs will be attached with bpfprobe_attach_opts.follow:
+	 * load their uprobe instances with the check of the followed
+	 * processes at once. Either way bpfprobe_object__attach() loads again
+	 * the instances whose form is not the one it needs (without follow,
+	 * no check: the kernel filters by pid, or nothing is filtered).
+	 */
+	bool follow;
+	/**
 	 * zero: padding, named so that an initializer zeroes it
 	 */
-	char reserved_pad[3];
+	char reserved_pad[2];
 	/**
 	 * Look exec= paths up as process view_pid sees them: in its root (a
 	 * chroot, a container's root in its own mount namespace, through
@@ -142,7 +150,9 @@ struct bpfprobe_attach_opts {
 	 * and sched_process_free keep current (perf_event's inherit cannot:
 	 * it breaks fork() for BPF-attached uprobes). A process that maps a
 	 * probed binary but is not followed still takes the breakpoint's
-	 * trap, and its hits are counted as refused.
+	 * trap, and its hits are counted as refused. The check is loaded
+	 * with the programs (bpfprobe_open_opts.follow); attach loads the
+	 * uprobe instances again when they were loaded for the other mode.
 	 */
 	bool follow;
 	/**
@@ -204,7 +214,7 @@ struct bpfprobe_program_stats {
 /**
  * @brief Whether annotated program i (0 <= i < program_cnt) ran, and the
  * hits it refused, over its instances and CPUs: each instance marks its
- * first run (a flag written once, so a hot probe writes nothing) and
+ * runs (a byte it stores each time, in a memory line of its own) and
  * counts per CPU what its follow check refuses. Kernel probes only mark.
  * (For run counts and times, see kernel.bpf_stats_enabled.)
  * @return 0, -ENOENT, or -EINVAL (not loaded)

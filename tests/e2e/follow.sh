@@ -154,3 +154,41 @@ if unshare --pid --fork --mount-proc true 2>/dev/null; then
 else
 	skip follow_pid_namespace "unshare --pid does not work here"
 fi
+
+# the instance's guard is chosen at load: with --no-follow the mark of its
+# runs alone (3 instructions, no helper), following the followed-set check
+# as well (bpf_get_current_pid_tgid and one byte of the bitmap, read in
+# place: no map lookup before the refusal's count)
+nf=$(timeout 60 "$BPFPROBE" load -v -q --no-follow --quiet-meta $O -- $T self 1 2>&1)
+fl=$(timeout 60 "$BPFPROBE" load -v -q --quiet-meta $O -- $T self 1 2>&1)
+guard_of() { awk "/^instance 'work' guard \\(/ { g = 1; next } /^instance / { g = 0 } g" <<<"$1"; }
+if grep -q "^instance 'work' guard (3 insns):" <<<"$nf" &&
+   ! guard_of "$nf" | grep -q call &&
+   grep -q "^instance 'work' guard ([0-9]* insns):" <<<"$fl" &&
+   guard_of "$fl" | grep -q "call bpf_get_current_pid_tgid" &&
+   [ "$(guard_of "$fl" | grep -n call | head -2 | tail -1 | grep -c map_lookup_elem)" = 1 ] &&
+   guard_of "$fl" | awk '/if r2 & r1 goto/ { seen = 1 } /map_lookup_elem/ && !seen { bad = 1 } END { exit bad || !seen }'; then
+	pass follow_guard_forms
+else
+	fail follow_guard_forms "no-follow: $(guard_of "$nf" | head -5 | tr '\n' ';') follow: $(guard_of "$fl" | head -20 | tr '\n' ';')"
+fi
+
+# through the library: loaded without the check, attached with follow (the
+# instance is loaded again, with it: the target's forked children run the
+# program), then without (loaded again, without)
+if gcc -Iinclude -o "$tmp/follow_forms" tests/lib/follow_forms.c build/libbpfprobe.a \
+	-lbpf -ldw -lelf -lz -ltraceevent 2>"$tmp/cc.err"; then
+	out=$("$tmp/follow_forms" $O $T 2>&1)
+	rc=$?
+	short=$(sed -n 's/^form loaded xlated=\([0-9]*\) .*/\1/p' <<<"$out")
+	long=$(sed -n 's/^form follow xlated=\([0-9]*\) fd_changed=1$/\1/p' <<<"$out")
+	back=$(sed -n 's/^form no-follow xlated=\([0-9]*\) fd_changed=1$/\1/p' <<<"$out")
+	if [ $rc -eq 0 ] && grep -q '^ran=1 refused=0$' <<<"$out" && grep -q '^ok$' <<<"$out" &&
+	   [ -n "$short" ] && [ -n "$long" ] && [ "$long" -gt "$short" ] && [ "$back" = "$short" ]; then
+		pass follow_forms_loaded_again
+	else
+		fail follow_forms_loaded_again "exit $rc: $(tr '\n' ';' <<<"$out")"
+	fi
+else
+	fail follow_forms_loaded_again "cc: $(head -3 "$tmp/cc.err")"
+fi

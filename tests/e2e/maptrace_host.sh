@@ -39,7 +39,7 @@ if grep -qF "point 0: htab_map_update_elem in vmlinux" <<<"$res" &&
 	grep -qF "key[0]: u8, at the key: argument 2 of htab_map_update_elem: u64 *(u64 *)(ctx[1])" <<<"$res" &&
 	grep -qF "value[1]: u8, at the value: argument 3 of htab_map_update_elem: u8 *(u8 *)(ctx[2] + 1)" <<<"$res" &&
 	grep -qF "flags: u64, at the flags: argument 4 of htab_map_update_elem: u64 ctx[3]" <<<"$res" &&
-	grep -qF "if w0 != $(printf '0x%x' "$hid") goto" <<<"$res"; then
+	grep -qF "if w0 == $(printf '0x%x' "$hid") goto" <<<"$res"; then
 	pass maptrace_host_resolve_update
 else
 	fail maptrace_host_resolve_update "$res"

@@ -197,6 +197,13 @@ static int vm_alu(struct vm *vm, int pc, const struct bpf_insn *in)
 			vm->written |= 1U << in->dst_reg;
 			return in->dst_reg == 10 ? vm_fail(vm, pc, "write to r10") : 0;
 		}
+		/* a map value's pointer moves by any scalar: the verifier wants
+		 * it bounded, and here each access is checked against the value */
+		if (is64 && dst->kind == V_MAPVAL && (op == BPF_ADD || op == BPF_SUB)) {
+			dst->v = op == BPF_ADD ? dst->v + b : dst->v - b;
+			vm->written |= 1U << in->dst_reg;
+			return 0;
+		}
 		if (vm_scalar(vm, pc, in->dst_reg, &a))
 			return -1;
 	}
@@ -244,8 +251,7 @@ static uint8_t *vm_mem(struct vm *vm, int pc, int reg, int16_t off, int size,
 		vm->stack_used = true;
 		return vm->stack + STACK_SIZE + a;
 	}
-	if (p->kind == V_MAPVAL && p->v >= VM_BITS_VALUE &&
-	    p->v < VM_BITS_VALUE + sizeof(vm->bits)) {
+	if (p->kind == V_MAPVAL && VM_REGION(p->v) == VM_REGION(VM_BITS_VALUE)) {
 		a -= VM_BITS_VALUE;
 		if (a < 0 || a + size > (int64_t)sizeof(vm->bits)) {
 			vm_fail(vm, pc, "bitmap access at %" PRId64, a);
@@ -253,21 +259,29 @@ static uint8_t *vm_mem(struct vm *vm, int pc, int reg, int16_t off, int size,
 		}
 		return (uint8_t *)vm->bits + a;
 	}
-	if (p->kind == V_MAPVAL && p->v >= VM_RAN_VALUE &&
-	    p->v < VM_RAN_VALUE + sizeof(vm->ran)) {
+	if (p->kind == V_MAPVAL && VM_REGION(p->v) == VM_REGION(VM_GATE_VALUE)) {
+		a -= VM_GATE_VALUE;
+		if (a || size != 4 || write) {
+			vm_fail(vm, pc, "gate value access at %" PRId64, a);
+			return NULL;
+		}
+		return (uint8_t *)&vm->gate;
+	}
+	if (p->kind == V_MAPVAL && VM_REGION(p->v) == VM_REGION(VM_SEED_VALUE)) {
+		a -= VM_SEED_VALUE;
+		if (a < 0 || a + size > (int64_t)sizeof(vm->seed)) {
+			vm_fail(vm, pc, "seed value access at %" PRId64, a);
+			return NULL;
+		}
+		return (uint8_t *)&vm->seed + a;
+	}
+	if (p->kind == V_MAPVAL && VM_REGION(p->v) == VM_REGION(VM_RAN_VALUE)) {
 		a -= VM_RAN_VALUE;
 		if (a < 0 || a + size > (int64_t)sizeof(vm->ran)) {
 			vm_fail(vm, pc, "ran value access at %" PRId64, a);
 			return NULL;
 		}
-		return (uint8_t *)vm->ran + a;
-	}
-	if (p->kind == V_MAPVAL && p->v == VM_GATE_VALUE) {
-		if (off || size != 4 || write) {
-			vm_fail(vm, pc, "gate value access at %d", off);
-			return NULL;
-		}
-		return (uint8_t *)&vm->gate;
+		return vm->ran + a;
 	}
 	if (p->kind == V_MAPVAL && p->v >= VM_ENTRY_VALUE(0)) {
 		uint64_t i = (p->v - VM_ENTRY_VALUE(0)) / 0x1000;
@@ -280,7 +294,7 @@ static uint8_t *vm_mem(struct vm *vm, int pc, int reg, int16_t off, int size,
 		}
 		return fake_entries[i].value + o;
 	}
-	if (p->kind == V_MAPVAL && p->v != VM_SET_VALUE) {
+	if (p->kind == V_MAPVAL) {
 		if (a < 0 || a + size > (int64_t)sizeof(vm->counts)) {
 			vm_fail(vm, pc, "map value access at %" PRId64, a);
 			return NULL;
@@ -432,13 +446,11 @@ static uint8_t *stack_arg(struct vm *vm, int pc, int reg, int n, bool init)
 	return p;
 }
 
-/* bpf_map_update_elem / bpf_map_delete_elem / bpf_get_current_comm */
+/* bpf_map_update_elem (the execs hash) / bpf_get_current_comm */
 static int vm_call_follow(struct vm *vm, int pc, const struct bpf_insn *in)
 {
 	int fd = vm->r[1].kind == V_MAP ? (int)vm->r[1].v : -1;
-	uint64_t ret = 0;
-	uint32_t key, val;
-	uint8_t *k, *v;
+	uint8_t *k;
 	int i;
 
 	if (in->imm == BPF_FUNC_get_current_comm) {
@@ -463,35 +475,7 @@ static int vm_call_follow(struct vm *vm, int pc, const struct bpf_insn *in)
 		clobber_caller_saved(vm, 0);
 		return 0;
 	}
-	if (fd != vm->set_fd)
-		return vm_fail(vm, pc, "update/delete in unknown map fd %d", fd);
-	if (!(k = stack_arg(vm, pc, 2, 4, true)))
-		return -1;
-	memcpy(&key, k, 4);
-	for (i = 0; i < vm->nset_keys && vm->set_keys[i] != key; i++)
-		;
-	if (in->imm == BPF_FUNC_map_delete_elem) {
-		if (i < vm->nset_keys) {
-			vm->set_keys[i] = vm->set_keys[--vm->nset_keys];
-			vm->set_vals[i] = vm->set_vals[vm->nset_keys];
-		} else {
-			ret = (uint64_t)-ENOENT;
-		}
-	} else {
-		if (!(v = stack_arg(vm, pc, 3, 4, true)))
-			return -1;
-		memcpy(&val, v, 4);
-		if (i == vm->nset_keys && vm->nset_keys == VM_MAX_KEYS)
-			ret = (uint64_t)-E2BIG;
-		else if (i == vm->nset_keys)
-			vm->nset_keys++;
-		if (!ret) {
-			vm->set_keys[i] = key;
-			vm->set_vals[i] = val;
-		}
-	}
-	clobber_caller_saved(vm, ret);
-	return 0;
+	return vm_fail(vm, pc, "update/delete in unknown map fd %d", fd);
 }
 
 uint64_t fake_task;
@@ -581,20 +565,9 @@ static int vm_call(struct vm *vm, int pc, const struct bpf_insn *in)
 			vm->r[0] = (struct vreg){ V_MAPVAL, (uint64_t)key * 8 };
 			return 0;
 		}
-		if (fd == vm->bits_fd && fd > 0) {
-			if ((uint32_t)key < VM_BITS_WORDS)
-				vm->r[0] = (struct vreg){ V_MAPVAL, VM_BITS_VALUE + (uint64_t)key * 8 };
-			return 0;
-		}
 		if (fd == vm->gate_fd && fd > 0) {
 			if (key == 0)
 				vm->r[0] = (struct vreg){ V_MAPVAL, VM_GATE_VALUE };
-			return 0;
-		}
-		if (fd == vm->set_fd) {
-			for (int i = 0; i < vm->nset_keys; i++)
-				if (vm->set_keys[i] == (uint32_t)key)
-					vm->r[0] = (struct vreg){ V_MAPVAL, VM_SET_VALUE };
 			return 0;
 		}
 		return vm_fail(vm, pc, "lookup in unknown map fd %d", fd);
@@ -723,8 +696,10 @@ int vm_run(struct vm *vm, const struct bpf_insn *insns, int n)
 				return vm_fail(vm, pc, "bad ld");
 			if (in->src_reg == BPF_PSEUDO_MAP_VALUE) {
 				/* the value of a one-entry array, in place */
-				uint64_t base = in->imm == vm->gate_fd ? VM_GATE_VALUE :
-						in->imm == vm->ran_fd ? VM_RAN_VALUE : 0;
+				uint64_t base = in->imm == vm->ran_fd ? VM_RAN_VALUE :
+						in->imm == vm->bits_fd ? VM_BITS_VALUE :
+						in->imm == vm->seed_fd ? VM_SEED_VALUE :
+						in->imm == vm->gate_fd ? VM_GATE_VALUE : 0;
 
 				if (!base || in->imm <= 0)
 					return vm_fail(vm, pc, "map value of unknown fd %d", in->imm);

@@ -11,14 +11,15 @@
  * vm.allow_exit) and cpu v4's instructions unless vm.cpu_v4. The helpers it knows are bpf_probe_read_user,
  * bpf_probe_read_kernel, bpf_get_func_ip (which returns fake_func_ip),
  * bpf_get_current_pid_tgid (vm.pid_tgid), bpf_get_current_task
- * (fake_task) and bpf_map_lookup_elem on fake maps: a set (vm.set_fd, its
- * keys vm.set_keys), a per-CPU counter array (vm.count_fd, its values
- * vm.counts), a one-value array (vm.gate_fd, its value vm.gate) and
- * another (vm.ran_fd, vm.ran), both also read in place (ldimm64 of
- * BPF_PSEUDO_MAP_VALUE); an array of __u64 words (vm.bits_fd, vm.bits)
- * that atomic OR/AND may change; the entry-value map (fake_entry_fd, also
- * written with bpf_map_update_elem); and what the follow programs call
- * (below).
+ * (fake_task) and bpf_map_lookup_elem on fake maps: a per-CPU counter
+ * array (vm.count_fd, its values vm.counts) and the entry-value map
+ * (fake_entry_fd, also written with bpf_map_update_elem). Two one-value
+ * arrays are reached in place only (ldimm64 of BPF_PSEUDO_MAP_VALUE, then
+ * constant or register offsets: each access must lie inside the value):
+ * the ran flags (vm.ran_fd, vm.ran), a pid bitmap (vm.bits_fd, vm.bits,
+ * VM_BITS_BYTES bytes), which atomic OR/AND may change, and a seed
+ * (vm.seed_fd, vm.seed). And what the follow
+ * programs call (below).
  */
 #ifndef BPFPROBE_TEST_BPF_INTERP_H
 #define BPFPROBE_TEST_BPF_INTERP_H
@@ -99,14 +100,19 @@ struct fake_entry *fake_entry_find(uint64_t pid_tgid, uint64_t cfa);
 enum vkind { V_UNINIT, V_SCALAR, V_CTX, V_STACK,
 	     V_MAP,		/* a map (ld_imm64 of a map fd): v = fd */
 	     V_MAPVAL,		/* a value in a fake map: v = byte offset in
-				 * counts[], or VM_SET_VALUE for the set */
+				 * counts[], or in one of the values below */
 };
 
-#define VM_SET_VALUE	0x1000	/* what a hit in the fake set points at */
-#define VM_GATE_VALUE	0x2000	/* the gate map's one value (vm.gate) */
-#define VM_RAN_VALUE	0x3000	/* the ran map's one value (vm.ran) */
-#define VM_BITS_VALUE	0x4000	/* the bitmap's words (vm.bits) */
+/* values reached in place, each its own region: an offset, however far
+ * off, stays in its value's region and fails there */
+#define VM_REGION(v)	((v) >> 40)
+#define VM_RAN_VALUE	(1ULL << 40)	/* the ran map's one value (vm.ran) */
+#define VM_BITS_VALUE	(2ULL << 40)	/* the bitmap (vm.bits) */
+#define VM_SEED_VALUE	(3ULL << 40)	/* the seed's value (vm.seed) */
+#define VM_GATE_VALUE	(4ULL << 40)	/* a one-value __u32 array's value (vm.gate) */
 #define VM_BITS_WORDS	64	/* pids 0..4095 */
+#define VM_BITS_BYTES	(8 * VM_BITS_WORDS)
+#define VM_RAN_BYTES	512	/* the ran flags' value */
 #define VM_ENTRY_VALUE(i)	(0x100000ULL + (uint64_t)(i) * 0x1000)
 #define VM_MAX_KEYS	8
 
@@ -141,21 +147,18 @@ struct vm {
 	int exit_pc;
 	uint64_t exit_r0;
 	uint64_t pid_tgid;	/* bpf_get_current_pid_tgid() */
-	int set_fd;		/* a hash set of __u32 keys */
-	uint32_t set_keys[VM_MAX_KEYS];
-	int nset_keys;
 	int count_fd;		/* a per-CPU array of __u64 */
 	uint64_t counts[VM_MAX_KEYS];
-	int gate_fd;		/* an array of one __u32, vm.gate */
-	uint32_t gate;
-	int ran_fd;		/* an array of one value, __u64 vm.ran[] */
-	uint64_t ran[VM_MAX_KEYS];
-	int bits_fd;		/* an array of __u64 words, vm.bits, for pid bitmaps */
+	int ran_fd;		/* an array of one value, vm.ran[] */
+	uint8_t ran[VM_RAN_BYTES];
+	int bits_fd;		/* an array of one value, vm.bits: a pid bitmap */
 	uint64_t bits[VM_BITS_WORDS];
-	/* the follow programs': bpf_map_update_elem/delete_elem on the set
-	 * (a full set refuses with -E2BIG), bpf_get_current_comm (vm.comm),
-	 * updates of a hash keyed by a comm (vm.execs_fd, keys vm.execs) */
-	uint32_t set_vals[VM_MAX_KEYS];
+	int seed_fd;		/* an array of one value, vm.seed */
+	uint64_t seed;
+	int gate_fd;		/* an array of one __u32, vm.gate (read only) */
+	uint32_t gate;
+	/* the follow programs': bpf_get_current_comm (vm.comm), updates of a
+	 * hash keyed by a comm (vm.execs_fd, keys vm.execs) */
 	char comm[16];
 	int execs_fd;
 	char execs[VM_MAX_KEYS][16];

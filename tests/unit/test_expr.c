@@ -71,7 +71,7 @@ static bool run_plan(const struct bp_plan *plan, const struct pt_regs_fake *regs
 		     struct run *out)
 {
 	struct bp_prologue_opts opts = { .entry_map_fd = ENTRY_FD, .cpu_v4 = cpu_v4 };
-	struct vm vm = { .ctx = regs, .pid_tgid = PID_TGID, .set_fd = -1, .count_fd = -1,
+	struct vm vm = { .ctx = regs, .pid_tgid = PID_TGID, .count_fd = -1,
 			 .cpu_v4 = cpu_v4 };
 	int i;
 
@@ -491,7 +491,7 @@ static void test_seq_narrow(void)
 static void run_entry_save(const struct pt_regs_fake *regs)
 {
 	struct bpf_insn insns[BP_ENTRY_SAVE_MAX_INSNS];
-	struct vm vm = { .ctx = regs, .pid_tgid = PID_TGID, .set_fd = -1, .count_fd = -1,
+	struct vm vm = { .ctx = regs, .pid_tgid = PID_TGID, .count_fd = -1,
 			 .allow_exit = true };
 	int n = bp_entry_save__gen(ENTRY_FD, insns, ARRAY_SIZE(insns));
 

@@ -2,12 +2,13 @@
 /*
  * The follow programs (prologue/follow_progs.c) in the strict interpreter
  * (bpf_interp.h): a fake tracepoint record as ctx, a fake current task, a
- * fake bitmap. A followed parent's child joins; another's does not; a freed
- * pid leaves, and its word's other bits stay; a pid past the bitmap is
- * counted; a followed exec records its comm, and when the session watches
- * execs, its pid goes into the ring buffer, held (SIGSTOP) at every exec
- * or when its root (a fake task's fs->root) is not its parent's, let go
- * (SIGCONT) when the ring buffer is full.
+ * fake bitmap, reached in place (no map call). A followed parent's child
+ * joins; another's does not; a freed pid leaves, and its word's other bits
+ * stay; a pid past the bitmap is counted; a followed exec records its
+ * comm, and when the session watches execs, its pid goes into the ring
+ * buffer, held (SIGSTOP) at every exec or when its root (a fake task's
+ * fs->root) is not its parent's, let go (SIGCONT) when the ring buffer is
+ * full.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 #include "tests/unit/test.h"
 
 #define SET_FD		7
+#define SEED_FD		8
 #define STATS_FD	9
 #define EXECS_FD	12
 #define CHILD_OFF	20	/* 6.18's sched_process_fork */
@@ -26,7 +28,7 @@
 #define EVENTS_FD	15
 
 static const struct bp_follow_cfg cfg = {
-	.set_fd = SET_FD, .stats_fd = STATS_FD, .execs_fd = EXECS_FD,
+	.set_fd = SET_FD, .set_bytes = VM_BITS_BYTES, .seed_fd = SEED_FD, .stats_fd = STATS_FD, .execs_fd = EXECS_FD,
 	.child_pid_off = CHILD_OFF, .free_pid_off = FREE_OFF,
 };
 
@@ -52,6 +54,7 @@ static void run_cfg(struct vm *vm, const struct bp_follow_cfg *c, gen_fn gen, in
 	memset(vm->stack_init, 0, sizeof(vm->stack_init));
 	vm->pid_tgid = (uint64_t)tgid << 32 | (tgid + 3);
 	vm->bits_fd = SET_FD;
+	vm->seed_fd = SEED_FD;
 	vm->count_fd = STATS_FD;
 	vm->execs_fd = EXECS_FD;
 	vm_run(vm, insns, n);
@@ -111,8 +114,15 @@ static void test_free(void)
 	add(&vm, 100);
 	add(&vm, 101);
 	add(&vm, 200);
+	vm.seed = 200;
 	run(&vm, bp_follow__gen_free, FREE_OFF, 101, 1);
 	CHECK(in_set(&vm, 100) && !in_set(&vm, 101) && in_set(&vm, 200), "101 was not removed alone");
+	CHECK_INT(vm.seed, 200);
+	/* the seed, freed, is no seed any more: its pid may be given again */
+	run(&vm, bp_follow__gen_free, FREE_OFF, 200, 1);
+	CHECK(!in_set(&vm, 200) && in_set(&vm, 100), "200 was not removed alone");
+	CHECK_INT(vm.seed, 0);
+	add(&vm, 200);
 	/* a pid not followed, one past the bitmap: nothing changes, nothing fails */
 	run(&vm, bp_follow__gen_free, FREE_OFF, 4000, 1);
 	run(&vm, bp_follow__gen_free, FREE_OFF, 64 * VM_BITS_WORDS, 1);
@@ -259,6 +269,13 @@ static void test_bad(void)
 	c.watch_fd = WATCH_FD;
 	c.events_fd = -1;
 	CHECK_INT(bp_follow__gen_exec(&c, insns, BP_FOLLOW_MAX_INSNS), -EINVAL);
+	c.seed_fd = -1;
+	CHECK_INT(bp_follow__gen_free(&c, insns, BP_FOLLOW_MAX_INSNS), -EINVAL);
+	c = cfg;
+	c.set_bytes = 12;	/* not whole words */
+	CHECK_INT(bp_follow__gen_free(&c, insns, BP_FOLLOW_MAX_INSNS), -EINVAL);
+	c.set_bytes = 0;
+	CHECK_INT(bp_follow__gen_fork(&c, insns, BP_FOLLOW_MAX_INSNS), -EINVAL);
 	CHECK_INT(bp_follow__gen_fork(&cfg, insns, 5), -E2BIG);
 }
 
