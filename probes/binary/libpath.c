@@ -86,7 +86,7 @@ static bool is_native_elf(const char *path)
 
 	if (stat(path, &st) || !S_ISREG(st.st_mode))
 		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	/* e_machine sits at the same offset in both classes */
@@ -211,7 +211,7 @@ static char *search_cache_file(const char *path, const char *name)
 	void *map;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	if (!fstat(fd, &st) && st.st_size > 0) {
