@@ -47,7 +47,8 @@ static int attach_group(struct bpfprobe_object *obj, int first, pid_t pid, uint6
 			offs[cnt++] = ap->point->offset;
 		}
 	}
-	fd = bp_uprobe_multi__attach(obj->insts[head->instance].fd, head->point->binary, offs,
+	fd = bp_uprobe_multi__attach(obj->insts[head->instance].fd, head->point->binary,
+				     bp_attach_binaries__path(obj, head->point->binary), offs,
 				     cookies, semaphores ? refs : NULL, cnt,
 				     head->point->is_return, pid);
 	if (fd < 0)

@@ -137,6 +137,7 @@ int bp_entry_values__attach(struct bpfprobe_object *obj, pid_t pid)
 	for (int i = 0; ev && i < ev->nsaves && !err; i++) {
 		struct bp_uprobe_target t = {
 			.path = ev->binaries[i],
+			.file = bp_attach_binaries__path(obj, ev->binaries[i]),
 			.offset = ev->offsets[i],
 			.pid = pid,
 		};

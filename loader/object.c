@@ -195,6 +195,9 @@ int bp_object__resolve_programs(struct bpfprobe_object *obj)
 		}
 		log_points(p);
 	}
+	/* the binaries resolved stay open until the probes attach to them */
+	if (!err)
+		err = bp_resolver__take_holds(r, &obj->holds);
 	bp_resolver__free(r);
 	return err;
 }
@@ -452,6 +455,10 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 	if (OPTS_HAS(opts, global_pid))
 		global_pid = opts->global_pid;
 	perf_pid = pid;
+	/* offsets go only into the files they were found in */
+	err = bp_attach_binaries__check(obj);
+	if (err)
+		return err;
 	if (follow && has_uprobes(obj)) {
 		pid_t seed = follow_seed(pid, global_pid);
 
@@ -475,6 +482,7 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 		struct bp_attach_point *ap = &obj->aps[i];
 		struct bp_uprobe_target t = {
 			.path = ap->point->binary,
+			.file = bp_attach_binaries__path(obj, ap->point->binary),
 			.offset = ap->point->offset,
 			.retprobe = ap->point->is_return,
 			.pid = perf_pid,
@@ -562,6 +570,7 @@ static void object_free(void *o)
 	free(obj->progs);
 	free(obj->insts);
 	free(obj->aps);
+	bp_binary_holds__free(&obj->holds);
 	free(obj->license);
 	free(obj->vmlinux);
 	free(obj->source);

@@ -117,13 +117,13 @@ static int still(const char *what, const char *path, const struct bp_index_file_
 
 /* The entry's points, checked against k and the files as they are now. */
 static int parse(const void *buf, size_t size, const struct entry_key *k,
-		 struct bp_point **pts, int *n, char *why, size_t len)
+		 struct bp_point **pts, int *n, int *binary_fd, char *why, size_t len)
 {
 	const struct entry_header *h = buf;
 	struct bp_bytes_reader r = { .p = (const unsigned char *)buf + sizeof(*h) };
 	char *binary = NULL, *debug = NULL, *text = NULL, *dpath = NULL, *release = NULL;
 	uint8_t build_id[BP_INDEX_BUILD_ID_MAX];
-	int err = -EINVAL, fd, got;
+	int err = -EINVAL, fd, bfd = -1, got;
 
 	if (memcmp(h->magic, MAGIC, sizeof(h->magic)) || h->byte_order != BYTE_ORDER_MARK ||
 	    h->build_id_len > BP_INDEX_BUILD_ID_MAX) {
@@ -152,11 +152,10 @@ static int parse(const void *buf, size_t size, const struct entry_key *k,
 		snprintf(why, len, "made for another SEC text, binary, kernel release or BPFPROBE_DEBUGINFO_PATH");
 		goto out;
 	}
-	fd = still("the binary", binary, &h->binary, why, len);
-	if (fd < 0)
+	bfd = still("the binary", binary, &h->binary, why, len);
+	if (bfd < 0)
 		goto out;
-	got = bp_build_id__of_file(fd, build_id, sizeof(build_id));
-	close(fd);
+	got = bp_build_id__of_file(bfd, build_id, sizeof(build_id));
 	if (debug) {
 		fd = still("its debug file", debug, &h->debug, why, len);
 		if (fd < 0)
@@ -178,8 +177,12 @@ static int parse(const void *buf, size_t size, const struct entry_key *k,
 		goto out;
 	}
 	*n = (int)h->npoints;
+	*binary_fd = bfd;
+	bfd = -1;
 	err = 0;
 out:
+	if (bfd >= 0)
+		close(bfd);
 	free(binary);
 	free(debug);
 	free(text);
@@ -189,8 +192,8 @@ out:
 }
 
 int bp_resolution_cache__read(const char *binary, const char *spec_text,
-			      struct bp_point **pts, int *n, char *path, size_t path_len,
-			      char *why, size_t len)
+			      struct bp_point **pts, int *n, int *binary_fd,
+			      char *path, size_t path_len, char *why, size_t len)
 {
 	struct bp_cache_dir dir;
 	struct entry_key k;
@@ -229,7 +232,7 @@ int bp_resolution_cache__read(const char *binary, const char *spec_text,
 	if (err)
 		snprintf(why, len, "cannot read it: %s", strerror(-err));
 	else
-		err = parse(buf, st.st_size, &k, pts, n, why, len);
+		err = parse(buf, st.st_size, &k, pts, n, binary_fd, why, len);
 out:
 	free(buf);
 	if (fd >= 0)

@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probes/binary/debuginfo_cache.h"
+#include "probes/binary_hold.h"
 #include "probes/dwarf/dwarf.h"
 #include "probes/binary/libpath.h"
 #include "probes/kernel/kernel.h"
@@ -35,6 +37,8 @@ struct bp_resolver {
 	struct bp_map_resolver *map;
 	/* finished resolutions read from and kept in the user's cache */
 	bool resolutions;
+	/* the user-space binaries resolved, held open until attach */
+	struct bp_binary_holds holds;
 };
 
 struct bp_resolver *bp_resolver__new(void)
@@ -49,8 +53,35 @@ void bp_resolver__free(struct bp_resolver *r)
 	bp_debuginfo_cache__clear(&r->cache);
 	bp_kernel__free(r->kernel);
 	bp_map_resolver__free(r->map);
+	bp_binary_holds__free(&r->holds);
 	free(r->vmlinux);
 	free(r);
+}
+
+int bp_resolver__take_holds(struct bp_resolver *r, struct bp_binary_holds *to)
+{
+	return bp_binary_holds__move(to, &r->holds);
+}
+
+/* The binary at path, open as fd, is what was resolved: held. */
+static int hold(struct bp_resolver *r, const char *path, int fd, const struct bp_file_id *id,
+		struct bp_report *rep)
+{
+	int err = bp_binary_holds__add(&r->holds, path, fd, id);
+
+	if (err)
+		bp_report__line(rep, "cannot keep %s open until the probes attach: %s\n", path,
+				strerror(-err));
+	return err;
+}
+
+static int hold_debuginfo(struct bp_resolver *r, const struct bp_debuginfo *di,
+			  struct bp_report *rep)
+{
+	struct bp_file_id id = { .st = di->st, .build_id_len = di->build_id_len };
+
+	memcpy(id.build_id, di->build_id, sizeof(id.build_id));
+	return hold(r, di->path, di->fd, &id, rep);
 }
 
 void bp_resolver__set_no_cache(struct bp_resolver *r, bool no_cache)
@@ -122,14 +153,26 @@ static int open_binary(struct bp_resolver *r, const struct bp_spec *spec, const 
 
 /* spec's points against the binary at path from the resolution cache:
  * whether they were there. */
-static bool cached_resolution(const struct bp_spec *spec, const char *path,
-			      struct bp_point **points, int *npoints)
+static bool cached_resolution(struct bp_resolver *r, const struct bp_spec *spec,
+			      const char *path, struct bp_point **points, int *npoints)
 {
 	char file[PATH_MAX], why[PATH_MAX + 128];
-	int err;
+	struct bp_file_id id;
+	int err, fd = -1;
 
-	err = bp_resolution_cache__read(path, spec->text, points, npoints, file, sizeof(file),
-					why, sizeof(why));
+	err = bp_resolution_cache__read(path, spec->text, points, npoints, &fd, file,
+					sizeof(file), why, sizeof(why));
+	/* the file the entry was checked against is the one resolved */
+	if (!err) {
+		err = bp_file_id__of_fd(fd, &id) ?: hold(r, path, fd, &id, NULL);
+		close(fd);
+		if (err) {
+			bp_points__free(*points, *npoints);
+			*points = NULL;
+			*npoints = 0;
+			return false;
+		}
+	}
 	if (!err)
 		bp_info("SEC(\"%s\"): %d probe point%s from the resolution cache %s (--no-cache resolves it again)\n",
 			spec->text, *npoints, *npoints == 1 ? "" : "s", file);
@@ -174,7 +217,7 @@ static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
 				" (a bare name is looked up in PATH and, like the dynamic loader, in LD_LIBRARY_PATH, /etc/ld.so.cache, /lib and /usr/lib)");
 		return -ENOENT;
 	}
-	if (cache && cached_resolution(spec, path, points, npoints)) {
+	if (cache && cached_resolution(r, spec, path, points, npoints)) {
 		free(path);
 		return 0;
 	}
@@ -189,6 +232,12 @@ static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
 	} else if (!err) {
 		warnings = di->cache->warnings;
 		err = bp_dwarf__resolve(di, spec, points, npoints, rep);
+	}
+	/* what was resolved is that file: held until the probes attach */
+	if (!err && (err = hold_debuginfo(r, di, rep))) {
+		bp_points__free(*points, *npoints);
+		*points = NULL;
+		*npoints = 0;
 	}
 	/* kept only when nothing was said: what is given again says nothing */
 	if (!err && cache && !said.said && di->cache->warnings == warnings)

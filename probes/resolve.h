@@ -48,6 +48,14 @@ void bp_resolver__set_no_cache(struct bp_resolver *r, bool no_cache);
  * specs parsed from their own text (spec->text says all they ask). */
 void bp_resolver__set_resolution_cache(struct bp_resolver *r, bool on);
 
+/*
+ * The user-space binaries resolved so far, held open with their identity
+ * (probes/binary_hold.h), moved into to: the loader checks them, and
+ * attaches through them. 0 or -ENOMEM.
+ */
+struct bp_binary_holds;
+int bp_resolver__take_holds(struct bp_resolver *r, struct bp_binary_holds *to);
+
 /* Kernel DWARF from this file (a vmlinux with debug info) instead of the
  * usual places; must be set before the first kernel spec. */
 int bp_resolver__set_vmlinux(struct bp_resolver *r, const char *path);
