@@ -116,7 +116,7 @@ static int load_pinned(struct bpfprobe_object *obj, const struct load_args *a,
 	struct bpfprobe_pin_opts popts = { .sz = sizeof(popts), .replace = a->replace };
 	int code = 1;
 
-	if (bpfprobe_object__attach(obj, aopts))
+	if (bpfprobe_object__attach(obj, aopts) && !bp_session_signal)
 		return 1;
 	if (bp_session__interrupted(&code))
 		return code;
@@ -322,7 +322,8 @@ int cmd_load(int argc, char **argv)
 	 * (pinned probes keep it: the global trace_pipe is where they print) */
 	a.global_printk_was = a.pin ? 1 : bpfprobe_output__global_printk();
 	err = bpfprobe_object__load(obj);
-	if (err || bp_session__interrupted(&code))
+	/* a signal first: the load stopped for it (-EINTR) */
+	if (bp_session__interrupted(&code) || err)
 		goto out;
 	if (a.pin) {
 		global = scope_of(&a, &w, &scope);
@@ -356,7 +357,7 @@ int cmd_load(int argc, char **argv)
 	if (bp_session__interrupted(&code))
 		goto out;
 	err = bpfprobe_object__attach(obj, &aopts);
-	if (err)
+	if (bp_session__interrupted(&code) || err)
 		goto out;
 	if (!a.quiet)
 		bp_report__attached(obj, &scope);

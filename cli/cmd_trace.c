@@ -207,15 +207,18 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 	struct bp_trace_out *out = NULL;
 	struct bp_load_scope scope = {};
 	char path[64];
-	int fd, code = 1;
+	int fd, err, code = 1;
 	pid_t global;
 
 	fd = write_object(t, path, sizeof(path));
 	if (fd < 0)
 		return 1;
-	bp_session__install_signals();
 	obj = bpfprobe_object__open(path, &oopts);
-	if (!obj || bpfprobe_object__load(obj) || bp_session__interrupted(&code))
+	if (!obj)
+		goto out;
+	err = bpfprobe_object__load(obj);
+	/* a signal first: the load stopped for it (-EINTR) */
+	if (bp_session__interrupted(&code) || err)
 		goto out;
 	if (bpfprobe_object__point_cnt(obj) != t->npoints)
 		fprintf(stderr, "bpfprobe trace: %zu probe points loaded, %u resolved first: some may print as '?'\n",
@@ -240,7 +243,10 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 	aopts.pid = scope.system_wide ? -1 : scope.pid;
 	aopts.follow = scope.follow;
 	aopts.global_pid = global;
-	if (bp_session__interrupted(&code) || bpfprobe_object__attach(obj, &aopts))
+	if (bp_session__interrupted(&code))
+		goto out;
+	err = bpfprobe_object__attach(obj, &aopts);
+	if (bp_session__interrupted(&code) || err)
 		goto out;
 	if (!a->quiet)
 		bp_report__attached(obj, &scope);
@@ -286,7 +292,11 @@ int cmd_trace(int argc, char **argv)
 	topts.strlen = a.strlen;
 	topts.vmlinux = a.vmlinux;
 	topts.no_cache = a.no_cache;
-	if (!bp_trace__new(a.specs, a.nspecs, &topts, &t)) {
+	/* resolving the specs stops at a signal too */
+	bp_session__install_signals();
+	if (bp_trace__new(a.specs, a.nspecs, &topts, &t)) {
+		bp_session__interrupted(&code);
+	} else {
 		for (int i = 0; bp_cli_verbose && i < t->nprogs; i++)
 			bp_trace__print_record(t, i, stderr);
 		code = run(&a, t, records);

@@ -31,6 +31,7 @@
 #include "probes/report.h"
 #include "util/log.h"
 #include "util/grow.h"
+#include "util/stop.h"
 
 #define MAX_AVAIL	64
 
@@ -724,6 +725,10 @@ static int points_vars(const struct bp_spec *spec,
 		const struct bp_var_point *pt = &l->points[i];
 		struct vars_ctx v = { .spec = spec, .pt = pt, .vp = &l->points[i] };
 
+		if (bp_stop__requested()) {
+			err = -EINTR;
+			break;
+		}
 		err = open_di(pt->binary, &di);
 		if (err)
 			break;

@@ -13,6 +13,7 @@
 #include "prologue/entry_save.h"
 #include "util/grow.h"
 #include "util/log.h"
+#include "util/stop.h"
 
 struct bp_entry_values {
 	int map_fd;
@@ -142,6 +143,10 @@ int bp_entry_values__attach(struct bpfprobe_object *obj, pid_t pid)
 			.pid = pid,
 		};
 
+		if (bp_stop__requested()) {
+			err = -EINTR;
+			break;
+		}
 		err = bp_uprobe__attach(ev->prog_fd, &t, &ev->saves[i].perf_fd,
 					&ev->saves[i].link_fd);
 		if (err)

@@ -22,6 +22,7 @@
 #include "util/opts.h"
 #include "util/pidns.h"
 #include "util/ref.h"
+#include "util/stop.h"
 
 /* The verifier's log of the program libbpf failed to load: libbpf retries
  * a failed load with the log on, into this buffer when given one. */
@@ -188,11 +189,13 @@ int bp_object__resolve_programs(struct bpfprobe_object *obj)
 			err = bp_btf__check_prototype(obj->obj, p);
 		if (err)
 			break;
-		err = bp_resolver__resolve(r, &p->spec, &p->points, &p->npoints);
-		if (err) {
+		err = bp_stop__requested() ? -EINTR :
+		      bp_resolver__resolve(r, &p->spec, &p->points, &p->npoints);
+		/* a stop is the caller's to say */
+		if (err && err != -EINTR)
 			bp_err("program '%s': cannot resolve SEC(\"%s\")\n", p->name, p->sec);
+		if (err)
 			break;
-		}
 		log_points(p);
 	}
 	/* the binaries resolved stay open until the probes attach to them */
@@ -333,7 +336,7 @@ static int object_load(struct bpfprobe_object *obj)
 	/* the guards' set, gate and counts, before the instances that use them */
 	err = bp_follow__create_maps(&obj->follow, obj->ninsts);
 	for (int i = 0; i < obj->ninsts && !err; i++)
-		err = bp_instance__load(obj, &obj->insts[i]);
+		err = bp_stop__requested() ? -EINTR : bp_instance__load(obj, &obj->insts[i]);
 	/* an output made from it holds it (util/ref.h) */
 	if (!err)
 		err = bp_ref__init(obj, object_free);
@@ -490,6 +493,12 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 			.ref_ctr_offset = ap->point->ref_ctr_offset,
 		};
 
+		/* a stop (SIGINT, SIGTERM) is seen between points: a perf
+		 * event per point takes 50 ms each to undo */
+		if (bp_stop__requested()) {
+			err = -EINTR;
+			break;
+		}
 		if (ap->point->map.on && ap->point->map.fentry) {
 			if (pid >= 0)
 				bp_info("program '%s': map tracing sees every process's changes, not only %d's\n",
@@ -508,6 +517,8 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 			bp_err("program '%s': cannot attach to %s:%s\n", ap->owner->name,
 			       ap->point->binary, ap->point->func);
 	}
+	if (!err && bp_stop__requested())
+		err = -EINTR;
 	if (!err && obj->uprobe_multi)
 		err = bp_attach_points__uprobe_multi(obj, perf_pid);
 	if (!err)

@@ -25,6 +25,7 @@
 #include "probes/dwarf/types.h"
 #include "util/log.h"
 #include "util/grow.h"
+#include "util/stop.h"
 
 #define MAX_SUGGEST	3
 #define MAX_NAME_LEN	64
@@ -169,6 +170,7 @@ struct func_list {
 	struct suggest *sug;
 	int err;
 	struct bp_diag *diag;	/* why nothing was found */
+	unsigned int ticks;	/* the stop flag is looked at every 256 (util/stop.h) */
 };
 
 static bool name_matches(const struct func_list *l, Dwarf_Die *die, const char *name)
@@ -222,6 +224,11 @@ static int func_cb(Dwarf_Die *die, void *arg)
 	const char *name;
 	bool has_code;
 
+	/* a unit of 100k functions is walked for a while: a stop ends it */
+	if (bp_stop__every(&l->ticks)) {
+		l->err = -EINTR;
+		return DWARF_CB_ABORT;
+	}
 	if (dwarf_tag(die) != DW_TAG_subprogram)
 		return DWARF_CB_OK;
 	name = bp_die_name(die);
@@ -264,6 +271,8 @@ static int find_in_dwarf(Dwarf *dwarf, struct func_list *l)
 				      &cudie, &subdie)) == 0) {
 		Dwarf_Die *unit = &cudie;
 
+		if (bp_stop__requested())
+			return -EINTR;
 		/* split DWARF: the code is described in the split unit */
 		if (unit_type == DW_UT_skeleton)
 			unit = &subdie;
@@ -300,6 +309,10 @@ static int find_in_index(const struct bp_debuginfo *di, struct bp_dwarf_index *i
 		Dwarf_Die die, cudie;
 		const char *name;
 
+		if (bp_stop__every(&l->ticks)) {
+			err = -EINTR;
+			break;
+		}
 		if (!bp_unit_window__offdie(di, idx, hits[i].die, &die) ||
 		    dwarf_tag(&die) != DW_TAG_subprogram ||
 		    dwarf_hasattr(&die, DW_AT_declaration) || !(name = bp_die_name(&die)) ||
@@ -728,6 +741,7 @@ int bp_sites__find(const struct bp_debuginfo *di, const struct bp_spec *spec,
 	struct bp_copy_facts *facts = NULL;
 	struct bp_site_list l = {};
 	struct bp_func *funcs = NULL;
+	unsigned int ticks = 0;
 	int i, n = 0, err;
 
 	if (!spec->func) {
@@ -739,7 +753,8 @@ int bp_sites__find(const struct bp_debuginfo *di, const struct bp_spec *spec,
 		if (!err)
 			err = bp_copies__facts(funcs, n, &facts);
 		for (i = 0; !err && i < n; i++)
-			err = copy_sites(di, spec, funcs, facts, i, &l, d);
+			err = bp_stop__every(&ticks) ? -EINTR :
+			      copy_sites(di, spec, funcs, facts, i, &l, d);
 	}
 	free(facts);
 	free(funcs);
