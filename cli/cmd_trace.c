@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/load_report.h"
 #include "cli/options.h"
+#include "cli/pid_hold.h"
 #include "cli/privileges.h"
 #include "cli/session.h"
 #include "cli/workload.h"
@@ -189,7 +190,8 @@ static int poll_out(void *out, int timeout_ms)
 }
 
 /* Loads, attaches, runs; returns the exit code. */
-static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
+static int run(const struct trace_args *a, struct bp_trace *t, FILE *records,
+	       const struct bp_pid_hold *held)
 {
 	struct bpfprobe_open_opts oopts = {
 		.sz = sizeof(oopts), .vmlinux = a->vmlinux, .no_cache = a->no_cache,
@@ -243,10 +245,14 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 	aopts.pid = scope.system_wide ? -1 : scope.pid;
 	aopts.follow = scope.follow;
 	aopts.global_pid = global;
-	if (bp_session__interrupted(&code))
+	if (bp_session__interrupted(&code) ||
+	    bp_pid_hold__check(held, "trace", "nothing attached"))
 		goto out;
 	err = bpfprobe_object__attach(obj, &aopts);
 	if (bp_session__interrupted(&code) || err)
+		goto out;
+	/* the process that held the pid during the attach was the one given */
+	if (bp_pid_hold__check(held, "trace", "detached, nothing traced"))
 		goto out;
 	if (!a->quiet)
 		bp_report__attached(obj, &scope);
@@ -276,6 +282,7 @@ int cmd_trace(int argc, char **argv)
 {
 	struct trace_args a = {};
 	struct bp_trace_opts topts = { .sz = sizeof(topts) };
+	struct bp_pid_hold held;
 	struct bp_trace *t = NULL;
 	FILE *records;
 	int code = 1;
@@ -288,6 +295,12 @@ int cmd_trace(int argc, char **argv)
 	records = bp_session__open_records("trace", a.output);
 	if (!records)
 		return 1;
+	/* -p: that process, from now on, whatever its pid becomes */
+	if (bp_pid_hold__open(&held, "trace", a.pid)) {
+		if (records != stdout)
+			fclose(records);
+		return 1;
+	}
 	topts.count = a.count;
 	topts.strlen = a.strlen;
 	topts.vmlinux = a.vmlinux;
@@ -299,9 +312,10 @@ int cmd_trace(int argc, char **argv)
 	} else {
 		for (int i = 0; bp_cli_verbose && i < t->nprogs; i++)
 			bp_trace__print_record(t, i, stderr);
-		code = run(&a, t, records);
+		code = run(&a, t, records, &held);
 	}
 	bp_trace__free(t);
+	bp_pid_hold__close(&held);
 	if (records != stdout)
 		fclose(records);
 	return code;
