@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "probes/binary/debuginfo_cache.h"
 #include "probes/binary_hold.h"
@@ -25,6 +26,7 @@
 #include "probes/resolve.h"
 #include "probes/usdt/usdt.h"
 #include "util/log.h"
+#include "util/regular_file.h"
 
 struct bp_resolver {
 	/* opened binaries by path: specs often share one */
@@ -207,10 +209,16 @@ static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
 	struct bp_report said = { .say = true };
 	struct bp_debuginfo *di;
 	unsigned int warnings = 0;
+	struct stat st;
 	char *path;
 	int err;
 
 	path = bp_find_binary(spec->exec);
+	if (!path && strchr(spec->exec, '/') && !stat(spec->exec, &st) && !S_ISREG(st.st_mode)) {
+		bp_report__line(rep, "%s: binary '%s' is %s, not a regular file\n",
+				point_name(spec), spec->exec, bp_file_type__name(st.st_mode));
+		return -EINVAL;
+	}
 	if (!path) {
 		bp_report__line(rep, "%s: binary '%s' not found%s\n", point_name(spec), spec->exec,
 				strchr(spec->exec, '/') ? "" :
