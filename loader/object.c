@@ -523,6 +523,10 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 		err = bp_attach_points__uprobe_multi(obj, perf_pid);
 	if (!err)
 		err = attach_standard(obj);
+	/* the uprobes went into the files held; a path renamed over while
+	 * they did now names a file they are not in: not what was asked */
+	if (!err)
+		err = bp_attach_binaries__check(obj);
 	if (err) {
 		bpfprobe_object__detach(obj);
 	} else {
