@@ -86,7 +86,7 @@
 #                and CPU of tracing the marker of `APP` that exits at once
 #                (start, resolve, load, attach, detach). Goal: no slower
 #                than bpftrace.
-# 9 large unit   ONE compilation unit of 5k, 20k and 100k functions
+# 10 large unit  ONE compilation unit of 5k, 20k and 100k functions
 #                (bench/build_unit.sh, BENCH_UNIT_SIZES): `bpfprobe resolve
 #                'exec=BIN;unitf_* x'`, a point per function, walked
 #                (--no-cache) and through the DWARF index built cold: wall,
@@ -99,7 +99,7 @@ cd "$(dirname "$0")/.." || exit 1
 B=$(realpath "${1:-build/bench}")
 BPFPROBE=$(realpath "${BPFPROBE:-build/bpfprobe}")
 RUNS=${BENCH_RUNS:-5}
-ONLY=${BENCH_ONLY:-1,2,3,4,5,6,7,8,9}
+ONLY=${BENCH_ONLY:-1,2,3,4,5,6,7,8,10}
 APP=$B/app
 tmp=$(mktemp -d)
 stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo 0)
@@ -712,8 +712,8 @@ if section 8; then
 	echo "  goal usdt no slower than bpftrace (prog_ns and attach wall): $verdict" | tee -a "$table"
 	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
 fi
-# --- 9. one large unit -------------------------------------------------------
-if section 9; then
+# --- 10. one large unit ------------------------------------------------------
+if section 10; then
 	sizes=${BENCH_UNIT_SIZES:-5000 20000 100000}
 	printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric bpfprobe \
 		"smallest" ratio "" note | tee -a "$table"

@@ -6,7 +6,7 @@
 # (before: each point ran the unit's whole line program and two scans of
 # every copy, over 5 minutes for 100k). No timing is asserted: the resolve
 # must end within 120 s, which the quadratic one did not, and every point
-# must be there with its source line. (`make bench` section 9 measures it.)
+# must be there with its source line. (`make bench` section 10 measures it.)
 #
 # Row 5, signals: SIGINT and SIGTERM stop resolve, funcs, vars and load
 # within milliseconds, between points and within the unit's walk, with
