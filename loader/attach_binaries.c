@@ -19,8 +19,11 @@ int bp_attach_binaries__check(const struct bpfprobe_object *obj)
 		const struct bp_held_binary *b = &obj->holds.v[i];
 		bool used = false;
 
-		for (int k = 0; k < obj->naps && !used; k++)
-			used = !obj->aps[k].point->kernel && !strcmp(obj->aps[k].point->binary, b->path);
+		for (int k = 0; k < obj->naps && !used; k++) {
+			const struct bp_point *pt = obj->aps[k].point;
+
+			used = !pt->kernel && !strcmp(pt->binary, b->path);
+		}
 		if (!used || !bp_held_binary__check(b, why, sizeof(why)))
 			continue;
 		bp_err("cannot attach to %s: it %s; the probe points' offsets were found in the file as it was, and are not put into another: run bpfprobe again to resolve the file as it is now\n",

@@ -103,7 +103,8 @@ int bp_held_binary__check(const struct bp_held_binary *b, char *why, size_t len)
 			 (uint64_t)was->st_size, (uint64_t)now.st.st_size);
 		return -ESTALE;
 	}
-	if (!same_time(&now.st.st_mtim, &was->st_mtim) || !same_time(&now.st.st_ctim, &was->st_ctim)) {
+	if (!same_time(&now.st.st_mtim, &was->st_mtim) ||
+	    !same_time(&now.st.st_ctim, &was->st_ctim)) {
 		snprintf(why, len, "changed since it was resolved (its modification or change time)");
 		return -ESTALE;
 	}

@@ -553,7 +553,6 @@ static int find_copies(const struct bp_debuginfo *di, const struct bp_spec *spec
 					       inline_cb, &l);
 	}
 	bp_inline_units__free(&l.inline_units);
-	bp_copy_set__clear(&l.seen);
 	if (!err && !l.n) {
 		if (l.inlined || l.other_file)
 			err = not_found(di, &l, &sug, false);
@@ -563,6 +562,7 @@ static int find_copies(const struct bp_debuginfo *di, const struct bp_spec *spec
 	}
 	if (err == -ENOMEM)
 		bp_diag__add(d, "out of memory looking for function '%s'", l.name);
+	bp_copy_set__clear(&l.seen);
 	suggest_free(&sug);
 	if (err) {
 		free(l.funcs);
