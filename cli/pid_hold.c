@@ -48,11 +48,11 @@ int bp_pid_hold__open(struct bp_pid_hold *h, const char *cmd, pid_t pid)
 	/* the pidfd first: the start time read after it is its process's */
 	h->pidfd = syscall(SYS_pidfd_open, pid, 0);
 	if (h->pidfd < 0 && errno == ESRCH) {
-		fprintf(stderr, "bpfprobe %s: no process %d\n", cmd, (int)pid);
+		fprintf(stderr, "bpfprobe %s: process %d: no such process\n", cmd, (int)pid);
 		return -ESRCH;
 	}
 	if (!read_process(pid, &h->start, h->comm, sizeof(h->comm))) {
-		fprintf(stderr, "bpfprobe %s: no process %d\n", cmd, (int)pid);
+		fprintf(stderr, "bpfprobe %s: process %d: no such process\n", cmd, (int)pid);
 		bp_pid_hold__close(h);
 		return -ESRCH;
 	}

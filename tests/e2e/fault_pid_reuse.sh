@@ -104,7 +104,7 @@ free=$(( $(cat /proc/sys/kernel/pid_max) - 7 ))
 while [ -e /proc/$free ]; do free=$((free - 1)); done
 out=$(timeout 20 "$BPFPROBE" load -p $free "$tmp/obj.o" 2>&1)
 rc=$?
-if [ $rc -eq 1 ] && grep -q "no process $free" <<<"$out" && [ -z "$(fault_progs)" ]; then
+if [ $rc -eq 1 ] && grep -q "process $free: no such process" <<<"$out" && [ -z "$(fault_progs)" ]; then
 	pass fault_pid_none
 else
 	fail fault_pid_none "exit $rc: $(tail -3 <<<"$out")"
