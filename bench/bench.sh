@@ -114,12 +114,20 @@
 #                record --filter`, bpftrace 0.17 and gdb (a conditional
 #                breakpoint), in turn. Goal: bpfprobe load's slowdown no
 #                more than perf's and bpftrace's.
+# 11 large unit  ONE compilation unit of 5k, 20k and 100k functions
+#                (bench/build_unit.sh, BENCH_UNIT_SIZES): `bpfprobe resolve
+#                'exec=BIN;unitf_* x'`, a point per function, walked
+#                (--no-cache) and through the DWARF index built cold: wall,
+#                CPU, RSS and CPU per point; the ratio is the CPU per point
+#                against the smallest unit's (1: linear in the points).
+#                Goal: 100k functions in seconds, at most 2x the smallest
+#                unit's CPU per point.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=$(realpath "${1:-build/bench}")
 BPFPROBE=$(realpath "${BPFPROBE:-build/bpfprobe}")
 RUNS=${BENCH_RUNS:-5}
-ONLY=${BENCH_ONLY:-1,2,3,4,5,6,7,8,9,10}
+ONLY=${BENCH_ONLY:-1,2,3,4,5,6,7,8,9,10,11}
 APP=$B/app
 tmp=$(mktemp -d)
 stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo 0)
@@ -1012,5 +1020,40 @@ if section 10; then
 	[ -n "$slow_event" ] && perf probe -q -d "$slow_event" >/dev/null 2>&1 && slow_event=
 fi
 
+
+# --- 11. one large unit ------------------------------------------------------
+if section 11; then
+	sizes=${BENCH_UNIT_SIZES:-5000 20000 100000}
+	printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric bpfprobe \
+		"smallest" ratio "" note | tee -a "$table"
+	for mode in walk index; do
+		base_us= verdict=met
+		for n in $sizes; do
+			if ! bin=$(bench/build_unit.sh "$n"); then
+				row large-unit "${n} funcs, $mode" "" "" "" "" "cannot build the unit"
+				continue
+			fi
+			opts=() before=
+			[ $mode = walk ] && opts=(--no-cache)
+			[ $mode = index ] && before="rm -rf $tmp/unit-cache/bpfprobe"
+			# a few runs: the largest takes seconds each
+			v=$(XDG_CACHE_HOME=$tmp/unit-cache RUNSTAT_BEFORE=$before RUNS=3 \
+				measure "$BPFPROBE" resolve "${opts[@]}" "exec=$bin;unitf_* x")
+			us=$(awk -v c="$(field cpu "$v")" -v n="$n" \
+				'BEGIN { if (c ~ /^[0-9.]+$/) printf "%.1f", c * 1e6 / n; else print "-" }')
+			[ -n "$base_us" ] || base_us=$us
+			row large-unit "${n} funcs, $mode" wall_ms "$(ms "$(field wall "$v")")" "" "" "" \
+				"$(field fail "$v" | tr '~' ' ')"
+			row large-unit "${n} funcs, $mode" rss_MiB "$(mib "$(field rss_kb "$v")")" "" "" ""
+			row large-unit "${n} funcs, $mode" us/point "$us" "$base_us" "" \
+				"CPU per point; ratio: against the smallest unit's"
+			awk -v a="$us" -v b="$base_us" -v w="$(field wall "$v")" \
+				'BEGIN { exit !(a ~ /^[0-9.]+$/ && b + 0 > 0 && a / b <= 2 && w + 0 < 10) }' ||
+				verdict=missed
+		done
+		echo "  goal large unit ($mode): linear (<= 2x the smallest unit's CPU per point), 100k in seconds: $verdict" |
+			tee -a "$table"
+	done
+fi
 echo
 echo "bench: table saved in $table"

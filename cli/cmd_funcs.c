@@ -15,6 +15,7 @@
 
 #include "cli/commands.h"
 #include "cli/json_opts.h"
+#include "cli/session.h"
 #include "inspect/inspect.h"
 #include "util/json.h"
 
@@ -129,14 +130,16 @@ int cmd_funcs(int argc, char **argv)
 {
 	struct funcs_args a = {};
 	struct bp_func_list l;
-	int err;
+	int err, code = 1;
 
 	if (parse_args(argc, argv, &a))
 		return 2;
+	/* SIGINT, SIGTERM: the walk stops, and so do we, with 128 + it */
+	bp_session__install_stop_signals();
 	err = bp_inspect__funcs(&l, a.binary, a.glob);
-	if (err) {
+	if (bp_session__interrupted(&code) || err) {
 		bp_inspect__funcs_free(&l);
-		return 1;
+		return code;
 	}
 	if (a.fmt.json) {
 		err = print_json(&l, a.glob, a.fmt.compact);

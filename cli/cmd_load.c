@@ -13,6 +13,7 @@
 #include "cli/compile_c.h"
 #include "cli/load_report.h"
 #include "cli/options.h"
+#include "cli/pid_hold.h"
 #include "cli/privileges.h"
 #include "cli/session.h"
 #include "cli/workload.h"
@@ -111,15 +112,20 @@ static int check_pin_args(const struct load_args *a)
 
 /* Attaches, pins as a->pin and returns the exit code; the probes stay. */
 static int load_pinned(struct bpfprobe_object *obj, const struct load_args *a,
-		       const struct bpfprobe_attach_opts *aopts)
+		       const struct bpfprobe_attach_opts *aopts, const struct bp_pid_hold *held)
 {
 	struct bpfprobe_pin_opts popts = { .sz = sizeof(popts), .replace = a->replace };
 	int code = 1;
 
-	if (bpfprobe_object__attach(obj, aopts))
+	if (bp_pid_hold__check(held, "load", "nothing attached"))
+		return 1;
+	if (bpfprobe_object__attach(obj, aopts) && !bp_session_signal)
 		return 1;
 	if (bp_session__interrupted(&code))
 		return code;
+	/* the process that held the pid during the attach was the one given */
+	if (bp_pid_hold__check(held, "load", "nothing pinned"))
+		return 1;
 	if (bpfprobe_object__pin(obj, a->pin, &popts))
 		return 1;
 	printf("pinned %s: %zu probe point(s) keep running; bpfprobe unload %s removes them\n",
@@ -283,6 +289,7 @@ int cmd_load(int argc, char **argv)
 	struct bpfprobe_output *out = NULL;
 	struct bpfprobe_open_opts oopts = { .sz = sizeof(oopts) };
 	struct bp_load_scope scope = {};
+	struct bp_pid_hold held = { .pid = -1, .pidfd = -1 };
 	struct load_args a = {};
 	char compiled[PATH_MAX];
 	FILE *records = NULL;
@@ -303,6 +310,9 @@ int cmd_load(int argc, char **argv)
 	records = a.pin ? stdout : bp_session__open_records("load", a.output);
 	if (!records)
 		return 1;
+	/* -p: that process, from now on, whatever its pid becomes */
+	if (bp_pid_hold__open(&held, "load", a.pid))
+		goto out;
 	if (bp_is_c_source(a.obj_path)) {
 		if (bp_compile_c(a.obj_path, bp_cflags__list(&a.cflags), compiled,
 				 sizeof(compiled)))
@@ -325,14 +335,15 @@ int cmd_load(int argc, char **argv)
 	 * (pinned probes keep it: the global trace_pipe is where they print) */
 	a.global_printk_was = a.pin ? 1 : bpfprobe_output__global_printk();
 	err = bpfprobe_object__load(obj);
-	if (err || bp_session__interrupted(&code))
+	/* a signal first: the load stopped for it (-EINTR) */
+	if (bp_session__interrupted(&code) || err)
 		goto out;
 	if (a.pin) {
 		global = scope_of(&a, &w, &scope);
 		aopts.pid = a.pid;
 		aopts.follow = scope.follow;
 		aopts.global_pid = global;
-		code = load_pinned(obj, &a, &aopts);
+		code = load_pinned(obj, &a, &aopts, &held);
 		goto out;
 	}
 	/* before attaching: no early record is lost */
@@ -358,10 +369,14 @@ int cmd_load(int argc, char **argv)
 	/* printk lines of the traced processes only (see docs/output.md) */
 	if (global > 0 && bpfprobe_output__scope_pid(out, global))
 		goto out;
-	if (bp_session__interrupted(&code))
+	if (bp_session__interrupted(&code) ||
+	    bp_pid_hold__check(&held, "load", "nothing attached"))
 		goto out;
 	err = bpfprobe_object__attach(obj, &aopts);
-	if (err)
+	if (bp_session__interrupted(&code) || err)
+		goto out;
+	/* the process that held the pid during the attach was the one given */
+	if (bp_pid_hold__check(&held, "load", "detached, nothing traced"))
 		goto out;
 	if (!a.quiet)
 		bp_report__attached(obj, &scope);
@@ -379,6 +394,7 @@ int cmd_load(int argc, char **argv)
 	if (!a.quiet)
 		bp_report__never_ran(obj, &scope);
 out:
+	bp_pid_hold__close(&held);
 	bp_workload__abort(&w);
 	/* before the object: perf buffers clear their slots in its maps */
 	bpfprobe_output__free(out);

@@ -21,6 +21,7 @@
 #include "cli/commands.h"
 #include "cli/compile_c.h"
 #include "cli/json_opts.h"
+#include "cli/session.h"
 #include "inspect/inspect.h"
 #include "util/json.h"
 
@@ -453,7 +454,13 @@ int cmd_resolve(int argc, char **argv)
 			goto out;
 		path = compiled;
 	}
+	/* SIGINT, SIGTERM: the resolve stops, and so do we, with 128 + it */
+	bp_session__install_stop_signals();
 	obj = open_target(path, &a);
+	if (bp_session__interrupted(&err)) {
+		bpfprobe_object__destroy(obj);
+		goto out;
+	}
 	if (!obj)
 		goto out;
 	if (!bp_inspect__program_cnt(obj))

@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/load_report.h"
 #include "cli/options.h"
+#include "cli/pid_hold.h"
 #include "cli/privileges.h"
 #include "cli/session.h"
 #include "cli/workload.h"
@@ -229,7 +230,8 @@ static int poll_out(void *out, int timeout_ms)
 }
 
 /* Loads, attaches, runs; returns the exit code. */
-static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
+static int run(const struct trace_args *a, struct bp_trace *t, FILE *records,
+	       const struct bp_pid_hold *held)
 {
 	struct bpfprobe_open_opts oopts = {
 		.sz = sizeof(oopts), .vmlinux = a->vmlinux, .no_cache = a->no_cache,
@@ -248,15 +250,18 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 	struct bp_load_scope scope = {};
 	struct bp_session_loop loop;
 	char path[64];
-	int fd, code = 1;
+	int fd, err, code = 1;
 	pid_t global;
 
 	fd = write_object(t, path, sizeof(path));
 	if (fd < 0)
 		return 1;
-	bp_session__install_signals();
 	obj = bpfprobe_object__open(path, &oopts);
-	if (!obj || bpfprobe_object__load(obj) || bp_session__interrupted(&code))
+	if (!obj)
+		goto out;
+	err = bpfprobe_object__load(obj);
+	/* a signal first: the load stopped for it (-EINTR) */
+	if (bp_session__interrupted(&code) || err)
 		goto out;
 	if (bpfprobe_object__point_cnt(obj) != t->npoints)
 		fprintf(stderr, "bpfprobe trace: %zu probe points loaded, %u resolved first: some may print as '?'\n",
@@ -283,7 +288,14 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 	aopts.global_pid = global;
 	/* the run loop looks at what the followed processes exec */
 	aopts.watch_execs = scope.follow;
-	if (bp_session__interrupted(&code) || bpfprobe_object__attach(obj, &aopts))
+	if (bp_session__interrupted(&code) ||
+	    bp_pid_hold__check(held, "trace", "nothing attached"))
+		goto out;
+	err = bpfprobe_object__attach(obj, &aopts);
+	if (bp_session__interrupted(&code) || err)
+		goto out;
+	/* the process that held the pid during the attach was the one given */
+	if (bp_pid_hold__check(held, "trace", "detached, nothing traced"))
 		goto out;
 	if (!a->quiet)
 		bp_report__attached(obj, &scope);
@@ -316,6 +328,7 @@ int cmd_trace(int argc, char **argv)
 {
 	struct trace_args a = {};
 	struct bp_trace_opts topts = { .sz = sizeof(topts) };
+	struct bp_pid_hold held;
 	struct bp_trace *t = NULL;
 	FILE *records;
 	int code = 1;
@@ -328,6 +341,12 @@ int cmd_trace(int argc, char **argv)
 	records = bp_session__open_records("trace", a.output);
 	if (!records)
 		return 1;
+	/* -p: that process, from now on, whatever its pid becomes */
+	if (bp_pid_hold__open(&held, "trace", a.pid)) {
+		if (records != stdout)
+			fclose(records);
+		return 1;
+	}
 	topts.count = a.count;
 	topts.hist = a.hist;
 	topts.ustack = a.ustack;
@@ -337,12 +356,17 @@ int cmd_trace(int argc, char **argv)
 	topts.vmlinux = a.vmlinux;
 	topts.no_cache = a.no_cache;
 	topts.view_pid = a.pid > 0 ? a.pid : 0;
-	if (!bp_trace__new(a.specs, a.nspecs, &topts, &t)) {
+	/* resolving the specs stops at a signal too */
+	bp_session__install_signals();
+	if (bp_trace__new(a.specs, a.nspecs, &topts, &t)) {
+		bp_session__interrupted(&code);
+	} else {
 		for (int i = 0; bp_cli_verbose && i < t->nprogs; i++)
 			bp_trace__print_record(t, i, stderr);
-		code = run(&a, t, records);
+		code = run(&a, t, records, &held);
 	}
 	bp_trace__free(t);
+	bp_pid_hold__close(&held);
 	if (records != stdout)
 		fclose(records);
 	return code;

@@ -18,6 +18,7 @@
 
 #include "cli/commands.h"
 #include "cli/json_opts.h"
+#include "cli/session.h"
 #include "inspect/inspect.h"
 #include "util/json.h"
 
@@ -197,7 +198,7 @@ int cmd_vars(int argc, char **argv)
 	struct bp_var_list *lists;
 	struct vars_args a = {};
 	struct bp_json *j = NULL;
-	int i, err = 0, n = 0;
+	int i, err = 0, n = 0, code = 0;
 
 	if (parse_args(argc, argv, &a))
 		return 2;
@@ -206,9 +207,13 @@ int cmd_vars(int argc, char **argv)
 		fprintf(stderr, "bpfprobe vars: out of memory\n");
 		return 1;
 	}
+	/* SIGINT, SIGTERM: the resolve stops, and so do we, with 128 + it */
+	bp_session__install_stop_signals();
 	/* all first: a bad point prints nothing but its error */
 	for (i = 0; i < a.npoints && !err; i++, n++)
 		err = bp_inspect__vars(&lists[i], a.binary, a.points[i], a.no_cache, a.pid);
+	if (bp_session__interrupted(&code))
+		goto out;
 	if (!err && a.fmt.json) {
 		struct bp_json_opts opts = { .sz = sizeof(opts), .pretty = !a.fmt.compact };
 
@@ -237,5 +242,5 @@ out:
 	for (i = 0; i < n; i++)
 		bp_inspect__vars_free(&lists[i]);
 	free(lists);
-	return err ? 1 : 0;
+	return code ? code : err ? 1 : 0;
 }

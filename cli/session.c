@@ -17,13 +17,19 @@ static void on_signal(int sig)
 	bp_session_signal = sig;
 }
 
-void bp_session__install_signals(void)
+void bp_session__install_stop_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	bpfprobe_set_stop_flag(&bp_session_signal);
+}
+
+void bp_session__install_signals(void)
+{
+	bp_session__install_stop_signals();
 	signal(SIGPIPE, SIG_IGN);
 }
 

@@ -18,7 +18,14 @@
 /* The SIGINT, SIGTERM or SIGHUP that came last; 0: none. */
 extern volatile sig_atomic_t bp_session_signal;
 
-/* SIGINT, SIGTERM and SIGHUP set bp_session_signal; SIGPIPE is ignored. */
+/*
+ * SIGINT, SIGTERM and SIGHUP set bp_session_signal, which is the library's
+ * stop flag too (bpfprobe_set_stop_flag): resolving, loading and attaching
+ * stop within milliseconds of one. For resolve, funcs and vars.
+ */
+void bp_session__install_stop_signals(void);
+
+/* The same, and SIGPIPE is ignored: for the commands that run probes. */
 void bp_session__install_signals(void);
 
 /*

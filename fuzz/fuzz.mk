@@ -73,6 +73,19 @@ fuzz-seeds:
 	$(Q)$(CC) -O0 -g -nostdlib -static -o fuzz/corpus/resolve/mini-gcc-O0.elf fuzz/seeds/mini.c
 	$(call msg,CC,fuzz/corpus/resolve/mini-clang-O2.elf)
 	$(Q)$(CLANG) -O2 -g -nostdlib -static -o fuzz/corpus/resolve/mini-clang-O2.elf fuzz/seeds/mini.c
+	@mkdir -p $(FUZZ_DIR)/seeds
+	$(Q)$(CC) -O2 -o $(FUZZ_DIR)/seeds/hostile_elf tests/e2e/hostile_elf.c -lz
+	$(call msg,GEN,fuzz/corpus/resolve/bomb-zlib.elf)
+	$(Q)$(FUZZ_DIR)/seeds/hostile_elf fuzz/corpus/resolve/mini-gcc-O2.elf \
+		fuzz/corpus/resolve/bomb-zlib.elf .debug_info zlib 1G 4K
+	$(call msg,GEN,fuzz/corpus/resolve/bomb-zstd.elf)
+	$(Q)$(FUZZ_DIR)/seeds/hostile_elf fuzz/corpus/resolve/mini-gcc-O2.elf \
+		fuzz/corpus/resolve/bomb-zstd.elf .debug_info zstd 1G
+	$(call msg,GEN,fuzz/corpus/resolve/fifo-debuglink.elf)
+	$(Q)objcopy --strip-debug fuzz/corpus/resolve/mini-gcc-O2.elf $(FUZZ_DIR)/seeds/stripped.elf && \
+		: >$(FUZZ_DIR)/seeds/fuzz-fifo.debug && \
+		objcopy --add-gnu-debuglink=$(FUZZ_DIR)/seeds/fuzz-fifo.debug \
+			$(FUZZ_DIR)/seeds/stripped.elf fuzz/corpus/resolve/fifo-debuglink.elf
 	@mkdir -p fuzz/corpus/object
 	$(call msg,CLANG,fuzz/corpus/object/annotated-g.o)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c fuzz/seeds/annotated.bpf.c -o fuzz/corpus/object/annotated-g.o

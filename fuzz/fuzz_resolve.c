@@ -9,12 +9,19 @@
  * bytes and stored in a cache directory of the fuzzer's own (where the
  * previous input's index is found stale). Errors are expected on garbage;
  * crashes, leaks and hangs are not.
+ *
+ * The input lives in a directory of the fuzzer's own, beside a FIFO named
+ * fuzz-fifo.debug: the seed fifo-debuglink.elf names it as its debug file
+ * (a debug link, and mutated ones may name it otherwise), which must be
+ * skipped, never opened blocking. The seeds bomb-*.elf claim to inflate to
+ * 1 GiB: refused before anything is inflated.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <bpfprobe/bpfprobe.h>
 #include "fuzz/input_file.h"
 #include "probes/resolve.h"
@@ -33,7 +40,7 @@ static const char *const specs[] = {
 };
 
 static const char *path;
-static char cache[64];
+static char cache[64], xdg[96], fifo[96];
 
 static void remove_cache(void)
 {
@@ -48,13 +55,18 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	/* never ask a debuginfod server about a fuzzed build id */
 	unsetenv("DEBUGINFOD_URLS");
-	path = fuzz_input_init("resolve", "elf");
-	/* the indexes of fuzzed files go to a cache of our own */
+	/* the input, a FIFO beside it, and the indexes of fuzzed files go
+	 * to a directory of our own */
 	snprintf(cache, sizeof(cache), "/tmp/bpfprobe-fuzz-cache-XXXXXX");
 	if (!mkdtemp(cache))
 		return 1;
-	setenv("XDG_CACHE_HOME", cache, 1);
 	atexit(remove_cache);
+	path = fuzz_input_init_in(cache, "input", "elf");
+	snprintf(fifo, sizeof(fifo), "%s/fuzz-fifo.debug", cache);
+	if (mkfifo(fifo, 0600))
+		return 1;
+	snprintf(xdg, sizeof(xdg), "%s/xdg", cache);
+	setenv("XDG_CACHE_HOME", xdg, 1);
 	/* the resolver's messages on garbage are expected: FUZZ_VERBOSE=1 shows them */
 	if (!getenv("FUZZ_VERBOSE"))
 		bpfprobe_set_print(NULL);

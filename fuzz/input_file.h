@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static char fuzz_input_path[64];
+static char fuzz_input_path[128];
 
 static void fuzz_input_remove(void)
 {
@@ -21,6 +21,14 @@ static const char *fuzz_input_init(const char *name, const char *ext)
 {
 	snprintf(fuzz_input_path, sizeof(fuzz_input_path), "/tmp/bpfprobe-fuzz-%s-%d.%s", name,
 		 (int)getpid(), ext);
+	atexit(fuzz_input_remove);
+	return fuzz_input_path;
+}
+
+/* DIR/NAME.EXT in a directory of the target's own (removed with it). */
+static const char *fuzz_input_init_in(const char *dir, const char *name, const char *ext)
+{
+	snprintf(fuzz_input_path, sizeof(fuzz_input_path), "%s/%s.%s", dir, name, ext);
 	atexit(fuzz_input_remove);
 	return fuzz_input_path;
 }

@@ -183,6 +183,15 @@ int bp_inspect__program(const struct bpfprobe_object *obj, size_t i,
 
 int bp_inspect__point_instance(const struct bpfprobe_object *obj, size_t i, int j)
 {
+	int at = j;
+
+	/* bp_instances__build() fills aps program by program, point by
+	 * point: found at once, not by a scan per point (a glob of 100k) */
+	for (size_t k = 0; k < i && k < (size_t)obj->nprogs; k++)
+		at += obj->progs[k].npoints;
+	if (at >= 0 && at < obj->naps && obj->aps[at].owner == &obj->progs[i] &&
+	    obj->aps[at].point == &obj->progs[i].points[j])
+		return obj->aps[at].instance;
 	for (int k = 0; k < obj->naps; k++) {
 		if (obj->aps[k].owner == &obj->progs[i] &&
 		    obj->aps[k].point == &obj->progs[i].points[j])

@@ -22,6 +22,7 @@
 #include "probes/report.h"
 #include "util/log.h"
 #include "util/grow.h"
+#include "util/stop.h"
 
 /* DIE trees nest a few levels (blocks, inlines); broken DWARF must not
  * recurse without bound */
@@ -48,6 +49,7 @@ struct collect {
 	int nindex;
 	size_t index_cap;
 	int err;
+	unsigned int ticks;	/* the stop flag is looked at every 256 DIEs */
 };
 
 /* DWARF functions: by name, qualified name or signature (C++) */
@@ -179,6 +181,11 @@ static void walk(struct collect *c, Dwarf_Die *parent, const char *caller, int d
 	if (depth > MAX_WALK_DEPTH || dwarf_child(parent, &child))
 		return;
 	do {
+		/* a unit of 100k functions takes a while: a stop ends it */
+		if (bp_stop__every(&c->ticks)) {
+			c->err = -EINTR;
+			break;
+		}
 		tag = dwarf_tag(&child);
 		if (!walk_into(tag))
 			continue;
@@ -207,6 +214,10 @@ static void walk_units(struct collect *c, Dwarf *dwarf)
 		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type ||
 		    !dwarf_tag(unit))
 			continue;
+		if (bp_stop__requested()) {
+			c->err = -EINTR;
+			break;
+		}
 		c->cu = dwarf_diename(unit);
 		walk(c, unit, NULL, 0);
 	}
@@ -347,7 +358,9 @@ int bp_func_list__collect(struct bp_func_list *l, const char *binary, const char
 	/* names from DWARF and libelf are gone once di is */
 	bp_debuginfo__free(di);
 	if (err) {
-		bp_err("%s: out of memory listing functions\n", l->binary);
+		/* a stop is the caller's to say */
+		if (err == -ENOMEM)
+			bp_err("%s: out of memory listing functions\n", l->binary);
 		return err;
 	}
 	if (l->n)	/* qsort(NULL, 0) is undefined */

@@ -32,6 +32,7 @@
 #include "probes/report.h"
 #include "util/log.h"
 #include "util/grow.h"
+#include "util/stop.h"
 
 #define MAX_AVAIL	64
 
@@ -728,6 +729,10 @@ static int points_vars(const struct bp_spec *spec, const char *debug_dir,
 		const struct bp_var_point *pt = &l->points[i];
 		struct vars_ctx v = { .spec = spec, .pt = pt, .vp = &l->points[i] };
 
+		if (bp_stop__requested()) {
+			err = -EINTR;
+			break;
+		}
 		err = open_di(pt->binary, debug_dir, &di);
 		if (err)
 			break;

@@ -13,6 +13,7 @@
 #include "loader/attach_probe.h"
 #include "loader/object.h"
 #include "util/log.h"
+#include "util/stop.h"
 
 static bool is_uprobe(const struct bp_attach_point *ap)
 {
@@ -47,7 +48,8 @@ static int attach_group(struct bpfprobe_object *obj, int first, pid_t pid, uint6
 			offs[cnt++] = ap->point->offset;
 		}
 	}
-	fd = bp_uprobe_multi__attach(obj->insts[head->instance].fd, head->point->binary, offs,
+	fd = bp_uprobe_multi__attach(obj->insts[head->instance].fd, head->point->binary,
+				     bp_attach_binaries__path(obj, head->point->binary), offs,
 				     cookies, semaphores ? refs : NULL, cnt,
 				     head->point->is_return, pid);
 	if (fd < 0)
@@ -79,6 +81,10 @@ int bp_attach_points__uprobe_multi(struct bpfprobe_object *obj, pid_t pid)
 		npoints++;
 		if (ap->multi_of >= 0 || ap->link_fd >= 0)
 			continue;
+		if (bp_stop__requested()) {
+			err = -EINTR;
+			break;
+		}
 		err = attach_group(obj, i, pid, offs, offs + obj->naps, offs + 2 * obj->naps);
 		if (err)
 			bp_err("program '%s': cannot attach to %s:%s\n", ap->owner->name,

@@ -13,7 +13,10 @@
 #include <linux/types.h>
 
 struct bp_uprobe_target {
-	const char *path;
+	const char *path;	/* the binary, as messages name it */
+	/* what the kernel opens: the file held since it was resolved
+	 * (/proc/self/fd/N, loader/attach_binaries.c); NULL: path */
+	const char *file;
 	uint64_t offset;	/* file offset */
 	bool retprobe;
 	pid_t pid;		/* -1: every process */
@@ -72,7 +75,8 @@ bool bp_uprobe_multi__supported(void);
  * raised while it is attached. Returns the link fd, or -errno after a
  * message.
  */
-int bp_uprobe_multi__attach(int prog_fd, const char *path, const uint64_t *offsets,
+int bp_uprobe_multi__attach(int prog_fd, const char *path, const char *file,
+			    const uint64_t *offsets,
 			    const uint64_t *cookies, const uint64_t *ref_ctr_offsets, size_t cnt,
 			    bool retprobe, pid_t pid);
 

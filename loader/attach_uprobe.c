@@ -35,7 +35,7 @@ static int open_uprobe_event(const struct bp_uprobe_target *t)
 		}
 		attr.config |= t->ref_ctr_offset << shift;
 	}
-	attr.config1 = (uint64_t)(uintptr_t)t->path;
+	attr.config1 = (uint64_t)(uintptr_t)(t->file ? t->file : t->path);
 	attr.config2 = t->offset;
 	/* a system-wide tracing event is opened on one cpu; it fires on all */
 	fd = syscall(__NR_perf_event_open, &attr, t->pid >= 0 ? t->pid : -1,

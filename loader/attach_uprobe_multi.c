@@ -97,11 +97,13 @@ bool bp_uprobe_multi__supported(void)
 	return known > 0;
 }
 
-int bp_uprobe_multi__attach(int prog_fd, const char *path, const uint64_t *offsets,
+int bp_uprobe_multi__attach(int prog_fd, const char *path, const char *file,
+			    const uint64_t *offsets,
 			    const uint64_t *cookies, const uint64_t *ref_ctr_offsets, size_t cnt,
 			    bool retprobe, pid_t pid)
 {
-	int fd = link_create(prog_fd, path, offsets, cookies, ref_ctr_offsets, cnt, retprobe, pid);
+	int fd = link_create(prog_fd, file ? file : path, offsets, cookies, ref_ctr_offsets, cnt,
+			     retprobe, pid);
 
 	if (fd == -EACCES || fd == -EPERM)
 		bp_err("no permission to create uprobes on %s: CAP_PERFMON (or CAP_SYS_ADMIN) is needed\n",

@@ -66,7 +66,8 @@ static int attach_multi(struct bpfprobe_object *obj, struct bp_copy *c, int firs
 		if (k != first)
 			ap->multi_of = first;
 	}
-	fd = bp_uprobe_multi__attach(obj->insts[head->instance].fd, c->path, offs, cookies,
+	/* a copy is attached by the path it was found at (not held open) */
+	fd = bp_uprobe_multi__attach(obj->insts[head->instance].fd, c->path, NULL, offs, cookies,
 				     semaphores ? refs : NULL, cnt, head->point->is_return, -1);
 	if (fd < 0)
 		return fd;

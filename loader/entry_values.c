@@ -13,6 +13,7 @@
 #include "prologue/entry_save.h"
 #include "util/grow.h"
 #include "util/log.h"
+#include "util/stop.h"
 
 struct bp_entry_values {
 	int map_fd;
@@ -137,10 +138,15 @@ int bp_entry_values__attach(struct bpfprobe_object *obj, pid_t pid)
 	for (int i = 0; ev && i < ev->nsaves && !err; i++) {
 		struct bp_uprobe_target t = {
 			.path = ev->binaries[i],
+			.file = bp_attach_binaries__path(obj, ev->binaries[i]),
 			.offset = ev->offsets[i],
 			.pid = pid,
 		};
 
+		if (bp_stop__requested()) {
+			err = -EINTR;
+			break;
+		}
 		err = bp_uprobe__attach(ev->prog_fd, &t, &ev->saves[i].perf_fd,
 					&ev->saves[i].link_fd);
 		if (err)

@@ -23,6 +23,7 @@
 #include "util/opts.h"
 #include "util/pidns.h"
 #include "util/ref.h"
+#include "util/stop.h"
 
 /* The verifier's log of the program libbpf failed to load: libbpf retries
  * a failed load with the log on, into this buffer when given one. */
@@ -208,11 +209,13 @@ int bp_object__resolve_programs(struct bpfprobe_object *obj)
 			err = bp_btf__check_prototype(obj->obj, p);
 		if (err)
 			break;
-		err = bp_resolver__resolve(r, &p->spec, &p->points, &p->npoints);
-		if (err) {
+		err = bp_stop__requested() ? -EINTR :
+		      bp_resolver__resolve(r, &p->spec, &p->points, &p->npoints);
+		/* a stop is the caller's to say */
+		if (err && err != -EINTR)
 			bp_err("program '%s': cannot resolve SEC(\"%s\")\n", p->name, p->sec);
+		if (err)
 			break;
-		}
 		log_points(p);
 	}
 	if (!err) {
@@ -223,6 +226,9 @@ int bp_object__resolve_programs(struct bpfprobe_object *obj)
 		if (err)
 			bp_err("%s\n", why);
 	}
+	/* the binaries resolved stay open until the probes attach to them */
+	if (!err)
+		err = bp_resolver__take_holds(r, &obj->holds);
 	bp_resolver__free(r);
 	return err;
 }
@@ -358,7 +364,7 @@ static int object_load(struct bpfprobe_object *obj)
 	/* the guards' set, gate and counts, before the instances that use them */
 	err = bp_follow__create_maps(&obj->follow, obj->ninsts);
 	for (int i = 0; i < obj->ninsts && !err; i++)
-		err = bp_instance__load(obj, &obj->insts[i]);
+		err = bp_stop__requested() ? -EINTR : bp_instance__load(obj, &obj->insts[i]);
 	/* an output made from it holds it (util/ref.h) */
 	if (!err)
 		err = bp_ref__init(obj, object_free);
@@ -482,6 +488,10 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 	if (OPTS_HAS(opts, watch_execs))
 		watch = opts->watch_execs;
 	perf_pid = pid;
+	/* offsets go only into the files they were found in */
+	err = bp_attach_binaries__check(obj);
+	if (err)
+		return err;
 	follow = follow && has_uprobes(obj);
 	if (follow) {
 		seed = follow_seed(pid, global_pid);
@@ -517,6 +527,7 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 		struct bp_attach_point *ap = &obj->aps[i];
 		struct bp_uprobe_target t = {
 			.path = ap->point->binary,
+			.file = bp_attach_binaries__path(obj, ap->point->binary),
 			.offset = ap->point->offset,
 			.retprobe = ap->point->is_return,
 			.pid = perf_pid,
@@ -524,6 +535,12 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 			.ref_ctr_offset = ap->point->ref_ctr_offset,
 		};
 
+		/* a stop (SIGINT, SIGTERM) is seen between points: a perf
+		 * event per point takes 50 ms each to undo */
+		if (bp_stop__requested()) {
+			err = -EINTR;
+			break;
+		}
 		if (ap->point->map.on && ap->point->map.fentry) {
 			if (pid >= 0)
 				bp_info("program '%s': map tracing sees every process's changes, not only %d's\n",
@@ -542,10 +559,16 @@ static int object_attach(struct bpfprobe_object *obj, const struct bpfprobe_atta
 			bp_err("program '%s': cannot attach to %s:%s\n", ap->owner->name,
 			       ap->point->binary, ap->point->func);
 	}
+	if (!err && bp_stop__requested())
+		err = -EINTR;
 	if (!err && obj->uprobe_multi)
 		err = bp_attach_points__uprobe_multi(obj, perf_pid);
 	if (!err)
 		err = attach_standard(obj);
+	/* the uprobes went into the files held; a path renamed over while
+	 * they did now names a file they are not in: not what was asked */
+	if (!err)
+		err = bp_attach_binaries__check(obj);
 	if (err) {
 		bpfprobe_object__detach(obj);
 	} else {
@@ -611,6 +634,7 @@ static void object_free(void *o)
 	free(obj->progs);
 	free(obj->insts);
 	free(obj->aps);
+	bp_binary_holds__free(&obj->holds);
 	free(obj->license);
 	free(obj->vmlinux);
 	free(obj->source);

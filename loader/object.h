@@ -10,6 +10,7 @@
 #include "loader/follow.h"
 #include "prologue/guard.h"
 #include "prologue/plan.h"
+#include "probes/binary_hold.h"
 #include "probes/record_plan.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
@@ -132,7 +133,18 @@ struct bpfprobe_object {
 	/* $ustack's samples and $kstack's stacks (stack_maps.h); -1: none */
 	int stack_samples_fd;
 	int stack_map_fd;
+	/* the user-space binaries resolved, held open until destroy */
+	struct bp_binary_holds holds;
 };
+
+/*
+ * loader/attach_binaries.c: before any uprobe, every binary a uprobe point
+ * names is still the file it was resolved in (0, or -ESTALE after a
+ * message naming it and what changed); what to attach a point of binary
+ * to: the held file's /proc/self/fd/N.
+ */
+int bp_attach_binaries__check(const struct bpfprobe_object *obj);
+const char *bp_attach_binaries__path(const struct bpfprobe_object *obj, const char *binary);
 
 /* loader/object.c: resolves every program (prototype check, probe points,
  * plans), logging them at -v; shared by load and `bpfprobe resolve`. */

@@ -115,67 +115,15 @@ static int still(const char *what, const char *path, const struct bp_index_file_
 	return fd < 0 ? -1 : fd;
 }
 
-static bool read_at(int fd, void *p, size_t size, uint64_t off)
-{
-	return off <= INT64_MAX && pread(fd, p, size, (off_t)off) == (ssize_t)size;
-}
-
-/* The GNU build ID in the note segment of size bytes at off in fd, into
- * id: its length, 0 when it has none there. */
-static int notes_build_id(int fd, uint64_t off, uint64_t size, uint8_t *id)
-{
-	uint32_t small[256];	/* notes are 4-byte aligned; theirs fit here */
-	void *notes = small;
-	int got = 0;
-
-	/* a build ID note is small, and near the start of its segment */
-	if (size > 64u << 10)
-		size = 64u << 10;
-	if (size > sizeof(small))
-		notes = malloc(size);
-	if (notes && read_at(fd, notes, size, off))
-		got = bp_build_id__from_notes(notes, size, id, BP_INDEX_BUILD_ID_MAX);
-	if (notes != small)
-		free(notes);
-	return got;
-}
-
-/*
- * The GNU build ID of the 64-bit ELF file open as fd, from its note
- * segments, into id: its length, 0 when it has none, -1 when the file
- * cannot be read as such. (Only these few bytes are read: libelf would
- * map the file and read its section headers.)
- */
-static int file_build_id(int fd, uint8_t *id)
-{
-	Elf64_Phdr ph[16];	/* a binary has about a dozen */
-	Elf64_Ehdr eh;
-	int got = 0;
-
-	if (!read_at(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(ph[0]))
-		return -1;
-	for (int at = 0; at < eh.e_phnum && !got; at += 16) {
-		int n = eh.e_phnum - at < 16 ? eh.e_phnum - at : 16;
-
-		if (!read_at(fd, ph, n * sizeof(ph[0]), eh.e_phoff + at * sizeof(ph[0])))
-			return -1;
-		for (int i = 0; i < n && !got; i++)
-			if (ph[i].p_type == PT_NOTE)
-				got = notes_build_id(fd, ph[i].p_offset, ph[i].p_filesz, id);
-	}
-	return got;
-}
-
 /* The entry's points, checked against k and the files as they are now. */
 static int parse(const void *buf, size_t size, const struct entry_key *k,
-		 struct bp_point **pts, int *n, char *why, size_t len)
+		 struct bp_point **pts, int *n, int *binary_fd, char *why, size_t len)
 {
 	const struct entry_header *h = buf;
 	struct bp_bytes_reader r = { .p = (const unsigned char *)buf + sizeof(*h) };
 	char *binary = NULL, *debug = NULL, *text = NULL, *dpath = NULL, *release = NULL;
 	uint8_t build_id[BP_INDEX_BUILD_ID_MAX];
-	int err = -EINVAL, fd, got;
+	int err = -EINVAL, fd, bfd = -1, got;
 
 	if (memcmp(h->magic, MAGIC, sizeof(h->magic)) || h->byte_order != BYTE_ORDER_MARK ||
 	    h->build_id_len > BP_INDEX_BUILD_ID_MAX) {
@@ -204,11 +152,10 @@ static int parse(const void *buf, size_t size, const struct entry_key *k,
 		snprintf(why, len, "made for another SEC text, binary, kernel release or BPFPROBE_DEBUGINFO_PATH");
 		goto out;
 	}
-	fd = still("the binary", binary, &h->binary, why, len);
-	if (fd < 0)
+	bfd = still("the binary", binary, &h->binary, why, len);
+	if (bfd < 0)
 		goto out;
-	got = file_build_id(fd, build_id);
-	close(fd);
+	got = bp_build_id__of_file(bfd, build_id, sizeof(build_id));
 	if (debug) {
 		fd = still("its debug file", debug, &h->debug, why, len);
 		if (fd < 0)
@@ -230,8 +177,12 @@ static int parse(const void *buf, size_t size, const struct entry_key *k,
 		goto out;
 	}
 	*n = (int)h->npoints;
+	*binary_fd = bfd;
+	bfd = -1;
 	err = 0;
 out:
+	if (bfd >= 0)
+		close(bfd);
 	free(binary);
 	free(debug);
 	free(text);
@@ -241,8 +192,8 @@ out:
 }
 
 int bp_resolution_cache__read(const char *binary, const char *spec_text,
-			      struct bp_point **pts, int *n, char *path, size_t path_len,
-			      char *why, size_t len)
+			      struct bp_point **pts, int *n, int *binary_fd,
+			      char *path, size_t path_len, char *why, size_t len)
 {
 	struct bp_cache_dir dir;
 	struct entry_key k;
@@ -281,7 +232,7 @@ int bp_resolution_cache__read(const char *binary, const char *spec_text,
 	if (err)
 		snprintf(why, len, "cannot read it: %s", strerror(-err));
 	else
-		err = parse(buf, st.st_size, &k, pts, n, why, len);
+		err = parse(buf, st.st_size, &k, pts, n, binary_fd, why, len);
 out:
 	free(buf);
 	if (fd >= 0)

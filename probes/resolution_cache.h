@@ -24,14 +24,16 @@ struct bp_debuginfo;
 
 /*
  * The points spec_text resolved to against binary (an absolute path), into
- * a malloc'ed array *pts of *n. Returns 0; -ENOENT when there is no entry;
- * another negative errno with why when the entry is not used (made for
- * another build or file, changed, corrupt, not trusted). path gets the
- * entry's path either way (when known).
+ * a malloc'ed array *pts of *n. Returns 0 with *binary_fd the binary, open
+ * (the file whose identity the entry was checked against: the caller
+ * closes it); -ENOENT when there is no entry; another negative errno with
+ * why when the entry is not used (made for another build or file,
+ * changed, corrupt, not trusted). path gets the entry's path either way
+ * (when known).
  */
 int bp_resolution_cache__read(const char *binary, const char *spec_text,
-			      struct bp_point **pts, int *n, char *path, size_t path_len,
-			      char *why, size_t len);
+			      struct bp_point **pts, int *n, int *binary_fd,
+			      char *path, size_t path_len, char *why, size_t len);
 
 /*
  * Keeps the n points spec_text resolved to in di (bp_debuginfo__open of

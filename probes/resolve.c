@@ -11,8 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "probes/binary/debuginfo_cache.h"
+#include "probes/binary_hold.h"
 #include "probes/dwarf/dwarf.h"
 #include "probes/binary/libpath.h"
 #include "probes/kernel/kernel.h"
@@ -24,6 +27,7 @@
 #include "probes/usdt/usdt.h"
 #include "probes/view.h"
 #include "util/log.h"
+#include "util/regular_file.h"
 
 struct bp_resolver {
 	/* opened binaries by path: specs often share one */
@@ -38,6 +42,8 @@ struct bp_resolver {
 	bool resolutions;
 	/* exec= as this process sees it (-p PID); NULL: as we see it */
 	struct bp_view *view;
+	/* the user-space binaries resolved, held open until attach */
+	struct bp_binary_holds holds;
 };
 
 struct bp_resolver *bp_resolver__new(void)
@@ -53,6 +59,7 @@ void bp_resolver__free(struct bp_resolver *r)
 	bp_kernel__free(r->kernel);
 	bp_map_resolver__free(r->map);
 	bp_view__free(r->view);
+	bp_binary_holds__free(&r->holds);
 	free(r->vmlinux);
 	free(r);
 }
@@ -84,6 +91,32 @@ int bp_resolver__view_check(const struct bp_resolver *r, char *why, size_t len)
 const char *bp_resolver__debug_dir(const struct bp_resolver *r)
 {
 	return r->cache.debug_dir;
+}
+
+int bp_resolver__take_holds(struct bp_resolver *r, struct bp_binary_holds *to)
+{
+	return bp_binary_holds__move(to, &r->holds);
+}
+
+/* The binary at path, open as fd, is what was resolved: held. */
+static int hold(struct bp_resolver *r, const char *path, int fd, const struct bp_file_id *id,
+		struct bp_report *rep)
+{
+	int err = bp_binary_holds__add(&r->holds, path, fd, id);
+
+	if (err)
+		bp_report__line(rep, "cannot keep %s open until the probes attach: %s\n", path,
+				strerror(-err));
+	return err;
+}
+
+static int hold_debuginfo(struct bp_resolver *r, const struct bp_debuginfo *di,
+			  struct bp_report *rep)
+{
+	struct bp_file_id id = { .st = di->st, .build_id_len = di->build_id_len };
+
+	memcpy(id.build_id, di->build_id, sizeof(id.build_id));
+	return hold(r, di->path, di->fd, &id, rep);
 }
 
 void bp_resolver__set_no_cache(struct bp_resolver *r, bool no_cache)
@@ -155,14 +188,26 @@ static int open_binary(struct bp_resolver *r, const struct bp_spec *spec, const 
 
 /* spec's points against the binary at path from the resolution cache:
  * whether they were there. */
-static bool cached_resolution(const struct bp_spec *spec, const char *path,
-			      struct bp_point **points, int *npoints)
+static bool cached_resolution(struct bp_resolver *r, const struct bp_spec *spec,
+			      const char *path, struct bp_point **points, int *npoints)
 {
 	char file[PATH_MAX], why[PATH_MAX + 128];
-	int err;
+	struct bp_file_id id;
+	int err, fd = -1;
 
-	err = bp_resolution_cache__read(path, spec->text, points, npoints, file, sizeof(file),
-					why, sizeof(why));
+	err = bp_resolution_cache__read(path, spec->text, points, npoints, &fd, file,
+					sizeof(file), why, sizeof(why));
+	/* the file the entry was checked against is the one resolved */
+	if (!err) {
+		err = bp_file_id__of_fd(fd, &id) ?: hold(r, path, fd, &id, NULL);
+		close(fd);
+		if (err) {
+			bp_points__free(*points, *npoints);
+			*points = NULL;
+			*npoints = 0;
+			return false;
+		}
+	}
 	if (!err)
 		bp_info("SEC(\"%s\"): %d probe point%s from the resolution cache %s (--no-cache resolves it again)\n",
 			spec->text, *npoints, *npoints == 1 ? "" : "s", file);
@@ -194,6 +239,7 @@ static int find_exec(struct bp_resolver *r, const struct bp_spec *spec, char **p
 		     char **seen_as, struct bp_report *rep)
 {
 	char why[PATH_MAX + 512];
+	struct stat st;
 	int err;
 
 	*seen_as = NULL;
@@ -218,6 +264,11 @@ static int find_exec(struct bp_resolver *r, const struct bp_spec *spec, char **p
 		return 0;
 	}
 	*path = bp_find_binary(spec->exec);
+	if (!*path && strchr(spec->exec, '/') && !stat(spec->exec, &st) && !S_ISREG(st.st_mode)) {
+		bp_report__line(rep, "%s: binary '%s' is %s, not a regular file\n",
+				point_name(spec), spec->exec, bp_file_type__name(st.st_mode));
+		return -EINVAL;
+	}
 	if (!*path) {
 		bp_report__line(rep, "%s: binary '%s' not found%s\n", point_name(spec), spec->exec,
 				strchr(spec->exec, '/') ? "" :
@@ -260,7 +311,7 @@ static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
 	err = find_exec(r, spec, &path, &seen_as, rep);
 	if (err)
 		return err;
-	if (cache && cached_resolution(spec, path, points, npoints)) {
+	if (cache && cached_resolution(r, spec, path, points, npoints)) {
 		free(path);
 		err = set_seen_as(r, seen_as, *points, *npoints);
 		free(seen_as);
@@ -277,6 +328,12 @@ static int resolve_user(struct bp_resolver *r, const struct bp_spec *spec,
 	} else if (!err) {
 		warnings = di->cache->warnings;
 		err = bp_dwarf__resolve(di, spec, points, npoints, rep);
+	}
+	/* what was resolved is that file: held until the probes attach */
+	if (!err && (err = hold_debuginfo(r, di, rep))) {
+		bp_points__free(*points, *npoints);
+		*points = NULL;
+		*npoints = 0;
 	}
 	/* kept only when nothing was said: what is given again says nothing */
 	if (!err && cache && !said.said && di->cache->warnings == warnings)

@@ -68,6 +68,14 @@ int bp_resolver__view_check(const struct bp_resolver *r, char *why, size_t len);
 /* The viewing process's root's debug directory searched first, or NULL. */
 const char *bp_resolver__debug_dir(const struct bp_resolver *r);
 
+/*
+ * The user-space binaries resolved so far, held open with their identity
+ * (probes/binary_hold.h), moved into to: the loader checks them, and
+ * attaches through them. 0 or -ENOMEM.
+ */
+struct bp_binary_holds;
+int bp_resolver__take_holds(struct bp_resolver *r, struct bp_binary_holds *to);
+
 /* Kernel DWARF from this file (a vmlinux with debug info) instead of the
  * usual places; must be set before the first kernel spec. */
 int bp_resolver__set_vmlinux(struct bp_resolver *r, const char *path);

@@ -250,7 +250,10 @@ static int prepare_one(struct bp_trace *t, int i, const char *spec_text,
 	}
 	err = bp_inspect__resolve_sec_record(text, &oopts, btf, sid, &obj);
 	if (err) {
-		fprintf(stderr, "bpfprobe trace: %s ('%s') does not resolve\n", what, spec_text);
+		/* a stop (SIGINT, SIGTERM) is the command's to say */
+		if (err != -EINTR)
+			fprintf(stderr, "bpfprobe trace: %s ('%s') does not resolve\n", what,
+				spec_text);
 		goto out;
 	}
 	err = bp_inspect__program(obj, 0, &ip);

@@ -105,3 +105,49 @@ size_t bp_self__build_id(const uint8_t **id)
 	*id = self_id;
 	return self_len;
 }
+
+static bool read_at(int fd, void *p, size_t size, uint64_t off)
+{
+	return off <= INT64_MAX && pread(fd, p, size, (off_t)off) == (ssize_t)size;
+}
+
+/* The GNU build ID in the note segment of size bytes at off in fd, into
+ * id (max bytes): its length, 0 when it has none there. */
+static int notes_build_id(int fd, uint64_t off, uint64_t size, uint8_t *id, size_t max)
+{
+	uint32_t small[256];	/* notes are 4-byte aligned; theirs fit here */
+	void *notes = small;
+	int got = 0;
+
+	/* a build ID note is small, and near the start of its segment */
+	if (size > 64u << 10)
+		size = 64u << 10;
+	if (size > sizeof(small))
+		notes = malloc(size);
+	if (notes && read_at(fd, notes, size, off))
+		got = bp_build_id__from_notes(notes, size, id, max);
+	if (notes != small)
+		free(notes);
+	return got;
+}
+
+int bp_build_id__of_file(int fd, uint8_t *id, size_t max)
+{
+	Elf64_Phdr ph[16];	/* a binary has about a dozen */
+	Elf64_Ehdr eh;
+	int got = 0;
+
+	if (!read_at(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(ph[0]))
+		return -1;
+	for (int at = 0; at < eh.e_phnum && !got; at += 16) {
+		int n = eh.e_phnum - at < 16 ? eh.e_phnum - at : 16;
+
+		if (!read_at(fd, ph, n * sizeof(ph[0]), eh.e_phoff + at * sizeof(ph[0])))
+			return -1;
+		for (int i = 0; i < n && !got; i++)
+			if (ph[i].p_type == PT_NOTE)
+				got = notes_build_id(fd, ph[i].p_offset, ph[i].p_filesz, id, max);
+	}
+	return got;
+}

@@ -22,6 +22,13 @@ size_t bp_build_id__from_notes(const void *notes, size_t size, uint8_t *id, size
  * into id (at most max bytes): its length, or 0 when it has none (or is
  * no such file). */
 size_t bp_build_id__of_fd(int fd, uint8_t *id, size_t max);
+/*
+ * The GNU build ID of the 64-bit ELF file open as fd, from its note
+ * segments, into id (at most max bytes): its length, 0 when it has none,
+ * -1 when the file cannot be read as such. (Only these few bytes are
+ * read: libelf would map the file and read its section headers.)
+ */
+int bp_build_id__of_file(int fd, uint8_t *id, size_t max);
 
 /* The build ID's length (its bytes at *id), or 0 when the object has none. */
 size_t bp_self__build_id(const uint8_t **id);

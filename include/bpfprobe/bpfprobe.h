@@ -23,6 +23,7 @@
 #ifndef BPFPROBE_BPFPROBE_H
 #define BPFPROBE_BPFPROBE_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -64,6 +65,19 @@ BPFPROBE_API bpfprobe_print_fn_t bpfprobe_set_print(bpfprobe_print_fn_t fn);
  * not load, say) go where the application's libbpf_set_print() sends them.
  */
 BPFPROBE_API void bpfprobe_route_libbpf_print(bool route);
+
+/**
+ * @brief Lets the caller stop long work: when *flag becomes non-zero (the
+ * caller's SIGINT or SIGTERM handler sets it), resolving (between probe
+ * points, and every few hundred functions of a unit's walk or index),
+ * loading (between instances) and attaching (between probe points) give
+ * up within milliseconds: bpfprobe_object__load() and
+ * bpfprobe_object__attach() return -EINTR, print nothing, and leave
+ * nothing loaded or attached. Process-wide, like bpfprobe_set_print():
+ * set it before other threads use the library.
+ * @param flag the flag, NULL for none (the default)
+ */
+BPFPROBE_API void bpfprobe_set_stop_flag(const volatile sig_atomic_t *flag);
 
 struct bpfprobe_object;
 struct bpf_object;

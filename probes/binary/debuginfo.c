@@ -15,56 +15,53 @@
 #include <gelf.h>
 
 #include "probes/diag.h"
+#include "probes/binary/debug_find.h"
 #include "probes/binary/debuginfo.h"
+#include "probes/binary/inflate_budget.h"
+#include "util/build_id.h"
 #include "util/log.h"
+#include "util/regular_file.h"
 
 /* libdwfl's default, when BPFPROBE_DEBUGINFO_PATH does not say otherwise */
 #define DEFAULT_DEBUGINFO_PATH	":.debug:/usr/lib/debug"
 
-/* What libdwfl calls back, and the directories it searches (each
- * binary's own: one looked at in another process's root searches that
- * root's debug directory first). */
-struct bp_debuginfo_search {
-	Dwfl_Callbacks cb;
-	char *path;
-};
-
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	/* only regular files, never blocking (debug_find.h) */
+	.find_debuginfo = bp_debug_find__callback,
 	.section_address = dwfl_offline_section_address,
 };
 
-/* elfutils' syntax: ':'-separated; an absolute entry is searched by
- * build ID (DIR/.build-id/xx/rest.debug) in the order given. */
-static struct bp_debuginfo_search *new_search(const char *first_dir)
+/*
+ * The directories separate debug files are searched in (debug_find.h),
+ * first_dir first when given (a root's debug directory: another
+ * process's binaries), then BPFPROBE_DEBUGINFO_PATH or elfutils' default;
+ * in elfutils' syntax. NULL: the default, unchanged (or out of memory,
+ * *nomem then).
+ */
+static char *search_path(const char *first_dir, bool *nomem)
 {
 	const char *env = getenv("BPFPROBE_DEBUGINFO_PATH");
-	struct bp_debuginfo_search *s = calloc(1, sizeof(*s));
 	size_t len;
+	char *path;
 
-	if (!s)
+	*nomem = false;
+	if (!first_dir)
 		return NULL;
-	s->cb = offline_callbacks;
-	s->cb.debuginfo_path = &s->path;
-	if (!env && !first_dir)
-		return s;	/* NULL: libdwfl's default */
 	if (!env)
 		env = DEFAULT_DEBUGINFO_PATH;
-	len = strlen(env) + (first_dir ? strlen(first_dir) + 1 : 0) + 1;
-	s->path = malloc(len);
-	if (!s->path) {
-		free(s);
+	len = strlen(env) + strlen(first_dir) + 2;
+	path = malloc(len);
+	if (!path) {
+		*nomem = true;
 		return NULL;
 	}
 	/* a leading '+' or '-' (CRC checks) stays first */
-	if (first_dir && (*env == '+' || *env == '-'))
-		snprintf(s->path, len, "%c%s:%s", *env, first_dir, env + 1);
-	else if (first_dir)
-		snprintf(s->path, len, "%s:%s", first_dir, env);
+	if (*env == '+' || *env == '-')
+		snprintf(path, len, "%c%s:%s", *env, first_dir, env + 1);
 	else
-		snprintf(s->path, len, "%s", env);
-	return s;
+		snprintf(path, len, "%s:%s", first_dir, env);
+	return path;
 }
 
 /* -v: which file the DWARF came from, so a stale or wrong one shows; a
@@ -98,6 +95,79 @@ static bool same_file(const struct stat *a, const struct stat *b)
 	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
+/*
+ * The binary opened (a regular file, without blocking), into di->fd and
+ * di->st, with its build ID; what its own sections inflate to checked
+ * against their budget, and the DWZ file its own DWARF would name noted.
+ */
+static int open_main(struct bp_debuginfo *di, struct bp_diag *d)
+{
+	char why[1024];
+	Elf *elf;
+	int err;
+
+	di->fd = bp_regular_file__open(di->path, &di->st);
+	if (di->fd == -EINVAL) {
+		bp_diag__set(d, "cannot open '%s': it is %s, not a regular file", di->path,
+			     bp_file_type__name(di->st.st_mode));
+		return -EINVAL;
+	}
+	if (di->fd < 0) {
+		err = di->fd;
+		bp_diag__set(d, "cannot open '%s': %s", di->path, strerror(-err));
+		return err;
+	}
+	di->find->main_st = di->st;
+	di->build_id_len = bp_build_id__of_file(di->fd, di->build_id, sizeof(di->build_id));
+	elf = elf_begin(di->fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF) {
+		err = bp_inflate_budget__check(elf, di->path, di->st.st_size, why, sizeof(why));
+		if (err) {
+			bp_diag__set(d, "%s", why);
+			elf_end(elf);
+			return err;
+		}
+		bp_debug_find__altlink(di->find, elf);
+	}
+	elf_end(elf);
+	return 0;
+}
+
+/* libdwfl reads the binary through its own copy of di->fd, and asks the
+ * debug-file hunt with di->find. */
+static int report_module(struct bp_debuginfo *di, struct bp_diag *d)
+{
+	int fd = fcntl(di->fd, F_DUPFD_CLOEXEC, 0);
+	void **userdata;
+
+	if (fd < 0) {
+		bp_diag__set(d, "cannot open '%s': %s", di->path, strerror(errno));
+		return -errno;
+	}
+	dwfl_report_begin(di->dwfl);
+	/* libdwfl owns fd once the module is made */
+	di->mod = dwfl_report_offline(di->dwfl, di->path, di->path, fd);
+	if (!di->mod)
+		close(fd);
+	if (!di->mod || dwfl_report_end(di->dwfl, NULL, NULL)) {
+		bp_diag__set(d, "cannot open '%s': %s", di->path, dwfl_errmsg(-1));
+		return -EINVAL;
+	}
+	dwfl_module_info(di->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	*userdata = di->find;
+	return 0;
+}
+
+/* Whether the binary is what it was when opened: unchanged in place, and
+ * its path still naming it. */
+static bool still_same(const struct bp_debuginfo *di)
+{
+	struct stat now, named;
+
+	return !fstat(di->fd, &now) && same_file(&di->st, &now) && !stat(di->path, &named) &&
+	       named.st_dev == di->st.st_dev && named.st_ino == di->st.st_ino;
+}
+
 int bp_debuginfo__open(const char *path, struct bp_debuginfo **out, struct bp_diag *d)
 {
 	return bp_debuginfo__open_in(path, NULL, out, d);
@@ -107,40 +177,57 @@ int bp_debuginfo__open_in(const char *path, const char *debug_dir, struct bp_deb
 			  struct bp_diag *d)
 {
 	struct bp_debuginfo *di;
-	struct stat after;
+	const void *alt_id;
+	const char *alt;
+	GElf_Word crc;
+	bool nomem;
 	int err = -ENOMEM;
 
 	di = calloc(1, sizeof(*di));
 	if (!di)
 		goto err;
+	di->fd = -1;
 	di->path = strdup(path);
 	di->cache = calloc(1, sizeof(*di->cache));
-	/* where separate debug files are looked for: elfutils' default
-	 * ":.debug:/usr/lib/debug" unless the user says otherwise */
-	di->search = new_search(debug_dir);
-	if (!di->path || !di->cache || !di->search)
+	di->find = calloc(1, sizeof(*di->find));
+	di->dwfl = dwfl_begin(&offline_callbacks);
+	if (!di->path || !di->cache || !di->find || !di->dwfl)
 		goto err;
-	di->dwfl = dwfl_begin(&di->search->cb);
-	if (!di->dwfl)
+	di->find->search = search_path(debug_dir, &nomem);
+	if (nomem)
 		goto err;
+	di->find->path = di->path;
 
-	di->st_ok = !stat(path, &di->st);
-	dwfl_report_begin(di->dwfl);
-	di->mod = dwfl_report_offline(di->dwfl, path, path, -1);
-	if (!di->mod || dwfl_report_end(di->dwfl, NULL, NULL)) {
-		bp_diag__set(d, "cannot open '%s': %s", path, dwfl_errmsg(-1));
-		err = -EINVAL;
+	err = open_main(di, d);
+	if (!err)
+		err = report_module(di, d);
+	if (err)
 		goto err;
-	}
 	di->elf = dwfl_module_getelf(di->mod, &di->elf_bias);
-	di->st_ok = di->st_ok && !stat(path, &after) && same_file(&di->st, &after);
 	if (!di->elf) {
 		bp_diag__set(d, "cannot read ELF file '%s': %s", path, dwfl_errmsg(-1));
 		err = -EINVAL;
 		goto err;
 	}
+	/* libdwfl passes this very string when it looks for the debug file */
+	di->find->main_debuglink = dwelf_elf_gnu_debuglink(di->elf, &crc);
 	/* NULL is fine: callers that need DWARF say so with context */
 	di->dwarf = dwfl_module_getdwarf(di->mod, &di->dwarf_bias);
+	di->st_ok = still_same(di);
+	if (di->find->err) {
+		/* a debug file found that would inflate past its budget */
+		bp_diag__set(d, "%s", di->find->why);
+		err = di->find->err;
+		goto err;
+	}
+	/*
+	 * A DWZ file the hunt did not find: libdw would look for it itself,
+	 * with plain opens (a FIFO there would block). Its "looked for, not
+	 * found" mark (elfutils 0.171 on) keeps it from trying.
+	 */
+	if (di->dwarf && !di->find->alt_found &&
+	    dwelf_dwarf_gnu_debugaltlink(di->dwarf, &alt, &alt_id) > 0)
+		dwarf_setalt(di->dwarf, (Dwarf *)-1);
 	if (!di->dwarf) {
 		bp_debug("%s: no DWARF: %s\n", path, dwfl_errmsg(-1));
 		/* symbols then speak in the main ELF's addresses */
@@ -174,9 +261,9 @@ void bp_debuginfo__free(struct bp_debuginfo *di)
 	free(di->cache);
 	if (di->dwfl)
 		dwfl_end(di->dwfl);
-	if (di->search)
-		free(di->search->path);
-	free(di->search);
+	if (di->fd >= 0)
+		close(di->fd);
+	bp_debug_find__free(di->find);
 	free(di->path);
 	free(di);
 }

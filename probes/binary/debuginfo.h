@@ -11,7 +11,14 @@
  * A DWZ alternate file (.gnu_debugaltlink) is found by its build ID or
  * path, and compressed sections (SHF_COMPRESSED, .zdebug) are inflated
  * by libdw. BPFPROBE_DEBUGINFO_PATH replaces the list of directories
- * (elfutils' syntax: ":.debug:/usr/lib/debug").
+ * (elfutils' syntax: ":.debug:/usr/lib/debug"). The hunt is ours
+ * (debug_find.h): only regular files are opened, never blocking on a FIFO
+ * a binary's debug link names. Each file's compressed sections must
+ * inflate within a budget tied to its size (inflate_budget.h).
+ *
+ * The binary itself is opened once (a regular file, without blocking) and
+ * held open (fd) while di lives: libdwfl reads it through a copy of that
+ * descriptor, and what was resolved can be attached to that very file.
  *
  * Addresses: everything here takes and returns link-time addresses as the
  * DWARF of the binary writes them; libdwfl's own bias (where it placed the
@@ -26,7 +33,7 @@
 #include <elfutils/libdwfl.h>
 
 struct bp_diag;
-struct bp_debuginfo_search;
+struct bp_debug_find;
 struct bp_callsite_index;
 struct bp_dwarf_index;
 struct bp_type_defs;
@@ -57,7 +64,6 @@ struct bp_debuginfo_lazy {
 struct bp_debuginfo {
 	char *path;		/* absolute path of the binary */
 	Dwfl *dwfl;
-	struct bp_debuginfo_search *search;	/* libdwfl's callbacks and path */
 	Dwfl_Module *mod;
 	Elf *elf;		/* main ELF: program headers */
 	GElf_Addr elf_bias;	/* dwfl address = ELF link-time address + elf_bias */
@@ -70,6 +76,12 @@ struct bp_debuginfo {
 	 */
 	struct stat st;
 	bool st_ok;
+	/* the binary, held open; its GNU build ID (build_id_len <= 0: none) */
+	int fd;
+	uint8_t build_id[64];
+	int build_id_len;
+	/* the debug-file hunt's state (debug_find.h): libdwfl may ask again */
+	struct bp_debug_find *find;
 	/* no function index (--no-cache): the DWARF is walked */
 	bool no_index;
 	/* filled lazily, also through a const di */
@@ -78,9 +90,11 @@ struct bp_debuginfo {
 };
 
 /*
- * Opens path (absolute). Returns 0, or a negative errno with d saying why.
- * A binary without DWARF opens fine: dwarf is NULL. What is worth a
- * warning (a DWZ alternate file that is missing) is in d either way.
+ * Opens path (absolute). Returns 0, or a negative errno with d saying why
+ * (-EINVAL: not a regular file; -EFBIG: its or its debug files' compressed
+ * sections inflate past their budget). A binary without DWARF opens fine:
+ * dwarf is NULL. What is worth a warning (a DWZ alternate file that is
+ * missing) is in d either way.
  */
 int bp_debuginfo__open(const char *path, struct bp_debuginfo **out, struct bp_diag *d);
 /* The same, searching debug_dir (NULL: none) by build ID before the usual

@@ -50,7 +50,7 @@ int bp_index_file__reopen(const char *path, const struct bp_index_file_id *id)
 {
 	struct bp_index_file_id got;
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;

@@ -29,6 +29,7 @@
 #include "probes/binary/index.h"
 #include "util/bigmem.h"
 #include "util/grow.h"
+#include "util/stop.h"
 
 /* deeper DIE trees than this are left to libdw */
 #define MAX_LEVELS	256
@@ -109,6 +110,7 @@ struct scan {
 	uint64_t *cus;		/* every unit's header */
 	size_t ncus, cap_cus;
 	bool self_contained;
+	unsigned int ticks;	/* the stop flag is looked at every 256 DIEs */
 };
 
 /* --- the walk ------------------------------------------------------------- */
@@ -262,6 +264,9 @@ static int walk_unit(struct scan *s, const struct bp_raw_unit *u, const uint8_t 
 		if (!bp_raw__uleb(&p, u->end, &code))
 			return bp_raw__refuse(&s->raw, "a DIE past its unit's end at 0x%llx",
 					      (unsigned long long)off);
+		/* a unit of 100k functions takes a while: a stop ends it */
+		if (bp_stop__every(&s->ticks))
+			return -EINTR;
 		if (!code) {
 			depth--;
 			continue;
@@ -329,6 +334,8 @@ static int scan_units(struct scan *s)
 		const uint8_t *p;
 		bool children = false;
 
+		if (bp_stop__requested())
+			return -EINTR;
 		err = bp_raw__unit(&s->raw, &u, &next, &p, &children);
 		if (err >= 0) {
 			if (bp_grow((void **)&s->cus, s->ncus, &s->cap_cus, sizeof(*s->cus), 256))
@@ -750,5 +757,7 @@ int bp_index_scan(const struct bp_debuginfo *di, struct bp_dwarf_index *out,
 	free(s.cus);
 	if (err == -ENOMEM && why && len)
 		snprintf(why, len, "out of memory");
+	if (err == -EINTR && why && len)
+		snprintf(why, len, "interrupted");
 	return err;
 }

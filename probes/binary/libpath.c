@@ -94,9 +94,10 @@ static int fs_open(const struct bp_proc_root *root, const char *path)
 {
 	int fd;
 
+	/* never blocking: a FIFO a name leads to */
 	if (root)
-		return bp_proc_root__open_file(root, path, O_RDONLY);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+		return bp_proc_root__open_file(root, path, O_RDONLY | O_NONBLOCK);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }
 

@@ -18,6 +18,7 @@
 #include "probes/dwarf/types.h"
 #include "probes/report.h"
 #include "util/log.h"
+#include "util/stop.h"
 
 /* --- one point ------------------------------------------------------------ */
 
@@ -332,7 +333,7 @@ static const char *point_name(const struct bp_spec *spec)
 static bool skip_point(struct bp_report *rep, const struct bp_spec *spec,
 		       const char *where, int err)
 {
-	if (!spec->force || err == -ENOMEM)
+	if (!spec->force || err == -ENOMEM || err == -EINTR)
 		return false;
 	bp_report__line(rep, "SEC(\"%s\"): force=yes: skipping probe point %s\n",
 			spec->text ? spec->text : point_name(spec), where);
@@ -380,6 +381,11 @@ int bp_dwarf__resolve(const struct bp_debuginfo *di, const struct bp_spec *spec,
 	}
 	p.di = di;
 	for (i = 0; i < n; i++) {
+		/* a stop (SIGINT, SIGTERM) is seen between points */
+		if (bp_stop__requested()) {
+			err = -EINTR;
+			goto out;
+		}
 		p.site = &sites[i];
 		p.fn = &sites[i].fn;
 		snprintf(p.where, sizeof(p.where), "%s", sites[i].where);

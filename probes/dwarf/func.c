@@ -93,10 +93,33 @@ void bp_func__where(const struct bp_debuginfo *di, const struct bp_func *fn,
 	}
 }
 
+/* The first row of lines (n rows, sorted by address as libdw keeps them)
+ * at addr or past it: n when there is none. */
+static size_t first_row_at(Dwarf_Lines *lines, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		Dwarf_Line *line = dwarf_onesrcline(lines, mid);
+		Dwarf_Addr a;
+
+		if (!line || dwarf_lineaddr(line, &a))
+			return 0;	/* cannot tell: every row is looked at */
+		if (a < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * The first line-table row in the function flagged prologue_end (clang),
  * else the first row after the entry (gcc marks none: its second row is
- * the first statement of the body).
+ * the first statement of the body). The unit's table is libdw's, decoded
+ * once and kept; the function's rows are found by a binary search, not a
+ * scan of the whole table per function (a glob over one unit of 100k).
  */
 int bp_func__after_prologue(struct bp_func *fn, uint64_t *addr)
 {
@@ -108,12 +131,17 @@ int bp_func__after_prologue(struct bp_func *fn, uint64_t *addr)
 	if (!fn->has_die || !dwarf_diecu(&fn->die, &cudie, NULL, NULL) ||
 	    dwarf_getsrclines(&cudie, &lines, &n))
 		return -ENOENT;
-	for (i = 0; i < n; i++) {
+	for (i = first_row_at(lines, n, fn->entry); i < n; i++) {
 		Dwarf_Line *line = dwarf_onesrcline(lines, i);
 		bool flag = false;
 		Dwarf_Addr a;
 
-		if (!line || dwarf_lineaddr(line, &a) || a < fn->entry || a >= fn->end)
+		if (!line || dwarf_lineaddr(line, &a))
+			continue;
+		/* sorted: the function's rows are behind us */
+		if (a >= fn->end && a > fn->entry)
+			break;
+		if (a < fn->entry || a >= fn->end)
 			continue;
 		if (!dwarf_lineendsequence(line, &flag) && flag)
 			continue;

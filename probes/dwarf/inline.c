@@ -18,6 +18,7 @@
 #include "probes/binary/unit_window.h"
 #include "probes/dwarf/types.h"
 #include "util/grow.h"
+#include "util/stop.h"
 
 /* inlined calls nest a few levels inside blocks; broken DWARF must not
  * make us recurse without bound */
@@ -31,6 +32,7 @@ struct inline_walk {
 	Dwarf_Die frame;	/* the out-of-line function being walked */
 	uint64_t frame_entry;
 	int err;
+	unsigned int ticks;	/* the stop flag is looked at every 256 */
 };
 
 static bool name_matches(const struct inline_walk *w, Dwarf_Die *die)
@@ -127,6 +129,10 @@ static int func_cb(Dwarf_Die *die, void *arg)
 	struct inline_walk *w = arg;
 	uint64_t entry, end;
 
+	if (bp_stop__every(&w->ticks)) {
+		w->err = -EINTR;
+		return DWARF_CB_ABORT;
+	}
 	/* abstract instances and declarations have no code to walk */
 	if (dwarf_tag(die) != DW_TAG_subprogram || dwarf_hasattr(die, DW_AT_declaration) ||
 	    !bp_func__code(die, &entry, &end))
@@ -280,6 +286,8 @@ int bp_inlines__find(const struct bp_debuginfo *di, struct bp_dwarf_index *idx,
 			continue;
 		if (!unit_may_hold_copies(units, unit))
 			continue;
+		if (bp_stop__requested())
+			return -EINTR;
 		w.cu_name = dwarf_diename(unit);
 		dwarf_getfuncs(unit, func_cb, &w, 0);
 		if (w.err)

@@ -31,6 +31,7 @@
 #include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
 #include "util/grow.h"
+#include "util/stop.h"
 
 /* a source line longer than this is matched on its first bytes only */
 #define MAX_LINE_LEN	4096
@@ -588,7 +589,8 @@ int bp_lines__in_file(const struct bp_debuginfo *di, const struct bp_spec *spec,
 		unit = unit_type == DW_UT_skeleton ? &subdie : &cudie;
 		if (!dwarf_tag(unit))
 			continue;
-		err = scan_unit(&q, unit, dwarf_diename(unit), NULL, NULL, &g);
+		err = bp_stop__requested() ? -EINTR :
+		      scan_unit(&q, unit, dwarf_diename(unit), NULL, NULL, &g);
 	}
 	if (!err && !g.n) {
 		report_no_line(di, &q, &g, d);

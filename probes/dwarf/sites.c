@@ -16,6 +16,7 @@
 #include <string.h>
 #include <dwarf.h>
 
+#include "probes/dwarf/copies.h"
 #include "probes/dwarf/cxx.h"
 #include "probes/dwarf/dwarf.h"
 #include "probes/binary/index.h"
@@ -24,6 +25,7 @@
 #include "probes/dwarf/types.h"
 #include "util/log.h"
 #include "util/grow.h"
+#include "util/stop.h"
 
 #define MAX_SUGGEST	3
 #define MAX_NAME_LEN	64
@@ -160,6 +162,7 @@ struct func_list {
 	struct bp_func *funcs;
 	int n;
 	size_t cap;
+	struct bp_copy_set seen;	/* funcs, to find one again at once */
 	bool inlined;		/* an abstract inline instance was seen */
 	struct bp_inline_units inline_units;	/* the units holding those */
 	bool other_file;	/* a match was dropped by FUNC@SRC */
@@ -167,6 +170,7 @@ struct func_list {
 	struct suggest *sug;
 	int err;
 	struct bp_diag *diag;	/* why nothing was found */
+	unsigned int ticks;	/* the stop flag is looked at every 256 (util/stop.h) */
 };
 
 static bool name_matches(const struct func_list *l, Dwarf_Die *die, const char *name)
@@ -187,24 +191,14 @@ static bool file_matches(struct func_list *l, Dwarf_Die *die)
 	return false;
 }
 
-static bool same_copy(const struct bp_func *a, const struct bp_func *b)
-{
-	if (a->is_inline != b->is_inline)
-		return false;
-	if (a->is_inline)
-		return dwarf_dieoffset((Dwarf_Die *)&a->die) ==
-		       dwarf_dieoffset((Dwarf_Die *)&b->die);
-	return a->entry == b->entry;	/* same code reached twice (DWZ, .dynsym) */
-}
-
+/* f, unless it is there already: the same code reached twice (DWZ,
+ * .dynsym), the same inlined copy (its DIE) */
 static int func_list_add(struct func_list *l, const struct bp_func *f)
 {
-	int i;
+	int err = bp_copy_set__add(&l->seen, f);
 
-	for (i = 0; i < l->n; i++) {
-		if (same_copy(&l->funcs[i], f))
-			return 0;
-	}
+	if (err <= 0)
+		return err;
 	if (bp_grow((void **)&l->funcs, l->n, &l->cap, sizeof(*l->funcs), 4))
 		return -ENOMEM;
 	l->funcs[l->n++] = *f;
@@ -230,6 +224,11 @@ static int func_cb(Dwarf_Die *die, void *arg)
 	const char *name;
 	bool has_code;
 
+	/* a unit of 100k functions is walked for a while: a stop ends it */
+	if (bp_stop__every(&l->ticks)) {
+		l->err = -EINTR;
+		return DWARF_CB_ABORT;
+	}
 	if (dwarf_tag(die) != DW_TAG_subprogram)
 		return DWARF_CB_OK;
 	name = bp_die_name(die);
@@ -272,6 +271,8 @@ static int find_in_dwarf(Dwarf *dwarf, struct func_list *l)
 				      &cudie, &subdie)) == 0) {
 		Dwarf_Die *unit = &cudie;
 
+		if (bp_stop__requested())
+			return -EINTR;
 		/* split DWARF: the code is described in the split unit */
 		if (unit_type == DW_UT_skeleton)
 			unit = &subdie;
@@ -308,6 +309,10 @@ static int find_in_index(const struct bp_debuginfo *di, struct bp_dwarf_index *i
 		Dwarf_Die die, cudie;
 		const char *name;
 
+		if (bp_stop__every(&l->ticks)) {
+			err = -EINTR;
+			break;
+		}
 		if (!bp_unit_window__offdie(di, idx, hits[i].die, &die) ||
 		    dwarf_tag(&die) != DW_TAG_subprogram ||
 		    dwarf_hasattr(&die, DW_AT_declaration) || !(name = bp_die_name(&die)) ||
@@ -482,6 +487,7 @@ static void func_list_reset(struct func_list *l)
 	l->funcs = NULL;
 	l->n = 0;
 	l->cap = 0;
+	bp_copy_set__clear(&l->seen);
 	l->inlined = false;
 	l->other_file = false;
 	bp_inline_units__free(&l->inline_units);
@@ -556,6 +562,7 @@ static int find_copies(const struct bp_debuginfo *di, const struct bp_spec *spec
 	}
 	if (err == -ENOMEM)
 		bp_diag__add(d, "out of memory looking for function '%s'", l.name);
+	bp_copy_set__clear(&l.seen);
 	suggest_free(&sug);
 	if (err) {
 		free(l.funcs);
@@ -569,22 +576,14 @@ static int find_copies(const struct bp_debuginfo *di, const struct bp_spec *spec
 
 /* --- probe sites ---------------------------------------------------------- */
 
-/* Several out-of-line copies of one name: the CU tells them apart. */
-static bool name_is_shared(const struct bp_func *funcs, int n, int i)
-{
-	int j;
-
-	for (j = 0; j < n; j++) {
-		if (j != i && !funcs[j].is_inline && funcs[i].name && funcs[j].name &&
-		    !strcmp(funcs[i].name, funcs[j].name))
-			return true;
-	}
-	return false;
-}
-
-/* The source line of addr, for reports: read from the line program
- * (line_at.h), else as libdw decodes the whole table. */
-static void site_source(struct bp_site *s)
+/*
+ * The source line of addr, for reports: read from the line program
+ * (line_at.h), else as libdw decodes the whole table. A unit other sites
+ * share has its table decoded by libdw, once: it keeps it for the next
+ * (running the unit's line program again for each of 100k functions of
+ * one unit was quadratic).
+ */
+static void site_source(struct bp_site *s, bool unit_shared)
 {
 	Dwarf_Die cudie;
 	Dwarf_Line *line;
@@ -592,7 +591,7 @@ static void site_source(struct bp_site *s)
 
 	if (!s->fn.has_die || !dwarf_diecu(&s->fn.die, &cudie, NULL, NULL))
 		return;
-	if (!bp_line_at(&cudie, s->addr, &s->file_owned, &s->line)) {
+	if (!unit_shared && !bp_line_at(&cudie, s->addr, &s->file_owned, &s->line)) {
 		s->file = s->file_owned;
 		return;
 	}
@@ -604,7 +603,8 @@ static void site_source(struct bp_site *s)
 }
 
 /* FUNC, FUNC+OFFS, FUNC%return in one copy. */
-static int entry_site(const struct bp_spec *spec, struct bp_site *s, struct bp_diag *d)
+static int entry_site(const struct bp_spec *spec, struct bp_site *s, bool unit_shared,
+		      struct bp_diag *d)
 {
 	const struct bp_func *fn = &s->fn;
 	uint64_t size = fn->end - fn->entry;
@@ -627,7 +627,7 @@ static int entry_site(const struct bp_spec *spec, struct bp_site *s, struct bp_d
 	} else {
 		s->at_entry = !fn->is_inline;
 	}
-	site_source(s);
+	site_source(s, unit_shared);
 	return 0;
 }
 
@@ -667,7 +667,7 @@ static const char *symbol_of(const struct bp_debuginfo *di, const struct bp_func
  * (its msg). Running out of memory is fatal, said in d.
  */
 static int copy_sites(const struct bp_debuginfo *di, const struct bp_spec *spec,
-		      const struct bp_func *funcs, int n, int i,
+		      const struct bp_func *funcs, const struct bp_copy_facts *facts, int i,
 		      struct bp_site_list *l, struct bp_diag *d)
 {
 	const struct bp_func *fn = &funcs[i];
@@ -677,7 +677,7 @@ static int copy_sites(const struct bp_debuginfo *di, const struct bp_spec *spec,
 	struct bp_site *s;
 	int first = l->n, j, err;
 
-	bp_func__where(di, fn, name_is_shared(funcs, n, i), where, sizeof(where));
+	bp_func__where(di, fn, facts[i].name_shared, where, sizeof(where));
 	if (sym)	/* a clone: clone_me (clone_me.constprop.0) */
 		snprintf(where, sizeof(where), "%s (%s) in %s", fn->name, sym, di->path);
 
@@ -693,7 +693,7 @@ static int copy_sites(const struct bp_debuginfo *di, const struct bp_spec *spec,
 		s->fn = *fn;
 		s->symbol = sym;
 		snprintf(s->where, sizeof(s->where), "%s", where);
-		err = entry_site(spec, s, &why);
+		err = entry_site(spec, s, facts[i].unit_shared, &why);
 		if (err)
 			l->n--;
 	}
@@ -738,8 +738,10 @@ void bp_sites__free(struct bp_site *sites, int nsites)
 int bp_sites__find(const struct bp_debuginfo *di, const struct bp_spec *spec,
 		   struct bp_site **sites, int *nsites, struct bp_diag *d)
 {
+	struct bp_copy_facts *facts = NULL;
 	struct bp_site_list l = {};
 	struct bp_func *funcs = NULL;
+	unsigned int ticks = 0;
 	int i, n = 0, err;
 
 	if (!spec->func) {
@@ -748,9 +750,13 @@ int bp_sites__find(const struct bp_debuginfo *di, const struct bp_spec *spec,
 		/* lines need DWARF; so do arguments */
 		err = find_copies(di, spec, bp_spec__needs_dwarf(spec) ||
 				  spec->has_line || spec->lazy, &funcs, &n, d);
+		if (!err)
+			err = bp_copies__facts(funcs, n, &facts);
 		for (i = 0; !err && i < n; i++)
-			err = copy_sites(di, spec, funcs, n, i, &l, d);
+			err = bp_stop__every(&ticks) ? -EINTR :
+			      copy_sites(di, spec, funcs, facts, i, &l, d);
 	}
+	free(facts);
 	free(funcs);
 	if (!err && !l.n) {
 		bp_diag__set(d, "%s: no probe point in %s", spec->point ? spec->point : "?",

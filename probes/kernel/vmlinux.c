@@ -56,7 +56,7 @@ static size_t running_build_id(const char *module, unsigned char *id)
 		snprintf(path, sizeof(path), "/sys/module/%s/notes/.note.gnu.build-id", module);
 	else
 		snprintf(path, sizeof(path), "/sys/kernel/notes");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	n = read(fd, buf, sizeof(buf));
@@ -73,7 +73,7 @@ static size_t file_build_id(const char *path, unsigned char *id)
 	int fd;
 
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -169,7 +169,7 @@ static bool has_dwarf_section(const char *path)
 	int fd;
 
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

@@ -19,6 +19,9 @@
  *   pin:K             after the K-th successful BPF_OBJ_PIN
  *   rename:K          after the K-th successful rename()
  * FAULT_STOP_FILE: where to append "stopped at WHAT" before stopping.
+ * FAULT_COUNT_FILE: where to append a line "uprobe" for each uprobe event
+ *   opened, "uprobe_multi" for each uprobe_multi link made (how far an
+ *   attach went before it stopped).
  *
  * FAULT_FAIL_AT (the call fails with EMFILE, as when out of descriptors):
  *   perf:K            the K-th perf_event_open()
@@ -74,6 +77,17 @@ static int is_uprobe_attr(const void *attr)
 {
 	/* struct perf_event_attr begins with __u32 type */
 	return *(const unsigned int *)attr == (unsigned int)uprobe_type();
+}
+
+static void count(const char *what)
+{
+	const char *file = getenv("FAULT_COUNT_FILE");
+	FILE *f = file ? fopen(file, "a") : NULL;
+
+	if (f) {
+		fprintf(f, "%s\n", what);
+		fclose(f);
+	}
 }
 
 static void stop_here(const char *what)
@@ -221,6 +235,19 @@ long syscall(long nr, ...)
 	ret = real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	if (nr == __NR_perf_event_open && ret >= 0 && ret < (long)sizeof(uprobe_fds))
 		uprobe_fds[ret] = is_uprobe_attr((const void *)a[0]);
+	if (nr == __NR_perf_event_open && ret >= 0 && is_uprobe_attr((const void *)a[0])) {
+		int e = errno;
+
+		count("uprobe");
+		errno = e;
+	}
+	if (nr == __NR_bpf && ret >= 0 && a[0] == BPF_LINK_CREATE &&
+	    ((const union bpf_attr *)a[1])->link_create.attach_type == TRACE_UPROBE_MULTI) {
+		int e = errno;
+
+		count("uprobe_multi");
+		errno = e;
+	}
 	if (nr == __NR_bpf) {
 		int e = errno;	/* the caller reads the real call's errno */
 
