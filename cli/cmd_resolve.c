@@ -21,6 +21,7 @@
 #include "cli/commands.h"
 #include "cli/compile_c.h"
 #include "cli/json_opts.h"
+#include "cli/std_streams.h"
 #include "inspect/inspect.h"
 #include "util/json.h"
 
@@ -417,7 +418,8 @@ static int print_json(const struct bpfprobe_object *obj, const char *target, boo
 		return err;
 	}
 	err = bp_json__free(j);
-	if (err)
+	/* a failed write to stdout is said at the end (std_streams.h) */
+	if (err && !bp_stdio__out_error())
 		fprintf(stderr, "bpfprobe resolve: writing JSON failed: %s\n", strerror(-err));
 	return err;
 }

@@ -183,9 +183,30 @@ static int write_object(const struct bp_trace *t, char *path, size_t len)
 	return fd;
 }
 
+/* Only a failed write ends the session (-EINTR: a signal, seen next). */
 static int poll_out(void *out, int timeout_ms)
 {
-	return bp_trace_out__poll(out, timeout_ms);
+	int n = bp_trace_out__poll(out, timeout_ms);
+
+	return bp_trace_out__write_error(out) ? n : n < 0 ? 0 : n;
+}
+
+/* Runs the session: returns the exit code. */
+static int run_session(const struct trace_args *a, struct bp_trace_out *out, pid_t child,
+		       bool *failed)
+{
+	struct bp_session_loop l = { .poll = poll_out, .ctx = out, .child = child };
+	int code = bp_session__run(&l), err;
+
+	if (!l.write_err)
+		bp_trace_out__finish(out);
+	err = bp_trace_out__write_error(out);
+	*failed = err != 0;
+	if (!err)
+		return code;
+	return bp_session__write_failed("trace", a->output ? a->output : "stdout", err,
+					bp_trace_out__unwritten(out),
+					a->count ? "the counts" : NULL, l.child_stopped);
 }
 
 /* Loads, attaches, runs; returns the exit code. */
@@ -195,8 +216,11 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 		.sz = sizeof(oopts), .vmlinux = a->vmlinux, .no_cache = a->no_cache,
 		.source = "bpfprobe trace",
 	};
-	struct bp_trace_out_opts topts = { .sz = sizeof(topts), .fd = fileno(records),
-					   .json = a->json };
+	/* stdout is a stream of std_streams.c's: its descriptor is 1 */
+	struct bp_trace_out_opts topts = {
+		.sz = sizeof(topts), .json = a->json,
+		.fd = records == stdout ? STDOUT_FILENO : fileno(records),
+	};
 	struct bpfprobe_attach_opts aopts = { .sz = sizeof(aopts), .pid = -1 };
 	struct bp_session_args sa = {
 		.cmd = a->cmd, .pid = a->pid, .system_wide = a->system_wide,
@@ -207,6 +231,7 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 	struct bp_trace_out *out = NULL;
 	struct bp_load_scope scope = {};
 	char path[64];
+	bool failed;
 	int fd, code = 1;
 	pid_t global;
 
@@ -252,11 +277,9 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 		code = 127;	/* like a shell that cannot run the command */
 		goto out;
 	}
-	code = bp_session__run(poll_out, out, w.pid);
+	code = run_session(a, out, w.pid, &failed);
 	w.pid = -1;
-	if (bp_trace_out__finish(out) && !code)
-		code = 1;
-	if (!a->quiet)
+	if (!a->quiet && !failed)
 		bp_report__never_ran(obj, &scope);
 out:
 	bp_workload__abort(&w);

@@ -7,7 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <bpfprobe/bpfprobe.h>
+#include "cli/commands.h"
 #include "cli/session.h"
+#include "cli/std_streams.h"
 
 volatile sig_atomic_t bp_session_signal;
 
@@ -71,23 +73,66 @@ FILE *bp_session__open_records(const char *cmd, const char *path)
 	return f;
 }
 
-int bp_session__run(int (*poll)(void *ctx, int timeout_ms), void *ctx, pid_t child)
+/* The workload, still running when output failed: SIGTERM, then reaped. */
+static void stop_child(pid_t child)
 {
-	int status, code = 0;
+	int status;
 
-	for (;;) {
-		/* bounded: the workload and signals are checked in between */
-		poll(ctx, 50);
+	kill(child, SIGTERM);
+	while (waitpid(child, &status, 0) < 0) {
+		if (errno != EINTR)
+			return;
 		if (bp_session_signal) {
-			if (child <= 0)
-				break;
 			kill(child, bp_session_signal);
 			bp_session_signal = 0;
 		}
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
+	}
+}
+
+int bp_session__run(struct bp_session_loop *l)
+{
+	int status, err, code = 0;
+
+	l->write_err = 0;
+	l->child_stopped = false;
+	for (;;) {
+		/* bounded: the workload and signals are checked in between */
+		err = l->poll(l->ctx, 50);
+		if (err < 0) {
+			l->write_err = err;
+			if (l->child > 0 && waitpid(l->child, &status, WNOHANG) == 0) {
+				l->child_stopped = true;
+				stop_child(l->child);
+			}
+			return err == -EPIPE ? 128 + SIGPIPE : 1;
+		}
+		if (bp_session_signal) {
+			if (l->child <= 0)
+				break;
+			kill(l->child, bp_session_signal);
+			bp_session_signal = 0;
+		}
+		if (l->child > 0 && waitpid(l->child, &status, WNOHANG) == l->child) {
 			code = bp_workload__exit_code(status);
 			break;
 		}
 	}
 	return code;
+}
+
+int bp_session__write_failed(const char *cmd, const char *where, int err, uint64_t unwritten,
+			     const char *lost_too, bool child_stopped)
+{
+	bp_stdio__said();
+	if (err == -EPIPE) {
+		if (bp_cli_verbose)
+			fprintf(stderr, "bpfprobe %s: %s was closed (its reader went away): probes detached%s\n",
+				cmd, where, child_stopped ? ", the command stopped (SIGTERM)" : "");
+		return 128 + SIGPIPE;
+	}
+	fprintf(stderr, "bpfprobe %s: cannot write the records to %s: %s: %llu record%s not written%s%s; probes detached%s\n",
+		cmd, where, strerror(-err), (unsigned long long)unwritten, unwritten == 1 ? "" : "s",
+		lost_too ? ", nor " : "", lost_too ? lost_too : "",
+		child_stopped ? ", the command stopped (SIGTERM)" : "");
+	return 1;
 }

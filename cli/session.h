@@ -9,6 +9,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include "cli/load_report.h"
@@ -17,7 +18,9 @@
 /* The SIGINT, SIGTERM or SIGHUP that came last; 0: none. */
 extern volatile sig_atomic_t bp_session_signal;
 
-/* SIGINT, SIGTERM and SIGHUP set bp_session_signal; SIGPIPE is ignored. */
+/* SIGINT, SIGTERM and SIGHUP set bp_session_signal; SIGPIPE is ignored
+ * (a write to a pipe nobody reads fails with EPIPE: bp_session__run()).
+ * A workload started later gets SIGPIPE's default back. */
 void bp_session__install_signals(void);
 
 /*
@@ -50,11 +53,37 @@ pid_t bp_session__scope(const struct bp_session_args *a, const struct bp_workloa
  * message naming cmd. */
 FILE *bp_session__open_records(const char *cmd, const char *path);
 
+/* The loop of a session (bp_session__run()). */
+struct bp_session_loop {
+	/* reads output for up to timeout_ms; a negative errno when what it
+	 * reads can no longer be written (-EPIPE, -ENOSPC, ...) */
+	int (*poll)(void *ctx, int timeout_ms);
+	void *ctx;
+	pid_t child;		/* the workload, or <= 0 */
+	int write_err;		/* out: what poll returned that ended the session */
+	bool child_stopped;	/* out: the workload was sent SIGTERM for it */
+};
+
 /*
  * Calls poll(ctx, 50 ms) until the workload child (> 0) exits or, without
- * one, a signal comes; a signal is passed on to the child. Returns the
- * exit code: the child's as a shell gives it, else 0.
+ * one, a signal comes; a signal is passed on to the child. Output that
+ * can no longer be written ends the session at once, as perf record does:
+ * a workload still running is sent SIGTERM and waited for (a signal that
+ * comes meanwhile is passed on). Returns the exit code: the child's as a
+ * shell gives it, else 0; after a write error, 1 (141 for EPIPE), which
+ * bp_session__write_failed() says.
  */
-int bp_session__run(int (*poll)(void *ctx, int timeout_ms), void *ctx, pid_t child);
+int bp_session__run(struct bp_session_loop *l);
+
+/*
+ * Says once, for cmd, that records could no longer be written to where
+ * ("stdout", or -o's path) and why (err), what was lost (unwritten
+ * records; lost_too: what else was not printed, or NULL), and that the
+ * workload was stopped. A reader that went away (EPIPE) wanted nothing
+ * more: that is said only under -v. Returns the exit code: 141 (128 +
+ * SIGPIPE, as a shell shows a writer SIGPIPE killed) for EPIPE, else 1.
+ */
+int bp_session__write_failed(const char *cmd, const char *where, int err, uint64_t unwritten,
+			     const char *lost_too, bool child_stopped);
 
 #endif /* BPFPROBE_SESSION_H */
