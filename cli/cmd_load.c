@@ -321,7 +321,7 @@ int cmd_load(int argc, char **argv)
 	if (!records)
 		return 1;
 	if (bp_is_c_source(a.obj_path)) {
-		if (bp_compile_c(a.obj_path, bp_cflags__list(&a.cflags), compiled,
+		if (bp_compile_c(a.obj_path, bp_cflags__list(&a.cflags), a.no_cache, compiled,
 				 sizeof(compiled)))
 			goto out;
 		oopts.source = a.obj_path;

@@ -438,7 +438,8 @@ int cmd_resolve(int argc, char **argv)
 	path = a.target;
 	/* a C source is compiled as load compiles it (same cache) */
 	if (bp_is_c_source(a.target) && !is_sec_text(a.target)) {
-		if (bp_compile_c(a.target, bp_cflags__list(&a.cflags), compiled, sizeof(compiled)))
+		if (bp_compile_c(a.target, bp_cflags__list(&a.cflags), a.no_cache, compiled,
+				 sizeof(compiled)))
 			goto out;
 		path = compiled;
 	}
