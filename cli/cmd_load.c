@@ -243,9 +243,13 @@ static int poll_output(void *out, int timeout_ms)
  * be written (said).
  */
 static int run_loop(struct bpfprobe_output *out, const struct load_args *a, pid_t child,
-		    bool *failed)
+		    FILE *records, bool *failed)
 {
-	struct bp_session_loop l = { .poll = poll_output, .ctx = out, .child = child };
+	/* stdout is a stream of std_streams.c's: its descriptor is 1 */
+	struct bp_session_loop l = {
+		.poll = poll_output, .ctx = out, .child = child,
+		.out_fd = records == stdout ? STDOUT_FILENO : fileno(records),
+	};
 	int code = bp_session__run(&l), err;
 	uint64_t lost;
 
@@ -254,7 +258,8 @@ static int run_loop(struct bpfprobe_output *out, const struct load_args *a, pid_
 		if (!a->no_map_dump && !bpfprobe_output__write_error(out))
 			bpfprobe_output__dump_maps(out);
 	}
-	err = bpfprobe_output__write_error(out);
+	/* the session's (a reader gone before a write told) or the output's */
+	err = l.write_err ? l.write_err : bpfprobe_output__write_error(out);
 	*failed = err != 0;
 	if (err)
 		return bp_session__write_failed("load", a->output ? a->output : "stdout", err,
@@ -383,7 +388,7 @@ int cmd_load(int argc, char **argv)
 		code = 127;	/* like a shell that cannot run the command */
 		goto out;
 	}
-	code = run_loop(out, &a, w.pid, &failed);
+	code = run_loop(out, &a, w.pid, records, &failed);
 	w.pid = -1;
 	if (!a.quiet && !failed)
 		bp_report__never_ran(obj, &scope);

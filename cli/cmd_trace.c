@@ -192,15 +192,18 @@ static int poll_out(void *out, int timeout_ms)
 }
 
 /* Runs the session: returns the exit code. */
-static int run_session(const struct trace_args *a, struct bp_trace_out *out, pid_t child,
-		       bool *failed)
+static int run_session(const struct trace_args *a, struct bp_trace_out *out, int fd,
+		       pid_t child, bool *failed)
 {
-	struct bp_session_loop l = { .poll = poll_out, .ctx = out, .child = child };
+	struct bp_session_loop l = {
+		.poll = poll_out, .ctx = out, .child = child, .out_fd = fd,
+	};
 	int code = bp_session__run(&l), err;
 
 	if (!l.write_err)
 		bp_trace_out__finish(out);
-	err = bp_trace_out__write_error(out);
+	/* the session's (a reader gone before a write told) or the writer's */
+	err = l.write_err ? l.write_err : bp_trace_out__write_error(out);
 	*failed = err != 0;
 	if (!err)
 		return code;
@@ -277,7 +280,7 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records)
 		code = 127;	/* like a shell that cannot run the command */
 		goto out;
 	}
-	code = run_session(a, out, w.pid, &failed);
+	code = run_session(a, out, topts.fd, w.pid, &failed);
 	w.pid = -1;
 	if (!a->quiet && !failed)
 		bp_report__never_ran(obj, &scope);

@@ -4,6 +4,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <bpfprobe/bpfprobe.h>
@@ -73,6 +75,17 @@ FILE *bp_session__open_records(const char *cmd, const char *path)
 	return f;
 }
 
+/* Whether fd is a pipe (or FIFO) nobody reads any more. */
+static bool reader_gone(int fd)
+{
+	struct pollfd p = { .fd = fd };
+	struct stat st;
+
+	/* a pipe's writer sees POLLERR once no reader is left */
+	return fd >= 0 && !fstat(fd, &st) && S_ISFIFO(st.st_mode) && poll(&p, 1, 0) == 1 &&
+	       (p.revents & POLLERR);
+}
+
 /* The workload, still running when output failed: SIGTERM, then reaped. */
 static void stop_child(pid_t child)
 {
@@ -98,6 +111,8 @@ int bp_session__run(struct bp_session_loop *l)
 	for (;;) {
 		/* bounded: the workload and signals are checked in between */
 		err = l->poll(l->ctx, 50);
+		if (err >= 0 && reader_gone(l->out_fd))
+			err = -EPIPE;
 		if (err < 0) {
 			l->write_err = err;
 			if (l->child > 0 && waitpid(l->child, &status, WNOHANG) == 0) {

@@ -60,14 +60,19 @@ struct bp_session_loop {
 	int (*poll)(void *ctx, int timeout_ms);
 	void *ctx;
 	pid_t child;		/* the workload, or <= 0 */
-	int write_err;		/* out: what poll returned that ended the session */
+	/* where the records go: when it is a pipe whose reader went away,
+	 * the session ends as if a write had failed with EPIPE, without
+	 * waiting for the next record to find out (-1: not watched) */
+	int out_fd;
+	int write_err;		/* out: what ended the session (-EPIPE, ...) */
 	bool child_stopped;	/* out: the workload was sent SIGTERM for it */
 };
 
 /*
  * Calls poll(ctx, 50 ms) until the workload child (> 0) exits or, without
  * one, a signal comes; a signal is passed on to the child. Output that
- * can no longer be written ends the session at once, as perf record does:
+ * can no longer be written (or out_fd's reader gone) ends the session at
+ * once, as perf record does:
  * a workload still running is sent SIGTERM and waited for (a signal that
  * comes meanwhile is passed on). Returns the exit code: the child's as a
  * shell gives it, else 0; after a write error, 1 (141 for EPIPE), which

@@ -79,6 +79,20 @@ if ended fault_output_epipe_workload "$rc" 141; then
 	fi
 fi
 
+# the reader goes away and no record comes after: the session ends all the
+# same (a pipe's writer sees its reader go), the idle workload stopped
+rm -f "$tmp/wpid"
+timeout 60 "$BPFPROBE" load -v "$tmp/obj.o" -- sh -c "echo \$\$ >$tmp/wpid; $V >/dev/null 2>&1; exec sleep 600" \
+	2>"$tmp/err" | head -1 >/dev/null
+rc=${PIPESTATUS[0]}
+if ended fault_output_epipe_idle "$rc" 141; then
+	if ! grep -q 'stdout was closed.*the command stopped' "$tmp/err"; then
+		fail fault_output_epipe_idle "-v says nothing of it: $(tail -3 "$tmp/err")"
+	else
+		pass fault_output_epipe_idle
+	fi
+fi
+
 rm -f "$tmp/wpid"
 timeout 60 "$BPFPROBE" trace "exec=$V;handle_req req->hdr->len" -- "${W[@]}" 2>"$tmp/err" |
 	head -1 >"$tmp/first"
