@@ -53,7 +53,7 @@ msg :=
 endif
 
 LIB_SRCS := $(wildcard probes/*.c probes/binary/*.c probes/value/*.c probes/usdt/*.c probes/dwarf/*.c probes/kernel/*.c probes/map/*.c prologue/*.c \
-	      loader/*.c util/*.c output/*.c)
+	      loader/*.c util/*.c output/*.c unwind/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_SRCS := $(wildcard cli/*.c)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -126,8 +126,10 @@ $(BUILD)/tests/bpfprobe-preloadable: $(CLI_OBJS) $(BUILD)/sysinfo.a $(BUILD)/tra
 
 # A unit test links the helpers (tests/unit/*.c other than test_*.c) it names here.
 $(BUILD)/tests/test_prologue $(BUILD)/tests/test_guard $(BUILD)/tests/test_map_trace \
-	$(BUILD)/tests/test_follow $(BUILD)/tests/test_expr: $(BUILD)/obj/tests/unit/bpf_interp.o
-$(BUILD)/tests/test_prologue $(BUILD)/tests/test_expr: $(BUILD)/obj/tests/unit/fetch_model.o
+	$(BUILD)/tests/test_follow $(BUILD)/tests/test_expr \
+	$(BUILD)/tests/test_loc_generic: $(BUILD)/obj/tests/unit/bpf_interp.o
+$(BUILD)/tests/test_prologue $(BUILD)/tests/test_expr \
+	$(BUILD)/tests/test_loc_generic: $(BUILD)/obj/tests/unit/fetch_model.o
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbpfprobe.a $(BUILD)/sysinfo.a $(BUILD)/trace.a $(BUILD)/inspect.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
@@ -140,6 +142,8 @@ include tests/targets/argx/argx.mk
 include tests/targets/fetch/fetch.mk
 include tests/targets/points/points.mk
 include tests/targets/readable_cxx/readable_cxx.mk
+include tests/diff/diff.mk
+include tests/targets/unwind/unwind.mk
 include samples/samples.mk
 VMTEST_DEPS := tests-build
 include tests/vm/vm.mk

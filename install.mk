@@ -1,5 +1,5 @@
 # make install PREFIX=/usr/local DESTDIR=: the binary, both libraries, the
-# header, bpfprobe.pc, man pages and bash completion.
+# headers (bpfprobe.h for programs that load, bpf.h for BPF programs), bpfprobe.pc, man pages and bash completion.
 PREFIX  ?= /usr/local
 LIBDIR  ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
@@ -24,7 +24,7 @@ install: all $(BUILD)/bpfprobe.pc
 	$(Q)install -m 755 $(BUILD)/libbpfprobe.so $(DESTDIR)$(LIBDIR)/libbpfprobe.so.$(VERSION)
 	$(Q)ln -sf libbpfprobe.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libbpfprobe.so.$(SONAME_MAJOR)
 	$(Q)ln -sf libbpfprobe.so.$(SONAME_MAJOR) $(DESTDIR)$(LIBDIR)/libbpfprobe.so
-	$(Q)install -m 644 include/bpfprobe/bpfprobe.h $(DESTDIR)$(INCLUDEDIR)/bpfprobe/bpfprobe.h
+	$(Q)install -m 644 include/bpfprobe/bpfprobe.h include/bpfprobe/bpf.h $(DESTDIR)$(INCLUDEDIR)/bpfprobe/
 	$(Q)install -m 644 $(BUILD)/bpfprobe.pc $(DESTDIR)$(LIBDIR)/pkgconfig/bpfprobe.pc
 	$(Q)install -m 644 man/bpfprobe.8 $(DESTDIR)$(MANDIR)/man8/bpfprobe.8
 	$(Q)install -m 644 man/libbpfprobe.3 $(DESTDIR)$(MANDIR)/man3/libbpfprobe.3

@@ -86,12 +86,21 @@
 #                and CPU of tracing the marker of `APP` that exits at once
 #                (start, resolve, load, attach, detach). Goal: no slower
 #                than bpftrace.
+# 9 stacks       a user stack per hit on hot_reg, which the loop calls N
+#                times (BENCH_STACK_CALLS, default 20000): `bpfprobe trace -p
+#                APP --folded 'exec=APP;hot_reg'` vs `perf record -p APP
+#                --call-graph dwarf -e probe_app:NAME` (a uprobe event made
+#                with perf probe for the run, then deleted), alternated 3
+#                times: the whole probed call, the bytes of stack each hit
+#                copies, and stacks unwound per CPU second (bpfprobe's whole
+#                run; perf's `perf script` over its data, which unwinds).
+#                Goal: no more per stack than perf (call ns and CPU per stack).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=$(realpath "${1:-build/bench}")
 BPFPROBE=$(realpath "${BPFPROBE:-build/bpfprobe}")
 RUNS=${BENCH_RUNS:-5}
-ONLY=${BENCH_ONLY:-1,2,3,4,5,6,7,8}
+ONLY=${BENCH_ONLY:-1,2,3,4,5,6,7,8,9}
 APP=$B/app
 tmp=$(mktemp -d)
 stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo 0)
@@ -703,6 +712,87 @@ if section 8; then
 		verdict=met
 	echo "  goal usdt no slower than bpftrace (prog_ns and attach wall): $verdict" | tee -a "$table"
 	sysctl -qw kernel.bpf_stats_enabled="$stats_was"
+fi
+# --- 9. user stacks against perf record --call-graph dwarf -----------------
+# stack_run bp|pf N: one run of APP's hot_reg loop of N calls under the
+# tool, attached by pid before the loop starts: the app's ns_per_call, the
+# tool's stacks and its CPU
+stack_run() {
+	local tool=$1 n=$2 app rs t base
+	rm -f "$tmp/go" "$tmp/ready" "$tmp/folded" "$tmp/perf.data"
+	base=$(bpftool prog show 2>/dev/null | sed -n 's/^\([0-9]*\): .*/\1/p' | sort -n | tail -1)
+	BENCH_GO=$tmp/go BENCH_READY=$tmp/ready "$APP" hot reg "$n" >"$tmp/app.out" &
+	app=$!
+	if [ "$tool" = bp ]; then
+		RUNSTAT_LOG=$tmp/tool.err "$B/runstat" 1 "$BPFPROBE" trace -q --folded -p $app \
+			-o "$tmp/folded" "exec=$APP;hot_reg" >"$tmp/rs.out" 2>&1 &
+	else
+		RUNSTAT_LOG=$tmp/tool.err "$B/runstat" 1 perf record -q --call-graph dwarf \
+			-e "$stack_event" -p $app -o "$tmp/perf.data" >"$tmp/rs.out" 2>&1 &
+	fi
+	rs=$!
+	for _ in $(seq 600); do
+		t=$(pgrep -P $rs | head -1)
+		if [ -n "$t" ]; then
+			if [ "$tool" = bp ]; then
+				bpftool -j link show 2>/dev/null |
+					jq -e --argjson b "${base:-0}" '[.[] | select(.prog_id > $b)] | length > 0' >/dev/null && break
+			else
+				[ -s "$tmp/perf.data" ] && break
+			fi
+		fi
+		sleep 0.05
+	done
+	sleep 0.5
+	touch "$tmp/go"
+	for _ in $(seq 1200); do
+		[ -s "$tmp/ready" ] && break
+		kill -0 $app 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -TERM "$(cat "$tmp/ready" 2>/dev/null)" 2>/dev/null
+	wait $app
+	sleep 0.5
+	kill -INT "$t" 2>/dev/null
+	wait $rs
+	if [ "$tool" = bp ]; then
+		echo "$(cat "$tmp/app.out") stacks=$(awk '{ n += $NF } END { print n + 0 }' "$tmp/folded" 2>/dev/null) $(cat "$tmp/rs.out")"
+	else
+		local samples u
+		samples=$(perf report -D -i "$tmp/perf.data" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE')
+		u=$(RUNSTAT_LOG=$tmp/script.err "$B/runstat" 1 perf script -i "$tmp/perf.data" 2>/dev/null)
+		echo "$(cat "$tmp/app.out") stacks=$samples $(cat "$tmp/rs.out") unwind_cpu=$(field cpu "$u")"
+	fi
+}
+if section 9; then
+	n=${BENCH_STACK_CALLS:-20000}
+	plain=$(field ns_per_call "$("$APP" hot reg "$n")")
+	stack_event=probe_app:bpfprobe_bench_$$
+	perf probe -q -x "$APP" -a "bpfprobe_bench_$$=hot_reg" >/dev/null 2>&1 || stack_event=
+	med3() { tr ' ' '\n' <<<"$1" | grep -E '^[0-9.]+$' | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
+	bp_call= pf_call= bp_rate= pf_rate= bp_n= pf_n=
+	for i in 1 2 3; do
+		for tool in $([ $((i % 2)) = 1 ] && echo "bp pf" || echo "pf bp"); do
+			[ "$tool" = pf ] && [ -z "$stack_event" ] && continue
+			v=$(stack_run "$tool" "$n")
+			cpu=$(field cpu "$v")
+			[ "$tool" = pf ] && cpu=$(field unwind_cpu "$v")
+			rate=$(awk -v s="$(field stacks "$v")" -v c="$cpu" 'BEGIN { if (c > 0) printf "%.0f", s / c }')
+			eval "${tool}_call+=\" $(field ns_per_call "$v")\" ${tool}_rate+=\" $rate\" ${tool}_n+=\" $(field stacks "$v")\""
+		done
+	done
+	[ -n "$stack_event" ] && perf probe -q -d "$stack_event" >/dev/null 2>&1
+	printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric bpfprobe perf ratio "" note | tee -a "$table"
+	row stacks "user stack, 3x$n" call_ns "$(med3 "$bp_call")" "$(med3 "$pf_call")" "" \
+		"the probed call with its stack taken; unprobed: $plain ns"
+	row stacks "user stack, 3x$n" bytes "8192" "8192" "" \
+		"stack copied per hit (bpfprobe: less near the stack's top); + 64 / perf's regs"
+	row stacks "user stack, 3x$n" stacks/s "$(med3 "$bp_rate")" "$(med3 "$pf_rate")" "" \
+		"stacks unwound per CPU second: bpfprobe's whole run, perf script's; stacks: $bp_n / $pf_n"
+	verdict=missed
+	awk -v a="$(med3 "$bp_call")" -v b="$(med3 "$pf_call")" 'BEGIN { exit !(a > 0 && b > 0 && a <= b) }' &&
+		awk -v a="$(med3 "$bp_rate")" -v b="$(med3 "$pf_rate")" 'BEGIN { exit !(a >= b) }' && verdict=met
+	echo "  goal stacks no more per stack than perf (call_ns and stacks/s): $verdict" | tee -a "$table"
 fi
 echo
 echo "bench: table saved in $table"

@@ -31,6 +31,9 @@ struct trace_args {
 	bool system_wide;
 	bool json;
 	bool count;
+	const char *hist;
+	bool ustack, kstack;
+	bool folded;
 	unsigned int strlen;
 	const char *vmlinux;
 	bool no_cache;
@@ -39,7 +42,7 @@ struct trace_args {
 	const char *output;
 };
 
-enum { OPT_JSON = 256, OPT_STRLEN, OPT_VMLINUX, OPT_NO_FOLLOW, OPT_NO_CACHE };
+enum { OPT_JSON = 256, OPT_HIST, OPT_STACK, OPT_FOLDED, OPT_STRLEN, OPT_VMLINUX, OPT_NO_FOLLOW, OPT_NO_CACHE };
 
 static const struct bp_cli_opt trace_opts[] = {
 	BP_PID_OPTION,
@@ -48,6 +51,18 @@ static const struct bp_cli_opt trace_opts[] = {
 	{ "count", 'c', no_argument, NULL,
 	  "count the hits of each probe point (in BPF) and\n"
 	  "print the counts at exit, not a line per hit" },
+	{ "stack", OPT_STACK, optional_argument, "WHICH",
+	  "each hit's stack under its line: user (the\n"
+	  "default), kernel or both; unwound through the\n"
+	  "binaries' CFI, inlined calls as frames of their own" },
+	{ "folded", OPT_FOLDED, no_argument, NULL,
+	  "count the hits' stacks (--stack's, user by default)\n"
+	  "and print them at exit folded, \"frame;...;frame N\",\n"
+	  "for flamegraph.pl, speedscope and inferno" },
+	{ "hist", OPT_HIST, required_argument, "NAME",
+	  "a power-of-two histogram of argument NAME per\n"
+	  "probe point (in BPF), printed at exit with bars,\n"
+	  "not a line per hit" },
 	{ "strlen", OPT_STRLEN, required_argument, "N",
 	  "bytes kept of a NAME:string value, its NUL\n"
 	  "included (default 64, at most 448)" },
@@ -91,6 +106,25 @@ static int parse_option(int c, struct trace_args *a)
 		return 0;
 	case 'c':
 		a->count = true;
+		return 0;
+	case OPT_HIST:
+		a->hist = optarg;
+		return 0;
+	case OPT_STACK:
+		if (!optarg || !strcmp(optarg, "user")) {
+			a->ustack = true;
+		} else if (!strcmp(optarg, "kernel")) {
+			a->kstack = true;
+		} else if (!strcmp(optarg, "both")) {
+			a->ustack = a->kstack = true;
+		} else {
+			fprintf(stderr, "bpfprobe trace: --stack=%s: want user, kernel or both\n",
+				optarg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_FOLDED:
+		a->folded = true;
 		return 0;
 	case OPT_STRLEN: {
 		unsigned long n = strtoul(optarg, &end, 10);
@@ -160,6 +194,17 @@ static int parse_args(int argc, char **argv, struct trace_args *a)
 	}
 	if (a->cmd && a->pid > 0) {
 		fprintf(stderr, "bpfprobe trace: -p and a command exclude each other\n");
+		return -EINVAL;
+	}
+	if (a->folded && !a->ustack && !a->kstack)
+		a->ustack = true;
+	if ((a->count || a->hist) && (a->ustack || a->kstack || a->folded)) {
+		fprintf(stderr, "bpfprobe trace: %s counts in BPF, with no stacks: leave out %s\n",
+			a->hist ? "--hist" : "--count", a->folded ? "--folded" : "--stack");
+		return -EINVAL;
+	}
+	if (a->count && a->hist) {
+		fprintf(stderr, "bpfprobe trace: --hist counts the hits too: leave out --count\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -309,6 +354,10 @@ int cmd_trace(int argc, char **argv)
 	if (!records)
 		return 1;
 	topts.count = a.count;
+	topts.hist = a.hist;
+	topts.ustack = a.ustack;
+	topts.kstack = a.kstack;
+	topts.folded = a.folded;
 	topts.strlen = a.strlen;
 	topts.vmlinux = a.vmlinux;
 	topts.no_cache = a.no_cache;

@@ -209,11 +209,37 @@ static int finish_hashed(struct piped *c, uint64_t *h)
 	return n < 0 ? -EIO : rc;
 }
 
+/*
+ * The directory of bpfprobe's own headers (<bpfprobe/bpf.h>): include/
+ * beside the directory of the running binary, which is the build tree's
+ * (build/bpfprobe) and an installation's (PREFIX/sbin/bpfprobe) alike.
+ * False when it is not there.
+ */
+static bool own_include_dir(char *buf, size_t len)
+{
+	char exe[PATH_MAX], *slash;
+	struct stat st;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	if (snprintf(buf, len, "%s/../include/bpfprobe/bpf.h", exe) >= (int)len ||
+	    stat(buf, &st) || !S_ISREG(st.st_mode))
+		return false;
+	buf[strlen(buf) - strlen("/bpfprobe/bpf.h")] = '\0';
+	return true;
+}
+
 /* The whole command line but the part that says what to output:
  * argv[0], the defaults, extra. Returns the count, argv NULL-terminated. */
 static int base_argv(const char **argv, const struct compiler *cc, const char *src,
 		     const char *const *extra, char *srcdir, size_t srcdir_len,
-		     char *archinc, size_t archinc_len)
+		     char *archinc, size_t archinc_len, char *owninc, size_t owninc_len)
 {
 	const char *slash = strrchr(src, '/');
 	struct stat st;
@@ -238,6 +264,11 @@ static int base_argv(const char **argv, const struct compiler *cc, const char *s
 			argv[n++] = "-idirafter";
 			argv[n++] = archinc;
 		}
+	}
+	/* <bpfprobe/bpf.h>, after the system's */
+	if (own_include_dir(owninc, owninc_len)) {
+		argv[n++] = "-idirafter";
+		argv[n++] = owninc;
 	}
 	/* #include "..." from the source's directory, never <...> */
 	argv[n++] = "-iquote";
@@ -383,7 +414,7 @@ static int check_source(const char *src)
 int bp_compile_c(const char *src, const char *const *extra, bool no_cache, char *out,
 		 size_t len)
 {
-	char srcdir[PATH_MAX], archinc[64], name[32] = "compiled.o";
+	char srcdir[PATH_MAX], archinc[64], owninc[PATH_MAX], name[32] = "compiled.o";
 	const char **argv, *bad = refused_word(extra);
 	struct bp_cache_dir dir = { .fd = -1 };
 	struct compiler cc;
@@ -407,7 +438,8 @@ int bp_compile_c(const char *src, const char *const *extra, bool no_cache, char 
 	argv = calloc(nextra + 24, sizeof(*argv));
 	if (!argv)
 		return -ENOMEM;
-	n = base_argv(argv, &cc, src, extra, srcdir, sizeof(srcdir), archinc, sizeof(archinc));
+	n = base_argv(argv, &cc, src, extra, srcdir, sizeof(srcdir), archinc, sizeof(archinc),
+		      owninc, sizeof(owninc));
 	/* --no-cache: neither read nor written (no key needed) */
 	if (!no_cache) {
 		rc = cache_key(&cc, argv, n, src, &key);

@@ -99,7 +99,13 @@ static void set_addr(struct collect *c, struct bp_func_entry *e, uint64_t entry,
 /* bp_func__code for any DIE: a declaration has no code. */
 bool bp_list__code_range(Dwarf_Die *die, uint64_t *entry, uint64_t *end)
 {
-	return !dwarf_hasattr(die, DW_AT_declaration) && bp_func__code(die, entry, end);
+	if (dwarf_hasattr(die, DW_AT_declaration))
+		return false;
+	/* an inlined copy starts where the resolver probes it: its entry_pc,
+	 * also when that is only "between views" of an address */
+	if (dwarf_tag(die) == DW_TAG_inlined_subroutine)
+		return bp_inline__code(die, entry, end);
+	return bp_func__code(die, entry, end);
 }
 
 static void index_add(struct collect *c, Dwarf_Die *die, const char *name)

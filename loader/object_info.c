@@ -21,6 +21,18 @@ struct bpf_object *bpfprobe_object__bpf_object(const struct bpfprobe_object *obj
 	return obj ? obj->obj : NULL;
 }
 
+int bpfprobe_object__stack_fds(const struct bpfprobe_object *obj, int *samples_fd,
+			       int *kstacks_fd)
+{
+	if (!obj || !obj->loaded)
+		return bp_api_err(-EINVAL);
+	if (samples_fd)
+		*samples_fd = obj->stack_samples_fd;
+	if (kstacks_fd)
+		*kstacks_fd = obj->stack_map_fd;
+	return 0;
+}
+
 size_t bpfprobe_object__program_cnt(const struct bpfprobe_object *obj)
 {
 	return obj ? obj->nprogs : 0;

@@ -26,6 +26,21 @@ static const struct btf_type *resolve(const struct btf *btf, __u32 *id)
 	return t;
 }
 
+/* Whether id is bpfprobe_stack_t (bpfprobe/bpf.h), through qualifiers
+ * and typedefs of it. */
+bool bp_btf__is_stack(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf && id ? btf__type_by_id(btf, id) : NULL;
+
+	while (t && (btf_is_typedef(t) || btf_is_mod(t))) {
+		if (btf_is_typedef(t) &&
+		    !strcmp(btf__name_by_offset(btf, t->name_off), BP_STACK_TYPE_NAME))
+			return btf__resolve_size(btf, id) == 8;
+		t = btf__type_by_id(btf, t->type);
+	}
+	return false;
+}
+
 /* Little-endian load of an unsigned integer of 1..8 bytes. */
 static unsigned long long load_uint(const unsigned char *p, size_t size)
 {
@@ -204,9 +219,15 @@ static void write_composite(const struct btf *btf, const struct btf_type *t, con
 static void write_value(const struct btf *btf, __u32 id, const unsigned char *p, size_t avail,
 			int depth, struct bp_value_sink *s)
 {
-	const struct btf_type *t = resolve(btf, &id);
-	__s64 size = btf__resolve_size(btf, id);
+	const struct btf_type *t;
+	__s64 size;
 
+	if (s->stacks && s->ops->stack && avail >= 8 && bp_btf__is_stack(btf, id)) {
+		s->ops->stack(s, load_uint(p, 8));
+		return;
+	}
+	t = resolve(btf, &id);
+	size = btf__resolve_size(btf, id);
 	if (!t || depth > MAX_DEPTH || size < 0 || (size_t)size > avail) {
 		s->ops->bytes(s, p, avail);
 		return;
@@ -262,6 +283,7 @@ bool bp_btf_value__typed(const struct bp_typed *v)
 
 void bp_btf_value__write(const struct bp_typed *v, struct bp_value_sink *s)
 {
+	s->stacks = v->stacks;
 	if (!bp_btf_value__typed(v)) {
 		s->ops->bytes(s, v->data, v->size);
 		return;

@@ -36,11 +36,21 @@ struct bp_value_sink_ops {
 	void (*str)(struct bp_value_sink *s, const char *p, size_t len);
 	void (*enumerator)(struct bp_value_sink *s, const char *name);
 	void (*bytes)(struct bp_value_sink *s, const void *p, size_t len);
+	/* a bpfprobe_stack_t, when the value has stacks to look it up in */
+	void (*stack)(struct bp_value_sink *s, unsigned long long id);
 };
 
 struct bp_value_sink {
 	const struct bp_value_sink_ops *ops;
+	struct bp_stacks *stacks;	/* the value's (bp_typed.stacks) */
 };
+
+/* The type a program gives stack ids (bpfprobe/bpf.h). */
+#define BP_STACK_TYPE_NAME "bpfprobe_stack_t"
+
+struct btf;
+/* Whether type id is BP_STACK_TYPE_NAME (through qualifiers, typedefs). */
+bool bp_btf__is_stack(const struct btf *btf, __u32 id);
 
 /*
  * Writes v through s: by its BTF type when it has one and the data covers

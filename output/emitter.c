@@ -79,12 +79,15 @@ void bp_emit__printk(struct bp_emitter *em, const struct bp_printk_msg *m)
 
 void bp_emit__record(struct bp_emitter *em, const struct bp_record *r)
 {
+	struct bp_record rs = *r;
+
 	if (!can_write(em, true))
 		return;
+	rs.val.stacks = em->stacks;
 	if (em->json)
-		bp_jsonout__record(em->j, r);
+		bp_jsonout__record(em->j, &rs);
 	else
-		bp_text__record(em->out, r, em->quiet_meta);
+		bp_text__record(em->out, &rs, em->quiet_meta);
 	wrote(em, true);
 }
 
@@ -106,15 +109,43 @@ void bp_emit__map_begin(struct bp_emitter *em, const struct bp_map_head *h)
 	}
 }
 
+/* Per-CPU values beyond this many are printed without their stacks. */
+#define STACK_VALUES 64
+
 void bp_emit__map_entry(struct bp_emitter *em, const struct bp_map_head *h,
 			const struct bp_typed *key, const struct bp_typed *values, int nvalues)
 {
+	struct bp_typed ks = *key, vs[STACK_VALUES];
+
 	if (!can_write(em, true))
 		return;
+	ks.stacks = em->stacks;
+	if (nvalues <= STACK_VALUES) {
+		for (int i = 0; i < nvalues; i++) {
+			vs[i] = values[i];
+			vs[i].stacks = em->stacks;
+		}
+		values = vs;
+	}
 	if (em->json)
-		bp_jsonout__map_entry(em->j, key, values, nvalues);
+		bp_jsonout__map_entry(em->j, &ks, values, nvalues);
 	else
-		bp_text__map_entry(em->out, h, key, values, nvalues);
+		bp_text__map_entry(em->out, h, &ks, values, nvalues);
+	wrote(em, true);
+}
+
+void bp_emit__map_hist(struct bp_emitter *em, const struct bp_map_head *h,
+		       const struct bp_typed *key, const struct bp_hist *hist)
+{
+	struct bp_typed ks = *key;
+
+	if (!can_write(em, true))
+		return;
+	ks.stacks = em->stacks;
+	if (em->json)
+		bp_jsonout__map_hist(em->j, &ks, hist);
+	else
+		bp_text__map_hist(em->out, h, &ks, hist);
 	wrote(em, true);
 }
 

@@ -14,6 +14,8 @@
 #include "output/record.h"
 
 struct bp_json;
+struct bp_hist;
+struct bp_stacks;
 
 struct bp_emitter {
 	FILE *out;		/* records */
@@ -21,6 +23,8 @@ struct bp_emitter {
 	bool json;
 	bool quiet_meta;
 	struct bp_json *j;	/* json mode */
+	/* where the values' stack ids are unwound; NULL: printed as numbers */
+	struct bp_stacks *stacks;
 	int werr;		/* the first write to out that failed: -errno */
 	__u64 unwritten;	/* records and map entries not written since */
 };
@@ -44,6 +48,9 @@ void bp_emit__lost(struct bp_emitter *em, const struct bp_lost *l);
 void bp_emit__map_begin(struct bp_emitter *em, const struct bp_map_head *h);
 void bp_emit__map_entry(struct bp_emitter *em, const struct bp_map_head *h,
 			const struct bp_typed *key, const struct bp_typed *values, int nvalues);
+/* An entry whose value is a histogram (output/hist.h). */
+void bp_emit__map_hist(struct bp_emitter *em, const struct bp_map_head *h,
+		       const struct bp_typed *key, const struct bp_hist *hist);
 void bp_emit__map_end(struct bp_emitter *em, const struct bp_map_head *h, size_t nentries);
 
 #endif /* BPFPROBE_OUTPUT_EMITTER_H */

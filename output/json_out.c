@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "output/btf_record.h"
+#include "output/hist.h"
 #include "output/json_out.h"
+#include "output/stack_print.h"
 #include "util/json.h"
 
 struct json_sink {
@@ -112,10 +114,15 @@ static void j_bytes(struct bp_value_sink *s, const void *p, size_t len)
 	put_hex_string(js(s), p, len);
 }
 
+static void j_stack(struct bp_value_sink *s, unsigned long long id)
+{
+	bp_stack__json(js(s), s->stacks, id);
+}
+
 static const struct bp_value_sink_ops json_ops = {
 	.open = j_open, .close = j_close, .member = j_member, .sint = j_sint,
 	.uint = j_uint, .ptr = j_ptr, .real = j_real, .boolean = j_bool, .str = j_str,
-	.enumerator = j_enumerator, .bytes = j_bytes,
+	.enumerator = j_enumerator, .bytes = j_bytes, .stack = j_stack,
 };
 
 void bp_jsonout__value(struct bp_json *j, const struct bp_typed *v)
@@ -197,6 +204,17 @@ void bp_jsonout__map_entry(struct bp_json *j, const struct bp_typed *key,
 			bp_jsonout__value(j, &values[i]);
 		bp_json__end_array(j);
 	}
+	bp_json__end_object(j);
+}
+
+void bp_jsonout__map_hist(struct bp_json *j, const struct bp_typed *key,
+			  const struct bp_hist *hist)
+{
+	bp_json__begin_object(j);
+	bp_json__key(j, "key");
+	bp_jsonout__value(j, key);
+	bp_json__key(j, "hist");
+	bp_hist__json(j, hist);
 	bp_json__end_object(j);
 }
 

@@ -8,6 +8,8 @@
 #include <bpf/libbpf.h>
 #include "output/btf_record.h"
 #include "output/emitter.h"
+#include "output/hist.h"
+#include "output/stack_counts.h"
 #include "output/map_dump.h"
 #include "util/log.h"
 #include "util/grow.h"
@@ -172,8 +174,18 @@ static void emit_entry(struct dump_ctx *c, const struct bp_map_head *h, struct b
 	__u32 vtype = bpf_map__btf_value_type_id(c->map);
 	struct bp_typed one = { .btf = c->btf, .type_id = vtype, .data = en->value, .size = c->value_size };
 	struct bp_typed *percpu;
+	enum bp_hist_kind hk = bp_hist__kind(c->btf, vtype);
 	void *sum;
 
+	if (hk != BP_HIST_NONE) {
+		struct bp_hist hist;
+
+		if (!bp_hist__read(&hist, hk, en->value, c->ncpu, c->stride, c->value_size)) {
+			bp_emit__map_hist(em, h, &key, &hist);
+			bp_hist__fini(&hist);
+			return;
+		}
+	}
 	if (!c->percpu) {
 		bp_emit__map_entry(em, h, &key, &one, 1);
 		return;
@@ -196,6 +208,76 @@ static void emit_entry(struct dump_ctx *c, const struct bp_map_head *h, struct b
 	}
 	bp_emit__map_entry(em, h, &key, percpu, c->ncpu);
 	free(percpu);
+}
+
+/* An integer value of 1..8 bytes (a count), its signedness in *sign. */
+static bool count_type(const struct btf *btf, __u32 id, bool *sign)
+{
+	const struct btf_type *t = btf && id ? btf__type_by_id(btf, id) : NULL;
+
+	while (t && (btf_is_typedef(t) || btf_is_mod(t)))
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_int(t) || t->size > 8 || btf_int_bits(t) != t->size * 8)
+		return false;
+	*sign = btf_int_encoding(t) & BTF_INT_SIGNED;
+	return true;
+}
+
+static __s64 count_at(const unsigned char *p, size_t size, bool sign)
+{
+	__u64 v = 0;
+
+	for (size_t i = size; i-- > 0;)
+		v = v << 8 | p[i];
+	if (sign && size < 8 && (v >> (8 * size - 1)) & 1)
+		v |= ~0ULL << (8 * size);
+	return (__s64)v;
+}
+
+/*
+ * A map keyed by stack ids with counts for values: equal stacks merged
+ * (stack_counts.h). False when the map is not one, or merging failed:
+ * then its entries are printed one by one.
+ */
+static bool dump_stack_counts(struct dump_ctx *c, const struct bp_map_head *h,
+			      struct bp_emitter *em, const struct entry *e, size_t n)
+{
+	__u32 ktype = bpf_map__btf_key_type_id(c->map), vtype = bpf_map__btf_value_type_id(c->map);
+	struct bp_stack_count *m = NULL;
+	size_t nm = 0;
+	__u64 *ids;
+	__s64 *counts;
+	bool sign, ok = false;
+
+	if (!em->stacks || c->key_size != 8 || !bp_btf__is_stack(c->btf, ktype) ||
+	    !count_type(c->btf, vtype, &sign))
+		return false;
+	ids = calloc(n ? n : 1, sizeof(*ids));
+	counts = calloc(n ? n : 1, sizeof(*counts));
+	for (size_t i = 0; ids && counts && i < n; i++) {
+		memcpy(&ids[i], e[i].key, 8);
+		for (int cpu = 0; cpu < c->ncpu; cpu++)
+			counts[i] += count_at((const unsigned char *)e[i].value + cpu * c->stride,
+					      c->value_size, sign);
+	}
+	if (ids && counts && !bp_stack_counts__merge(em->stacks, ids, counts, n, &m, &nm)) {
+		bp_emit__map_begin(em, h);
+		for (size_t i = 0; i < nm; i++) {
+			struct bp_typed key = { .btf = c->btf, .type_id = ktype, .data = &m[i].id,
+						.size = 8 };
+			__s64 v = m[i].count;
+			struct bp_typed val = { .btf = c->btf, .type_id = vtype, .data = &v,
+						.size = c->value_size };
+
+			bp_emit__map_entry(em, h, &key, &val, 1);
+		}
+		bp_emit__map_end(em, h, nm);
+		bp_stack_counts__free(m, nm);
+		ok = true;
+	}
+	free(ids);
+	free(counts);
+	return ok;
 }
 
 static int dump_one(struct bpf_object *obj, struct bpf_map *map, struct bp_emitter *em)
@@ -227,6 +309,10 @@ static int dump_one(struct bpf_object *obj, struct bpf_map *map, struct bp_emitt
 	if (err) {
 		bp_err("cannot dump map '%s': %s\n", h.name, strerror(-err));
 		return err;
+	}
+	if (dump_stack_counts(&c, &h, em, e, n)) {
+		free_entries(e, n);
+		return 0;
 	}
 	bp_emit__map_begin(em, &h);
 	for (size_t i = 0; i < n; i++)

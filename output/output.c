@@ -22,6 +22,7 @@
 #include "output/printk_filter.h"
 #include "output/printk_raw.h"
 #include "output/ringbuf.h"
+#include "output/stack_cache.h"
 #include "util/log.h"
 #include "util/opts.h"
 #include "util/ref.h"
@@ -35,6 +36,7 @@ struct bpfprobe_output {
 	struct bp_ringbufs *rbs;
 	struct bp_perfbufs *pbs;
 	struct bp_pinned *pinned;	/* bpfprobe_output__open_pinned() */
+	struct bp_stacks *stacks;	/* $ustack's and $kstack's, unwound */
 	int epfd;
 	__u64 printk_lost;
 	struct bp_batch batch;	/* when to read the ring buffers */
@@ -150,6 +152,19 @@ struct bpfprobe_output *bpfprobe_output__open_pinned(const char *name,
 	return out;
 }
 
+/* The stacks $ustack and $kstack fetch, when a program fetches them. */
+static int open_stacks(struct bpfprobe_output *out, struct bpfprobe_object *obj)
+{
+	int samples = -1, kstacks = -1, err;
+
+	bpfprobe_object__stack_fds(obj, &samples, &kstacks);
+	if (samples < 0 && kstacks < 0)
+		return 0;
+	err = bp_stacks__new(samples, kstacks, &out->stacks);
+	out->em.stacks = out->stacks;
+	return err;
+}
+
 struct bpfprobe_output *bpfprobe_output__new(struct bpfprobe_object *obj,
 					     const struct bpfprobe_output_opts *opts)
 {
@@ -175,7 +190,9 @@ struct bpfprobe_output *bpfprobe_output__new(struct bpfprobe_object *obj,
 	if (OPTS_HAS(opts, global_printk_off))
 		global_off = opts->global_printk_off;
 	out->obj = bpfprobe_object__bpf_object(obj);
-	err = bp_ringbufs__open(out->obj, &out->em, &out->rbs);
+	err = open_stacks(out, obj);
+	if (!err)
+		err = bp_ringbufs__open(out->obj, &out->em, &out->rbs);
 	if (!err && out->rbs)
 		err = add_fd(out->epfd, bp_ringbufs__epoll_fd(out->rbs));
 	if (!err)
@@ -220,6 +237,12 @@ static int output_drain(struct bpfprobe_output *out)
 
 	if (!out)
 		return -EINVAL;
+	/* the samples before the records that name them */
+	if (out->stacks) {
+		err = bp_stacks__consume(out->stacks);
+		if (err < 0)
+			return err;
+	}
 	if (out->rbs) {
 		err = bp_ringbufs__consume(out->rbs);
 		if (err < 0)
@@ -357,6 +380,7 @@ void bpfprobe_output__free(struct bpfprobe_output *out)
 	bp_ringbufs__free(out->rbs);
 	bp_perfbufs__free(out->pbs);
 	bp_pinned__free(out->pinned);
+	bp_stacks__free(out->stacks);
 	bp_printk_raw__close(out->printk);
 	bp_printk_filter__free(out->filter);
 	bp_emitter__fini(&out->em);

@@ -14,6 +14,7 @@
 #include <linux/types.h>
 
 struct btf;
+struct bp_stacks;
 
 /* One bpf_trace_printk line. msg is not NUL-terminated; no trailing '\n'. */
 struct bp_printk_msg {
@@ -31,6 +32,9 @@ struct bp_typed {
 	__u32 type_id;
 	const void *data;
 	size_t size;
+	/* where its bpfprobe_stack_t ids are unwound (stack_cache.h);
+	 * NULL: printed as numbers */
+	struct bp_stacks *stacks;
 };
 
 /* One record from a ring buffer or perf buffer map. */

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "output/btf_record.h"
+#include "output/hist.h"
+#include "output/stack_print.h"
 #include "output/text_out.h"
 #include "util/utf8.h"
 
@@ -156,10 +158,16 @@ static void t_bytes(struct bp_value_sink *s, const void *p, size_t len)
 		fputs("]", t->f);
 }
 
+static void t_stack(struct bp_value_sink *s, unsigned long long id)
+{
+	pre_value(ts(s));
+	bp_stack__text(ts(s)->f, s->stacks, id, "    ");
+}
+
 static const struct bp_value_sink_ops text_ops = {
 	.open = t_open, .close = t_close, .member = t_member, .sint = t_sint,
 	.uint = t_uint, .ptr = t_ptr, .real = t_real, .boolean = t_bool, .str = t_str,
-	.enumerator = t_enumerator, .bytes = t_bytes,
+	.enumerator = t_enumerator, .bytes = t_bytes, .stack = t_stack,
 };
 
 void bp_text__value(FILE *f, const struct bp_typed *v)
@@ -224,5 +232,17 @@ void bp_text__map_entry(FILE *f, const struct bp_map_head *h, const struct bp_ty
 		}
 		fputs("]", f);
 	}
+	fputc('\n', f);
+}
+
+void bp_text__map_hist(FILE *f, const struct bp_map_head *h, const struct bp_typed *key,
+		       const struct bp_hist *hist)
+{
+	fputc('@', f);
+	bp_utf8__fputs(f, h->name);
+	fputc('[', f);
+	bp_text__value(f, key);
+	fputs("]:\n", f);
+	bp_hist__print(f, hist);
 	fputc('\n', f);
 }

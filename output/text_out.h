@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include "output/record.h"
 
+struct bp_hist;
+
 /* A value by its BTF type (or hex bytes), as records and map entries print it. */
 void bp_text__value(FILE *f, const struct bp_typed *v);
 void bp_text__printk(FILE *f, const struct bp_printk_msg *m, bool quiet_meta);
@@ -17,5 +19,8 @@ void bp_text__record(FILE *f, const struct bp_record *r, bool quiet_meta);
 void bp_text__lost(FILE *f, const struct bp_lost *l);
 void bp_text__map_entry(FILE *f, const struct bp_map_head *h, const struct bp_typed *key,
 			const struct bp_typed *values, int nvalues);
+/* @MAP[key]: then the histogram's lines and an empty line. */
+void bp_text__map_hist(FILE *f, const struct bp_map_head *h, const struct bp_typed *key,
+		       const struct bp_hist *hist);
 
 #endif /* BPFPROBE_TEXT_OUT_H */

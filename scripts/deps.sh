@@ -21,7 +21,9 @@ pkgs=(gcc make clang llvm libbpf-dev libdw-dev libelf-dev zlib1g-dev liblzma-dev
       g++ libstdc++6-12-dbg	# the C++ tests: their target, libstdc++'s debug build
       liblua5.4-0-dbg libdb5.3-dbg python3.11-dbg	# the coverage (bench/coverage.sh) and its tests
       lua5.4	# trace on a real program (tests/e2e/trace.sh)
+      gdb	# the frames the unwinder must give (tests/e2e/unwind.sh)
       systemtap-sdt-dev python3.11 postgresql-15	# SDT markers: <sys/sdt.h>, programs that ship them (tests/e2e/usdt*.sh)
+      gdb python3 liblua5.4-dev libdb5.3-dev	# the truth: the differential test (tests/diff), the stacks (tests/e2e/stacks.sh)
       "$@")
 missing=()
 for p in "${pkgs[@]}"; do

@@ -31,7 +31,7 @@ BPF_SRCS := $(wildcard tests/bpf/*.bpf.c)
 BPF_NAMES := $(BPF_SRCS:tests/bpf/%.bpf.c=%)
 BPF_OBJS := $(foreach b,$(BPF_NAMES),$(foreach v,$(call target_variants,$(call bpf_target,$(b))),$(BUILD)/bpf/$(b)-$(v).o))
 
-BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell uname -m)-linux-gnu -Itests/bpf
+BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell uname -m)-linux-gnu -Itests/bpf -Iinclude
 
 define target_rule
 $(BUILD)/targets/$(1)-$(2)-$(3): $(wildcard tests/targets/$(1)/*.c) $(wildcard tests/targets/$(1)/*.h)

@@ -38,6 +38,16 @@
 #define BP_TRACE_MAP_EVENTS	"trace_events"	/* ring buffer of hits */
 #define BP_TRACE_MAP_LOST	"trace_lost"	/* per-CPU: hits the full ring dropped */
 #define BP_TRACE_MAP_COUNTS	"trace_counts"	/* per-CPU, one per probe point (count) */
+#define BP_TRACE_MAP_HIST	"trace_hist"	/* per-CPU, BP_TRACE_HIST_SLOTS per point (hist) */
+
+/*
+ * With hist, each probe point's power-of-two histogram of one member:
+ * slot 0 counts negative values, 1 zeros, k + 2 the values in
+ * [2^k, 2^(k+1)) (k up to 63: an unsigned member's top bit), and the
+ * last slot the hits whose value could not be read.
+ */
+#define BP_TRACE_HIST_VALUES	66
+#define BP_TRACE_HIST_SLOTS	(BP_TRACE_HIST_VALUES + 1)
 
 /* What each hit's ring buffer record starts with; the record follows. */
 struct bp_trace_hdr {
@@ -56,6 +66,7 @@ enum bp_trace_kind {
 	BP_TRACE_PTR,		/* an address (a pointer type), hex */
 	BP_TRACE_HEX,		/* an integer cast with :xNN, hex */
 	BP_TRACE_STR,		/* NAME:string: char[size], quoted */
+	BP_TRACE_STACK,		/* $ustack, $kstack: a stack id, its frames under the line */
 };
 
 /* One argument's member of a program's record. */
@@ -87,12 +98,15 @@ struct bp_trace_prog {
 	uint32_t rec_size;	/* the record's size, a multiple of 8 */
 	struct bp_trace_point *points;
 	int npoints;
+	int hist_member;	/* the member hist names; -1: none */
 };
 
 struct bp_trace {
 	struct bp_trace_prog *progs;
 	int nprogs;
 	bool count;
+	char *hist;		/* the member whose histogram is kept, or NULL */
+	bool folded;		/* count the stacks, print them folded at exit */
 	unsigned int strlen;
 	uint32_t ring_size;	/* bytes of BP_TRACE_MAP_EVENTS */
 	uint32_t npoints;	/* over every program: BP_TRACE_MAP_COUNTS's entries */
@@ -101,6 +115,10 @@ struct bp_trace {
 struct bp_trace_opts {
 	size_t sz;		/* sizeof(struct bp_trace_opts) */
 	bool count;		/* count hits per point instead of recording them */
+	const char *hist;	/* a histogram per point of this member instead */
+	bool ustack;		/* each hit's user stack ($ustack) */
+	bool kstack;		/* each hit's kernel stack ($kstack) */
+	bool folded;		/* the stacks counted, not a line per hit */
 	unsigned int strlen;	/* bytes of a string member; 0: BP_TRACE_STRLEN */
 	uint32_t ring_size;	/* bytes of the ring buffer, a power of 2; 0: 4 MiB */
 	const char *vmlinux;	/* kernel DWARF (bpfprobe_open_opts) */

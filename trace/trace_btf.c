@@ -46,6 +46,17 @@ static int char_type(struct btf *btf)
 	return id > 0 ? id : btf__add_int(btf, "char", 1, BTF_INT_SIGNED);
 }
 
+/* bpfprobe_stack_t (bpfprobe/bpf.h), added once */
+static int stack_type(struct btf *btf)
+{
+	int id = btf__find_by_name_kind(btf, "bpfprobe_stack_t", BTF_KIND_TYPEDEF);
+	int u64 = id > 0 ? id : int_type(btf, 8, false);
+
+	if (id > 0 || u64 < 0)
+		return u64;
+	return btf__add_typedef(btf, "bpfprobe_stack_t", u64);
+}
+
 static int member_type(struct btf *btf, const struct bp_trace_member *m)
 {
 	int elem, index;
@@ -56,6 +67,8 @@ static int member_type(struct btf *btf, const struct bp_trace_member *m)
 	case BP_TRACE_UINT:
 	case BP_TRACE_HEX:
 		return int_type(btf, m->size, false);
+	case BP_TRACE_STACK:
+		return stack_type(btf);
 	case BP_TRACE_PTR:
 		return btf__add_ptr(btf, 0);	/* void * */
 	default:

@@ -18,6 +18,7 @@ enum bp_trace_map_id {
 	BP_TRACE_EVENTS,	/* ring buffer: records (not with count) */
 	BP_TRACE_LOST,		/* per-CPU __u64: hits the full ring dropped */
 	BP_TRACE_COUNTS,	/* per-CPU __u64 per probe point (count only) */
+	BP_TRACE_HIST,		/* per-CPU __u64 slots per probe point (hist only) */
 	BP_TRACE_NMAPS,
 };
 

@@ -21,8 +21,10 @@
  * The reader reads every 50 ms (trace_out.c) and when woken.
  *
  * One that counts (count): trace_counts[bpf_get_attach_cookie(ctx)] += 1,
- * an atomic add to this CPU's counter. Neither uses more stack than the
- * 4-byte key, so the record has the rest.
+ * an atomic add to this CPU's counter. One that keeps a histogram (hist):
+ * trace_hist[cookie * BP_TRACE_HIST_SLOTS + slot] += 1, the slot the
+ * member's power of two (or the last, when the member could not be read).
+ * None uses more stack than the 4-byte key, so the record has the rest.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -38,7 +40,14 @@ void bp_trace__maps(const struct bp_trace *t, struct bp_trace_map_def *defs, int
 	__u32 off = 0;
 
 	*n = 0;
-	if (!t->count) {
+	if (t->hist) {
+		defs[(*n)++] = (struct bp_trace_map_def){
+			.id = BP_TRACE_HIST, .name = BP_TRACE_MAP_HIST,
+			.type = BPF_MAP_TYPE_PERCPU_ARRAY,
+			.max_entries = (t->npoints ? t->npoints : 1) * BP_TRACE_HIST_SLOTS,
+			.typed = true, .size = PERCPU_DEF_SIZE,
+		};
+	} else if (!t->count) {
 		defs[(*n)++] = (struct bp_trace_map_def){
 			.id = BP_TRACE_EVENTS, .name = BP_TRACE_MAP_EVENTS,
 			.type = BPF_MAP_TYPE_RINGBUF, .max_entries = t->ring_size,
@@ -107,6 +116,65 @@ static void count_body(struct emit *e)
 	add_one(e, BP_TRACE_COUNTS);
 }
 
+/* Jumps at from (a put(JMP_*)) patched to land here. */
+static void land(struct emit *e, const size_t *from, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (from[k] < e->max)
+			e->insns[from[k]].off = (short)(e->n - from[k] - 1);
+}
+
+static void hist_body(struct emit *e, const struct bp_trace *t, int i)
+{
+	const struct bp_trace_prog *p = &t->progs[i];
+	const struct bp_trace_member *m = &p->members[p->hist_member];
+	static const int shifts[] = { 32, 16, 8, 4, 2, 1 };
+	size_t to_add[4];
+	int nadd = 0, bits = 8 * m->size;
+
+	put(e, MOV64_REG(BPF_REG_7, BPF_REG_2));
+	/* r1 is ctx */
+	put(e, CALL_HELPER(BPF_FUNC_get_attach_cookie));
+	put(e, MOV64_REG(BPF_REG_8, BPF_REG_0));
+	put(e, ALU64_IMM(BPF_MUL, BPF_REG_8, BP_TRACE_HIST_SLOTS));
+	if (p->err_off >= 0) {
+		/* not read: the last slot */
+		put(e, LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_7, (short)p->err_off));
+		put(e, ALU64_IMM(BPF_RSH, BPF_REG_1, m->arg));
+		put(e, ALU64_IMM(BPF_AND, BPF_REG_1, 1));
+		put(e, MOV64_IMM(BPF_REG_2, BP_TRACE_HIST_VALUES));
+		to_add[nadd++] = e->n;
+		put(e, JMP_IMM(BPF_JNE, BPF_REG_1, 0, 0));
+	}
+	put(e, LDX_MEM(m->size == 1 ? BPF_B : m->size == 2 ? BPF_H : m->size == 4 ? BPF_W : BPF_DW,
+		       BPF_REG_1, BPF_REG_7, (short)m->off));
+	if (m->kind == BP_TRACE_SINT) {
+		if (bits < 64) {
+			put(e, ALU64_IMM(BPF_LSH, BPF_REG_1, 64 - bits));
+			put(e, ALU64_IMM(BPF_ARSH, BPF_REG_1, 64 - bits));
+		}
+		put(e, MOV64_IMM(BPF_REG_2, 0));
+		to_add[nadd++] = e->n;
+		put(e, JMP_IMM(BPF_JSLT, BPF_REG_1, 0, 0));
+	}
+	put(e, MOV64_IMM(BPF_REG_2, 1));
+	to_add[nadd++] = e->n;
+	put(e, JMP_IMM(BPF_JEQ, BPF_REG_1, 0, 0));
+	/* r2 = 2 + the highest bit set: a binary search */
+	put(e, MOV64_IMM(BPF_REG_2, 2));
+	for (int k = 0; k < 6; k++) {
+		put(e, MOV64_REG(BPF_REG_3, BPF_REG_1));
+		put(e, ALU64_IMM(BPF_RSH, BPF_REG_3, shifts[k]));
+		put(e, JMP_IMM(BPF_JEQ, BPF_REG_3, 0, 2));
+		put(e, MOV64_REG(BPF_REG_1, BPF_REG_3));
+		put(e, ALU64_IMM(BPF_ADD, BPF_REG_2, shifts[k]));
+	}
+	land(e, to_add, nadd);
+	put(e, ALU64_REG(BPF_ADD, BPF_REG_8, BPF_REG_2));
+	put(e, STX_MEM(BPF_W, BPF_REG_10, BPF_REG_8, -4));
+	add_one(e, BP_TRACE_HIST);
+}
+
 static void record_body(struct emit *e, const struct bp_trace *t, int i)
 {
 	const struct bp_trace_prog *p = &t->progs[i];
@@ -161,7 +229,9 @@ int bp_trace__insns(const struct bp_trace *t, int i, struct bpf_insn *insns, siz
 {
 	struct emit e = { .insns = insns, .max = max, .relocs = relocs };
 
-	if (t->count)
+	if (t->hist)
+		hist_body(&e, t, i);
+	else if (t->count)
 		count_body(&e);
 	else
 		record_body(&e, t, i);

@@ -15,7 +15,9 @@
 #include <bpf/libbpf.h>
 #include <bpfprobe/bpfprobe.h>
 #include "trace/trace_gen.h"
+#include "trace/trace_hist_out.h"
 #include "trace/trace_out.h"
+#include "trace/trace_stacks.h"
 #include "util/utf8.h"
 
 struct bp_trace_out {
@@ -34,6 +36,14 @@ struct bp_trace_out {
 	char time_text[32];
 	char *buf;		/* lines not yet written */
 	size_t len, cap;
+	struct bp_trace_stacks *stacks;	/* --stack, --folded */
+};
+
+/* A hit's stacks formatted before its line is (their room with it). */
+struct hit_stacks {
+	char *text[BP_TRACE_MAX_ARGS];	/* per member: NULL unless a stack */
+	size_t len[BP_TRACE_MAX_ARGS];
+	size_t total;
 };
 
 static int64_t clock_ns(clockid_t c)
@@ -146,6 +156,16 @@ static void put_text_name(struct bp_trace_out *o, const char *s)
 	o->len += bp_utf8__escape(at(o), s, strlen(s), 0);
 }
 
+/* Text made elsewhere (stacks' frames, histograms: their names), needing
+ * room for BP_ESC_MAX * len: escaped unless JSON. */
+static void put_made_text(struct bp_trace_out *o, const char *s, size_t len)
+{
+	if (o->json)
+		put_bytes(o, s, len);
+	else
+		o->len += bp_utf8__escape(at(o), s, len, 0);
+}
+
 /* JSON: as util/json.c escapes strings (6 bytes per byte at most). */
 static void put_json_string(struct bp_trace_out *o, const char *p, size_t len)
 {
@@ -254,7 +274,8 @@ static void put_value(struct bp_trace_out *o, const struct bp_trace_member *m,
 }
 
 static void format_hit(struct bp_trace_out *o, const struct bp_trace_prog *p,
-		       const struct bp_trace_hdr *h, const unsigned char *rec)
+		       const struct bp_trace_hdr *h, const unsigned char *rec,
+		       const struct hit_stacks *hs)
 {
 	const char *label = h->point < o->nlabels ? o->labels[h->point] : "?";
 	size_t comm_len = strnlen(h->comm, sizeof(h->comm));
@@ -294,8 +315,13 @@ static void format_hit(struct bp_trace_out *o, const struct bp_trace_prog *p,
 			put_char(o, ':');
 			if (fault)
 				put_str(o, "null");
+			else if (hs->text[k])
+				put_bytes(o, hs->text[k], hs->len[k]);
 			else
 				put_value(o, m, rec);
+		} else if (m->kind == BP_TRACE_STACK) {
+			/* under the line */
+			continue;
 		} else {
 			put_char(o, ' ');
 			put_text_name(o, m->name);
@@ -307,6 +333,70 @@ static void format_hit(struct bp_trace_out *o, const struct bp_trace_prog *p,
 		}
 	}
 	put_str(o, o->json ? "}}\n" : "\n");
+	for (int k = 0; !o->json && k < p->nmembers; k++) {
+		if (p->members[k].kind != BP_TRACE_STACK)
+			continue;
+		if (hs->text[k]) {
+			put_made_text(o, hs->text[k], hs->len[k]);
+		} else {
+			put_str(o, "    [no ");
+			put_str(o, p->members[k].name);
+			put_str(o, ": the fetch failed]\n");
+		}
+	}
+}
+
+/* The stacks of a hit, formatted; false when out of memory. */
+static bool format_stacks(struct bp_trace_out *o, const struct bp_trace_prog *p,
+			  const unsigned char *rec, struct hit_stacks *hs)
+{
+	uint64_t err = p->err_off >= 0 ? read_uint(rec + p->err_off, 8) : 0;
+
+	memset(hs, 0, sizeof(*hs));
+	for (int k = 0; o->stacks && k < p->nmembers; k++) {
+		const struct bp_trace_member *m = &p->members[k];
+
+		if (m->kind != BP_TRACE_STACK || (err & (1ull << m->arg)))
+			continue;
+		if (bp_trace_stacks__format(o->stacks, read_uint(rec + m->off, 8), o->json,
+					    "    ", &hs->text[k], &hs->len[k]))
+			return false;
+		hs->total += hs->len[k];
+	}
+	return true;
+}
+
+static void free_stacks(struct hit_stacks *hs)
+{
+	for (int k = 0; k < BP_TRACE_MAX_ARGS; k++)
+		free(hs->text[k]);
+}
+
+/* --folded: the hit's stacks counted, nothing printed. */
+static void count_stacks(struct bp_trace_out *o, const struct bp_trace_prog *p,
+			 const unsigned char *rec)
+{
+	uint64_t err = p->err_off >= 0 ? read_uint(rec + p->err_off, 8) : 0;
+	__u64 user = 0, kernel = 0;
+	bool has_user = false, has_kernel = false;
+
+	for (int k = 0; k < p->nmembers; k++) {
+		const struct bp_trace_member *m = &p->members[k];
+		uint64_t id;
+
+		if (m->kind != BP_TRACE_STACK)
+			continue;
+		id = err & (1ull << m->arg) ? 0 : read_uint(rec + m->off, 8);
+		if (!strcmp(m->name, "kstack")) {
+			kernel = id;
+			has_kernel = true;
+		} else {
+			user = id;
+			has_user = true;
+		}
+	}
+	if (bp_trace_stacks__count(o->stacks, user, has_user, kernel, has_kernel) && !o->err)
+		o->err = -ENOMEM;
 }
 
 /* Room for a line of p's: a whole one, and at most PIPE_BUF a write. */
@@ -331,13 +421,26 @@ static int on_hit(void *ctx, void *data, size_t size)
 	struct bp_trace_out *o = ctx;
 	const struct bp_trace_hdr *h = data;
 	const struct bp_trace_prog *p;
+	const unsigned char *rec;
+	struct hit_stacks hs;
 
 	if (size < sizeof(*h) || h->prog >= (uint32_t)o->t->nprogs)
 		return 0;
 	p = &o->t->progs[h->prog];
-	if (size < sizeof(*h) + p->rec_size || make_room(o, o->max_line[h->prog]))
+	if (size < sizeof(*h) + p->rec_size)
 		return 0;
-	format_hit(o, p, h, (const unsigned char *)data + sizeof(*h));
+	rec = (const unsigned char *)data + sizeof(*h);
+	if (o->t->folded) {
+		count_stacks(o, p, rec);
+		return 0;
+	}
+	if (!format_stacks(o, p, rec, &hs) ||
+	    make_room(o, o->max_line[h->prog] + BP_ESC_MAX * hs.total)) {
+		free_stacks(&hs);
+		return 0;
+	}
+	format_hit(o, p, h, rec, &hs);
+	free_stacks(&hs);
 	return 0;
 }
 
@@ -398,6 +501,15 @@ static int name_points(struct bp_trace_out *o)
 	return 0;
 }
 
+static bool has_stacks(const struct bp_trace *t)
+{
+	for (int i = 0; i < t->nprogs; i++)
+		for (int k = 0; k < t->progs[i].nmembers; k++)
+			if (t->progs[i].members[k].kind == BP_TRACE_STACK)
+				return true;
+	return false;
+}
+
 int bp_trace_out__new(const struct bp_trace *t, struct bpfprobe_object *obj,
 		      const struct bp_trace_out_opts *opts, struct bp_trace_out **out)
 {
@@ -420,8 +532,13 @@ int bp_trace_out__new(const struct bp_trace *t, struct bpfprobe_object *obj,
 		return err;
 	for (int i = 0; i < t->nprogs; i++)
 		o->max_line[i] = max_line(o, i);
-	if (t->count)
+	if (t->count || t->hist)
 		return 0;
+	if (has_stacks(t)) {
+		err = bp_trace_stacks__new(obj, &o->stacks);
+		if (err)
+			return err;
+	}
 	map = bpf_object__find_map_by_name(bpfprobe_object__bpf_object(obj), BP_TRACE_MAP_EVENTS);
 	o->rb = map ? ring_buffer__new(bpf_map__fd(map), on_hit, o, NULL) : NULL;
 	if (!o->rb) {
@@ -443,6 +560,9 @@ int bp_trace_out__poll(struct bp_trace_out *o, int timeout_ms)
 		return 0;
 	}
 	n = ring_buffer__poll(o->rb, timeout_ms);
+	/* the samples before the hits that name them */
+	if (o->stacks)
+		bp_trace_stacks__consume(o->stacks);
 	if (n >= 0) {
 		int m = ring_buffer__consume(o->rb);
 
@@ -513,16 +633,59 @@ static int print_counts(struct bp_trace_out *o)
 	return 0;
 }
 
+/* Writes text (len bytes, made with err), then frees it. */
+static int put_made(struct bp_trace_out *o, int err, char *text, size_t len)
+{
+	if (!err)
+		err = make_room(o, BP_ESC_MAX * len);
+	if (!err) {
+		put_made_text(o, text, len);
+		write_out(o);
+	}
+	free(text);
+	return err;
+}
+
+static int print_folded(struct bp_trace_out *o)
+{
+	size_t len = 0;
+	char *text = NULL;
+	int err = bp_trace_stacks__folded(o->stacks, &text, &len);
+
+	return put_made(o, err, text, len);
+}
+
+static int print_hists(struct bp_trace_out *o)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(bpfprobe_object__bpf_object(o->obj),
+							    BP_TRACE_MAP_HIST);
+	size_t len = 0;
+	char *text = NULL;
+	int err;
+
+	if (!map)
+		return -ENOENT;
+	err = bp_trace_hist__format(o->t, map, (const char *const *)o->labels, o->nlabels,
+				    o->json, &text, &len);
+	return put_made(o, err, text, len);
+}
+
 int bp_trace_out__finish(struct bp_trace_out *o)
 {
 	struct bpf_map *lost;
 	uint64_t n;
 
 	if (o->rb) {
+		if (o->stacks)
+			bp_trace_stacks__consume(o->stacks);
 		ring_buffer__consume(o->rb);
 		write_out(o);
 	}
-	if (o->t->count)
+	if (o->t->folded && o->stacks)
+		print_folded(o);
+	if (o->t->hist)
+		print_hists(o);
+	else if (o->t->count)
 		print_counts(o);
 	lost = bpf_object__find_map_by_name(bpfprobe_object__bpf_object(o->obj),
 					    BP_TRACE_MAP_LOST);
@@ -538,6 +701,7 @@ void bp_trace_out__free(struct bp_trace_out *o)
 	if (!o)
 		return;
 	ring_buffer__free(o->rb);
+	bp_trace_stacks__free(o->stacks);
 	free(o->labels);
 	free(o->max_line);
 	free(o->buf);

@@ -54,6 +54,8 @@ static void type_text(struct bp_trace_member *m)
 
 	if (m->kind == BP_TRACE_STR)
 		snprintf(m->type, sizeof(m->type), "char[%u]", m->size);
+	else if (m->kind == BP_TRACE_STACK)
+		snprintf(m->type, sizeof(m->type), "bpfprobe_stack_t");
 	else if (m->kind == BP_TRACE_PTR)
 		snprintf(m->type, sizeof(m->type), "void *");
 	else if (m->size <= 8 && names[m->kind == BP_TRACE_SINT][m->size])
@@ -90,7 +92,10 @@ static int first_members(const char *what, const struct bp_spec *spec, struct bp
 		err_is_arg |= !strcmp(m->name, "err");
 		m->arg = (uint8_t)k;
 		/* NAME:string, NAME:ustring: a char array asks for the string */
-		if (a->string || a->ustring) {
+		if (a->farg == BP_FARG_USTACK || a->farg == BP_FARG_KSTACK) {
+			m->kind = BP_TRACE_STACK;
+			m->size = 8;
+		} else if (a->string || a->ustring) {
 			m->kind = BP_TRACE_STR;
 			m->size = (uint16_t)strlen_;
 		} else {
@@ -111,7 +116,7 @@ static void final_member(const struct bp_arg_spec *a, const struct bp_inspect_pr
 	bool is_signed = false, ptr = false;
 	unsigned int size = 0;
 
-	if (m->kind == BP_TRACE_STR)
+	if (m->kind == BP_TRACE_STR || m->kind == BP_TRACE_STACK)
 		return;
 	if (a->has_type) {
 		m->kind = a->type_hex ? BP_TRACE_HEX : a->type_signed ? BP_TRACE_SINT : BP_TRACE_UINT;
@@ -196,17 +201,26 @@ static int prepare_one(struct bp_trace *t, int i, const char *spec_text,
 	struct bp_inspect_program ip;
 	struct bp_spec spec = {};
 	struct btf *btf = NULL;
-	char what[64], msg[512];
+	char what[64], msg[512], *text = NULL;
 	int err, sid;
 
 	snprintf(what, sizeof(what), "SPEC %d", i + 1);
-	snprintf(p->name, sizeof(p->name), "bp_trace_%d", i);
-	p->sec = strdup(spec_text);
+	/* --stack, --folded: the stacks are arguments the SPEC did not name */
+	if (asprintf(&text, "%s%s%s", spec_text, o && o->kstack ? " $kstack" : "",
+		     o && o->ustack ? " $ustack" : "") < 0) {
+		text = NULL;
+		err = -ENOMEM;
+		goto out;
+	}
+	/* the program's SEC: what it fetches, the stacks included */
+	p->sec = strdup(text);
 	if (!p->sec) {
 		err = -ENOMEM;
 		goto out;
 	}
-	err = bp_spec__parse(spec_text, &spec, msg, sizeof(msg));
+	snprintf(p->name, sizeof(p->name), "bp_trace_%d", i);
+
+	err = bp_spec__parse(text, &spec, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "bpfprobe trace: %s ('%s'): %s\n", what, spec_text, msg);
 		goto out;
@@ -234,7 +248,7 @@ static int prepare_one(struct bp_trace *t, int i, const char *spec_text,
 		err = sid;
 		goto out;
 	}
-	err = bp_inspect__resolve_sec_record(spec_text, &oopts, btf, sid, &obj);
+	err = bp_inspect__resolve_sec_record(text, &oopts, btf, sid, &obj);
 	if (err) {
 		fprintf(stderr, "bpfprobe trace: %s ('%s') does not resolve\n", what, spec_text);
 		goto out;
@@ -262,6 +276,7 @@ out:
 	bpfprobe_object__destroy(obj);
 	btf__free(btf);
 	bp_spec__free(&spec);
+	free(text);
 	return err;
 }
 
@@ -316,6 +331,35 @@ out:
 	return err;
 }
 
+/* Which member of each program --hist names: a number in every one. */
+static int find_hist(struct bp_trace *t, const char *name)
+{
+	t->hist = strdup(name);
+	if (!t->hist)
+		return -ENOMEM;
+	for (int i = 0; i < t->nprogs; i++) {
+		struct bp_trace_prog *p = &t->progs[i];
+
+		for (int k = 0; k < p->nmembers; k++)
+			if (!strcmp(p->members[k].name, name))
+				p->hist_member = k;
+		if (p->hist_member < 0) {
+			fprintf(stderr, "bpfprobe trace: --hist %s: '%s' names no argument %s (",
+				name, p->sec, name);
+			for (int k = 0; k < p->nmembers; k++)
+				fprintf(stderr, "%s%s", k ? ", " : "", p->members[k].name);
+			fprintf(stderr, "%s)\n", p->nmembers ? "" : "it has none");
+			return -EINVAL;
+		}
+		if (p->members[p->hist_member].kind == BP_TRACE_STR) {
+			fprintf(stderr, "bpfprobe trace: --hist %s: in '%s' %s is a string; a histogram counts numbers\n",
+				name, p->sec, name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int bp_trace__new(const char *const *specs, int n, const struct bp_trace_opts *opts,
 		  struct bp_trace **out)
 {
@@ -331,6 +375,7 @@ int bp_trace__new(const char *const *specs, int n, const struct bp_trace_opts *o
 		return -E2BIG;
 	}
 	t->count = opts && opts->count;
+	t->folded = opts && opts->folded;
 	t->strlen = opts && opts->strlen ? opts->strlen : BP_TRACE_STRLEN;
 	t->ring_size = opts && opts->ring_size ? opts->ring_size : DEFAULT_RING_SIZE;
 	t->progs = calloc(n ? n : 1, sizeof(*t->progs));
@@ -339,11 +384,14 @@ int bp_trace__new(const char *const *specs, int n, const struct bp_trace_opts *o
 	for (int i = 0; i < n && !err; i++) {
 		t->nprogs++;
 		t->progs[i].err_off = -1;
+		t->progs[i].hist_member = -1;
 		err = prepare_one(t, i, specs[i], opts);
 		t->npoints += t->progs[i].npoints;
 	}
 	if (!err)
 		err = tell_apart(t);
+	if (!err && opts && opts->hist)
+		err = find_hist(t, opts->hist);
 	return err;
 }
 
@@ -361,6 +409,7 @@ void bp_trace__free(struct bp_trace *t)
 		free(p->points);
 		free(p->sec);
 	}
+	free(t->hist);
 	free(t->progs);
 	free(t);
 }

@@ -222,6 +222,18 @@ BPFPROBE_API void bpfprobe_object__destroy(struct bpfprobe_object *obj);
 /** @brief The underlying libbpf object (maps, BTF). */
 BPFPROBE_API struct bpf_object *bpfprobe_object__bpf_object(const struct bpfprobe_object *obj);
 
+/**
+ * @brief The maps the `$ustack` and `$kstack` arguments write, after load:
+ * in @p samples_fd the ring buffer of user stack samples (a struct of
+ * registers and stack bytes per id; bpfprobe_output reads it itself and
+ * prints ids as symbolized stacks), in @p kstacks_fd the stack map of
+ * kernel stacks (keyed by an id's low 32 bits). -1 for a map no program
+ * needs. Either pointer may be NULL. The fds belong to the object.
+ * @return 0, or -EINVAL before load
+ */
+BPFPROBE_API int bpfprobe_object__stack_fds(const struct bpfprobe_object *obj, int *samples_fd,
+					    int *kstacks_fd);
+
 /** @brief Number of annotated programs. */
 BPFPROBE_API size_t bpfprobe_object__program_cnt(const struct bpfprobe_object *obj);
 /** @brief Number of probe points (after load). */

@@ -122,6 +122,8 @@ void bp_debuginfo__free(struct bp_debuginfo *di)
 	}
 	if (di->cache && di->cache->free_window)
 		di->cache->free_window(di->cache->window);
+	if (di->cache && di->cache->free_types)
+		di->cache->free_types(di->cache->types);
 	free(di->cache);
 	if (di->dwfl)
 		dwfl_end(di->dwfl);

@@ -28,6 +28,7 @@
 struct bp_diag;
 struct bp_callsite_index;
 struct bp_dwarf_index;
+struct bp_type_defs;
 struct bp_unit_window;
 
 /* What is worked out from a binary's DWARF once, when first needed, by
@@ -40,6 +41,10 @@ struct bp_debuginfo_lazy {
 	struct bp_dwarf_index *index_rejected;	/* found wrong: unused, kept */
 	bool index_tried;
 	void (*free_index)(struct bp_dwarf_index *index);
+	/* where named types are defined, when the index does not say
+	 * (probes/dwarf/type_complete.c) */
+	struct bp_type_defs *types;
+	void (*free_types)(struct bp_type_defs *types);
 	/* unit_window.h's second view of the DWARF */
 	struct bp_unit_window *window;
 	void (*free_window)(struct bp_unit_window *window);

@@ -93,8 +93,8 @@ static struct bp_dwarf_index *build(const struct bp_debuginfo *di,
 		bp_dwarf_index__free(idx);
 		return NULL;
 	}
-	bp_info("%s: indexed its DWARF: %u functions, %u inlined copies (%.1f ms)\n", di->path,
-		h->nfuncs, h->ninlines, cpu_ms() - t0);
+	bp_info("%s: indexed its DWARF: %u functions, %u inlined copies, %u types (%.1f ms)\n",
+		di->path, h->nfuncs, h->ninlines, h->ntypes, cpu_ms() - t0);
 	if (!name)
 		return idx;
 	if (bp_index_file__write(idx, name, path, sizeof(path), why, sizeof(why)))
@@ -308,6 +308,21 @@ int bp_dwarf_index__inlines(struct bp_dwarf_index *idx, const struct bp_func_pat
 			    struct bp_index_hit **hits)
 {
 	return lookup(idx, pat, true, hits);
+}
+
+int bp_dwarf_index__types(struct bp_dwarf_index *idx, const char *name, const uint64_t **offs)
+{
+	const struct bp_index_name *n;
+	const char *str;
+	int64_t k = name_of(idx, name);
+
+	if (k < -1)
+		return k;
+	if (k < 0)
+		return 0;
+	if (bp_index__name(idx, k, &n, &str) || bp_index__name_types(idx, n, offs))
+		return -EBADMSG;
+	return n->ntypes > INT32_MAX ? -EBADMSG : (int)n->ntypes;
 }
 
 int bp_dwarf_index__unit_inlines_from_outside(struct bp_dwarf_index *idx, uint64_t unit_off)

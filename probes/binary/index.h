@@ -3,7 +3,9 @@
  * The function index of one binary's DWARF: which DIEs are the functions
  * of a name and where their inlined copies are, so that finding FUNC parses
  * only the units that hold it instead of walking every function of every
- * unit (most of the time a resolve of a large binary took).
+ * unit (most of the time a resolve of a large binary took); and where the
+ * structs, unions, classes and enums of a name are defined, so that a type
+ * one unit only declares is completed from another without a walk.
  *
  *   index.c        getting it (from the cache, else built and stored) and
  *                  looking names up in it
@@ -33,8 +35,8 @@
 
 struct bp_debuginfo;
 
-#define BP_INDEX_MAGIC		"BPIDXv03"
-#define BP_INDEX_VERSION	3
+#define BP_INDEX_MAGIC		"BPIDXv04"
+#define BP_INDEX_VERSION	4
 #define BP_INDEX_BUILD_ID_MAX	64
 /* the payload is checked by blocks of this size, each when first used */
 #define BP_INDEX_BLOCK		4096
@@ -64,10 +66,12 @@ struct bp_index_header {
 	uint32_t nblocks;	/* of the payload, each with its sum */
 	/* the parts, at these offsets in the payload (8-byte aligned) */
 	uint64_t names_off, slots_off, funcs_off, inlines_off, units_off, strings_off;
+	uint64_t types_off;
 	uint32_t nnames;
 	uint32_t nslots;	/* a power of two, more than nnames */
 	uint32_t nfuncs;
 	uint32_t ninlines;
+	uint32_t ntypes;
 	uint32_t nunits;
 	uint32_t strings_size;
 	/* every unit's header, for the unit of a DIE (unit_window.h) */
@@ -85,6 +89,8 @@ struct bp_index_name {
 	uint32_t nfuncs;
 	uint32_t inline_first;
 	uint32_t ninlines;
+	uint32_t type_first;	/* types[type_first, type_first + ntypes) */
+	uint32_t ntypes;
 	uint32_t pad;
 };
 
@@ -107,6 +113,11 @@ struct bp_index_inline {
  *     (DW_TAG_subprogram that are no declaration), grouped by name, in DIE
  *     order within a name;
  *   ninlines bp_index_inline, grouped by name, by frame then DIE within;
+ *   ntypes uint64_t: DIE offsets of the named struct, union, class and
+ *     enum definitions (no DW_AT_declaration) of a unit's outer scopes (the
+ *     unit, its namespaces and, in C++, its classes and structs; never
+ *     inside a function: bp_type_defs_walk's), grouped by name, in DIE
+ *     order within a name;
  *   nunits uint64_t: unit DIE offsets (sorted) whose inlined calls may
  *     name a function of another unit (LTO, DWZ: see inline.c);
  *   ncus uint64_t: the offsets of every unit's header in .debug_info
@@ -135,6 +146,7 @@ struct bp_dwarf_index {
 	const uint32_t *slots;
 	const uint64_t *funcs;
 	const struct bp_index_inline *inlines;
+	const uint64_t *types;
 	const uint64_t *units;
 	const uint64_t *cus;
 	const char *strings;
@@ -191,6 +203,14 @@ int bp_dwarf_index__inlines(struct bp_dwarf_index *idx, const struct bp_func_pat
  * one is removed, and the walks are done instead.
  */
 void bp_dwarf_index__reject(const struct bp_debuginfo *di, const char *why);
+
+/*
+ * The DIE offsets of the definitions of types called name (a struct,
+ * union, class or enum, of any scope: the caller checks kind and scope),
+ * in DIE order, pointing into the index (*offs). Returns how many, or
+ * -EBADMSG.
+ */
+int bp_dwarf_index__types(struct bp_dwarf_index *idx, const char *name, const uint64_t **offs);
 
 /* Whether the inlined calls of the unit whose DIE is at unit_off may name
  * functions of other units: 1, 0, or -EBADMSG. */
@@ -265,6 +285,8 @@ int bp_index__name_funcs(struct bp_dwarf_index *idx, const struct bp_index_name 
 			 const uint64_t **dies);
 int bp_index__name_inlines(struct bp_dwarf_index *idx, const struct bp_index_name *n,
 			   const struct bp_index_inline **copies);
+int bp_index__name_types(struct bp_dwarf_index *idx, const struct bp_index_name *n,
+			 const uint64_t **dies);
 
 /* The units inlining from outside, read and checked sorted; -EBADMSG. */
 int bp_index__units(struct bp_dwarf_index *idx, const uint64_t **units);

@@ -118,6 +118,7 @@ static int check_header(const struct bp_index_header *h, size_t file_size, char 
 	    !part_ok(h->payload_size, h->funcs_off, h->nfuncs, sizeof(uint64_t), &end) ||
 	    !part_ok(h->payload_size, h->inlines_off, h->ninlines,
 		     sizeof(struct bp_index_inline), &end) ||
+	    !part_ok(h->payload_size, h->types_off, h->ntypes, sizeof(uint64_t), &end) ||
 	    !part_ok(h->payload_size, h->units_off, h->nunits, sizeof(uint64_t), &end) ||
 	    !part_ok(h->payload_size, h->cus_off, h->ncus, sizeof(uint64_t), &end) ||
 	    !part_ok(h->payload_size, h->strings_off, h->strings_size, 1, &end)) {
@@ -148,6 +149,7 @@ int bp_index__validate(struct bp_dwarf_index *idx, size_t file_size, bool whole,
 	idx->slots = (const void *)(idx->payload + h->slots_off);
 	idx->funcs = (const void *)(idx->payload + h->funcs_off);
 	idx->inlines = (const void *)(idx->payload + h->inlines_off);
+	idx->types = (const void *)(idx->payload + h->types_off);
 	idx->units = (const void *)(idx->payload + h->units_off);
 	idx->cus = (const void *)(idx->payload + h->cus_off);
 	idx->strings = idx->payload + h->strings_off;
@@ -269,7 +271,8 @@ int bp_index__name(struct bp_dwarf_index *idx, uint32_t i, const struct bp_index
 		return -EBADMSG;
 	r = &idx->names[i];
 	if (r->func_first > h->nfuncs || r->nfuncs > h->nfuncs - r->func_first ||
-	    r->inline_first > h->ninlines || r->ninlines > h->ninlines - r->inline_first)
+	    r->inline_first > h->ninlines || r->ninlines > h->ninlines - r->inline_first ||
+	    r->type_first > h->ntypes || r->ntypes > h->ntypes - r->type_first)
 		return -EBADMSG;
 	*n = r;
 	return load_string(idx, r->str, str);
@@ -300,6 +303,13 @@ int bp_index__name_inlines(struct bp_dwarf_index *idx, const struct bp_index_nam
 {
 	*copies = idx->inlines + n->inline_first;
 	return bp_index__load(idx, *copies, (size_t)n->ninlines * sizeof(**copies));
+}
+
+int bp_index__name_types(struct bp_dwarf_index *idx, const struct bp_index_name *n,
+			 const uint64_t **dies)
+{
+	*dies = idx->types + n->type_first;
+	return bp_index__load(idx, *dies, (size_t)n->ntypes * sizeof(**dies));
 }
 
 /* n offsets at v, read and checked strictly increasing, once (*checked). */

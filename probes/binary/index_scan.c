@@ -9,7 +9,9 @@
  * scopes (units, namespaces, classes and structures, functions, blocks;
  * in a C unit only functions, blocks and inlined calls) and, in each
  * function it reports, inline.c's walk (blocks and inlined calls, 64
- * levels down at most). An imported unit (DWZ) makes it give up, as the
+ * levels down at most); and the named type definitions of each unit's
+ * outer scopes (bp_type_defs_walk's: the unit, its namespaces, in C++ its
+ * classes and structs). An imported unit (DWZ) makes it give up, as the
  * reader does with what it does not read: the walks are then used as
  * before. A name that goes through a reference the scan did not see
  * (another file, a DIE in a subtree it skipped) is asked of libdw.
@@ -44,6 +46,8 @@ enum {
 	TAG_SCOPES	= 1 << 3,	/* dwarf_getfuncs goes into it */
 	TAG_C_KEPT	= 1 << 4,	/* ... even in a C unit */
 	TAG_IMPORTED	= 1 << 5,	/* DW_TAG_imported_unit */
+	TAG_TYPE	= 1 << 6,	/* a struct, class, union or enum */
+	TAG_NAMESPACE	= 1 << 7,
 };
 
 /* The attributes read, in the reader's values */
@@ -77,6 +81,12 @@ struct inl {
 	struct die_name n;
 };
 
+/* A type definition seen. */
+struct tdef {
+	uint64_t off;
+	struct die_name n;
+};
+
 /* Unique names, by content. */
 struct names {
 	const char **v;		/* by id */
@@ -92,6 +102,8 @@ struct scan {
 	size_t nsubs, cap_subs;
 	struct inl *inls;
 	size_t ninls, cap_inls;
+	struct tdef *tdefs;
+	size_t ntdefs, cap_tdefs;
 	uint64_t *units;	/* inlining from outside */
 	size_t nunits, cap_units;
 	uint64_t *cus;		/* every unit's header */
@@ -136,6 +148,11 @@ static uint8_t classify(uint32_t tag)
 		c |= TAG_SCOPES;
 	if (tag == DW_TAG_imported_unit)
 		c |= TAG_IMPORTED;
+	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+	    tag == DW_TAG_union_type || tag == DW_TAG_enumeration_type)
+		c |= TAG_TYPE;
+	if (tag == DW_TAG_namespace)
+		c |= TAG_NAMESPACE;
 	return c;
 }
 
@@ -168,6 +185,7 @@ static struct die_name die_name(const struct scan *s, const struct bp_raw_unit *
 struct level {
 	uint64_t frame;		/* the children are in this function's inline walk */
 	bool funcs;		/* the children are visited by dwarf_getfuncs */
+	bool types;		/* the children are in a unit's outer scopes */
 	uint8_t walk_level;	/* the children's level in that walk */
 };
 
@@ -177,6 +195,9 @@ static struct level child_level(const struct level *l, uint64_t off, uint8_t cls
 {
 	struct level child = {
 		.funcs = l->funcs && (cls & TAG_SCOPES) && (!c_unit || (cls & TAG_C_KEPT)),
+		/* a namespace's types; a C++ class's or struct's nested ones */
+		.types = l->types && ((cls & TAG_NAMESPACE) ||
+				      (!c_unit && (cls & TAG_TYPE) && (cls & TAG_SCOPES))),
 	};
 
 	if (reported) {
@@ -209,6 +230,16 @@ static int note(struct scan *s, const struct bp_raw_unit *u, const struct level 
 	return 0;
 }
 
+static int note_type(struct scan *s, uint64_t off, const struct die_name *n)
+{
+	if (n->kind == NAME_NONE)
+		return 0;	/* an anonymous type: nobody names it */
+	if (bp_bigmem__grow((void **)&s->tdefs, s->ntdefs, &s->cap_tdefs, sizeof(*s->tdefs), 256))
+		return -ENOMEM;
+	s->tdefs[s->ntdefs++] = (struct tdef){ .off = off, .n = *n };
+	return 0;
+}
+
 static int walk_unit(struct scan *s, const struct bp_raw_unit *u, const uint8_t *p)
 {
 	const uint8_t *base = s->raw.sec.info.p;
@@ -216,7 +247,7 @@ static int walk_unit(struct scan *s, const struct bp_raw_unit *u, const uint8_t 
 	bool c_unit = is_c(u->lang);
 	size_t depth = 1;
 
-	levels[0] = (struct level){ .funcs = true };
+	levels[0] = (struct level){ .funcs = true, .types = true };
 	while (depth) {
 		const struct level *l = &levels[depth - 1];
 		struct bp_raw_value v[NVALUES];
@@ -224,7 +255,7 @@ static int walk_unit(struct scan *s, const struct bp_raw_unit *u, const uint8_t 
 		uint64_t off = p - base, code, sib;
 		struct die_name n = {};
 		struct level child;
-		bool reported, read;
+		bool reported, read, type_def;
 		uint8_t cls;
 		int err;
 
@@ -245,7 +276,9 @@ static int walk_unit(struct scan *s, const struct bp_raw_unit *u, const uint8_t 
 					      (unsigned long long)off);
 		reported = l->funcs && (cls & TAG_SUBPROGRAM) && !ab->has_decl;
 		child = child_level(l, off, cls, reported, c_unit);
-		read = (l->funcs && (cls & TAG_SUBPROGRAM)) || (l->frame && (cls & TAG_INLINED));
+		type_def = l->types && (cls & TAG_TYPE) && !ab->has_decl;
+		read = (l->funcs && (cls & TAG_SUBPROGRAM)) || (l->frame && (cls & TAG_INLINED)) ||
+		       type_def;
 		if (!read && ab->children && !child.funcs && !child.frame) {
 			/* a type, say: past its members at once */
 			sib = bp_raw__quick_sibling(u, ab, p);
@@ -261,7 +294,7 @@ static int walk_unit(struct scan *s, const struct bp_raw_unit *u, const uint8_t 
 					      (unsigned long long)off);
 		if (read) {
 			n = die_name(s, u, v);
-			err = note(s, u, l, off, cls, reported, &n);
+			err = type_def ? note_type(s, off, &n) : note(s, u, l, off, cls, reported, &n);
 			if (err)
 				return err;
 		}
@@ -441,11 +474,17 @@ static size_t align8(size_t n)
 /* Where the parts of index.h's layout start: in the file (payload), in
  * the payload (the others). */
 struct layout {
-	size_t payload, names, slots, funcs, inls, units, cus, strings, payload_size, size;
+	size_t payload, names, slots, funcs, inls, types, units, cus, strings, payload_size, size;
 	uint32_t nblocks;
 };
 
-static struct layout lay_out(const struct names *names, uint32_t nfuncs, uint32_t ninls,
+/* The entries found, by the ids of their names. */
+struct found_set {
+	struct found *funcs, *inls, *types;
+	uint32_t nfuncs, ninls, ntypes;
+};
+
+static struct layout lay_out(const struct names *names, const struct found_set *f,
 			     size_t nunits, size_t ncus, size_t strings)
 {
 	struct layout o;
@@ -453,8 +492,9 @@ static struct layout lay_out(const struct names *names, uint32_t nfuncs, uint32_
 	o.names = 0;
 	o.slots = align8(o.names + names->n * sizeof(struct bp_index_name));
 	o.funcs = align8(o.slots + (size_t)names->nslots * sizeof(uint32_t));
-	o.inls = align8(o.funcs + (size_t)nfuncs * sizeof(uint64_t));
-	o.units = align8(o.inls + (size_t)ninls * sizeof(struct bp_index_inline));
+	o.inls = align8(o.funcs + (size_t)f->nfuncs * sizeof(uint64_t));
+	o.types = align8(o.inls + (size_t)f->ninls * sizeof(struct bp_index_inline));
+	o.units = align8(o.types + (size_t)f->ntypes * sizeof(uint64_t));
 	o.cus = align8(o.units + nunits * sizeof(uint64_t));
 	o.strings = align8(o.cus + ncus * sizeof(uint64_t));
 	o.payload_size = o.strings + strings;
@@ -466,17 +506,18 @@ static struct layout lay_out(const struct names *names, uint32_t nfuncs, uint32_
 
 /* Each name's string and where its entries start. */
 static void place_names(const struct names *names, char *mem, const struct layout *o,
-			const struct found *funcs, uint32_t nfuncs,
-			const struct found *inls, uint32_t ninls)
+			const struct found_set *f)
 {
 	struct bp_index_name *nv = (struct bp_index_name *)(mem + o->payload + o->names);
 	size_t strings = 0;
 	uint32_t i;
 
-	for (i = 0; i < nfuncs; i++)
-		nv[funcs[i].id].nfuncs++;
-	for (i = 0; i < ninls; i++)
-		nv[inls[i].id].ninlines++;
+	for (i = 0; i < f->nfuncs; i++)
+		nv[f->funcs[i].id].nfuncs++;
+	for (i = 0; i < f->ninls; i++)
+		nv[f->inls[i].id].ninlines++;
+	for (i = 0; i < f->ntypes; i++)
+		nv[f->types[i].id].ntypes++;
 	for (i = 0; i < names->n; i++) {
 		size_t len = strlen(names->v[i]) + 1;
 
@@ -486,56 +527,66 @@ static void place_names(const struct names *names, char *mem, const struct layou
 		if (i) {
 			nv[i].func_first = nv[i - 1].func_first + nv[i - 1].nfuncs;
 			nv[i].inline_first = nv[i - 1].inline_first + nv[i - 1].ninlines;
+			nv[i].type_first = nv[i - 1].type_first + nv[i - 1].ntypes;
 		}
 	}
 }
 
 /*
  * The entries come in DIE order and are placed by name (a counting sort,
- * stable): a name's functions stay in DIE order; its inlined copies are
- * put in frame order, which differs only around nested functions.
+ * stable): a name's functions and types stay in DIE order; its inlined
+ * copies are put in frame order, which differs only around nested
+ * functions.
  */
 static int place_entries(const struct scan *s, const struct names *names, char *mem,
-			 const struct layout *o, const struct found *funcs, uint32_t nfuncs,
-			 const struct found *inls, uint32_t ninls)
+			 const struct layout *o, const struct found_set *f)
 {
 	char *payload = mem + o->payload;
 	const struct bp_index_name *nv = (const struct bp_index_name *)(payload + o->names);
 	struct bp_index_inline *inl_v = (struct bp_index_inline *)(payload + o->inls);
 	uint64_t *func_v = (uint64_t *)(payload + o->funcs);
-	uint32_t i, *fill_f, *fill_i;
+	uint64_t *type_v = (uint64_t *)(payload + o->types);
+	size_t fill_size = (names->n + 1) * sizeof(uint32_t);
+	uint32_t i, *fill_f, *fill_i, *fill_t;
 
-	fill_f = bp_bigmem__alloc((names->n + 1) * sizeof(*fill_f));
-	fill_i = bp_bigmem__alloc((names->n + 1) * sizeof(*fill_i));
-	if (!fill_f || !fill_i) {
-		bp_bigmem__free(fill_f, (names->n + 1) * sizeof(*fill_f));
-		bp_bigmem__free(fill_i, (names->n + 1) * sizeof(*fill_i));
+	fill_f = bp_bigmem__alloc(fill_size);
+	fill_i = bp_bigmem__alloc(fill_size);
+	fill_t = bp_bigmem__alloc(fill_size);
+	if (!fill_f || !fill_i || !fill_t) {
+		bp_bigmem__free(fill_f, fill_size);
+		bp_bigmem__free(fill_i, fill_size);
+		bp_bigmem__free(fill_t, fill_size);
 		return -ENOMEM;
 	}
-	for (i = 0; i < nfuncs; i++) {
-		uint32_t id = funcs[i].id;
+	for (i = 0; i < f->nfuncs; i++) {
+		uint32_t id = f->funcs[i].id;
 
-		func_v[nv[id].func_first + fill_f[id]++] = s->subs[funcs[i].i].off;
+		func_v[nv[id].func_first + fill_f[id]++] = s->subs[f->funcs[i].i].off;
 	}
-	for (i = 0; i < ninls; i++) {
-		const struct inl *c = &s->inls[inls[i].i];
-		uint32_t id = inls[i].id;
+	for (i = 0; i < f->ninls; i++) {
+		const struct inl *c = &s->inls[f->inls[i].i];
+		uint32_t id = f->inls[i].id;
 
 		inl_v[nv[id].inline_first + fill_i[id]++] =
 			(struct bp_index_inline){ .die = c->off, .frame = c->frame, .unit = c->unit };
+	}
+	for (i = 0; i < f->ntypes; i++) {
+		uint32_t id = f->types[i].id;
+
+		type_v[nv[id].type_first + fill_t[id]++] = s->tdefs[f->types[i].i].off;
 	}
 	for (i = 0; i < names->n; i++) {
 		if (nv[i].ninlines > 1)
 			qsort(inl_v + nv[i].inline_first, nv[i].ninlines, sizeof(*inl_v), inline_cmp);
 	}
-	bp_bigmem__free(fill_f, (names->n + 1) * sizeof(*fill_f));
-	bp_bigmem__free(fill_i, (names->n + 1) * sizeof(*fill_i));
+	bp_bigmem__free(fill_f, fill_size);
+	bp_bigmem__free(fill_i, fill_size);
+	bp_bigmem__free(fill_t, fill_size);
 	return 0;
 }
 
 static int build_blob(const struct scan *s, const struct names *names,
-		      const struct found *funcs, uint32_t nfuncs,
-		      const struct found *inls, uint32_t ninls, struct bp_dwarf_index *out)
+		      const struct found_set *f, struct bp_dwarf_index *out)
 {
 	struct bp_index_header *hdr;
 	struct layout o;
@@ -548,12 +599,12 @@ static int build_blob(const struct scan *s, const struct names *names,
 		return bp_raw__refuse((struct bp_raw *)&s->raw, "too many names for an index");
 	if (s->ncus > UINT32_MAX)
 		return bp_raw__refuse((struct bp_raw *)&s->raw, "too many units for an index");
-	o = lay_out(names, nfuncs, ninls, s->nunits, s->ncus, strings);
+	o = lay_out(names, f, s->nunits, s->ncus, strings);
 	mem = bp_bigmem__alloc(o.size);
 	if (!mem)
 		return -ENOMEM;
-	place_names(names, mem, &o, funcs, nfuncs, inls, ninls);
-	if (place_entries(s, names, mem, &o, funcs, nfuncs, inls, ninls)) {
+	place_names(names, mem, &o, f);
+	if (place_entries(s, names, mem, &o, f)) {
 		bp_bigmem__free(mem, o.size);
 		return -ENOMEM;
 	}
@@ -574,6 +625,7 @@ static int build_blob(const struct scan *s, const struct names *names,
 	hdr->slots_off = o.slots;
 	hdr->funcs_off = o.funcs;
 	hdr->inlines_off = o.inls;
+	hdr->types_off = o.types;
 	hdr->units_off = o.units;
 	hdr->cus_off = o.cus;
 	hdr->ncus = s->ncus;
@@ -581,8 +633,9 @@ static int build_blob(const struct scan *s, const struct names *names,
 	hdr->strings_off = o.strings;
 	hdr->nnames = names->n;
 	hdr->nslots = names->nslots;
-	hdr->nfuncs = nfuncs;
-	hdr->ninlines = ninls;
+	hdr->nfuncs = f->nfuncs;
+	hdr->ninlines = f->ninls;
+	hdr->ntypes = f->ntypes;
 	hdr->nunits = s->nunits;
 	hdr->strings_size = strings;
 	out->mem = mem;
@@ -592,51 +645,60 @@ static int build_blob(const struct scan *s, const struct names *names,
 	return 0;
 }
 
-/* The entries, their names resolved: subprograms reported, inlined copies. */
+/* Adds what a name found is to v; -ENOMEM. */
+static int found_add(struct names *names, const char *name, struct found *v, uint32_t *n,
+		     size_t i)
+{
+	int64_t id;
+
+	if (!name)
+		return 0;	/* sites.c skips a function without one */
+	if ((id = names_id(names, name)) < 0)
+		return -ENOMEM;
+	v[(*n)++] = (struct found){ .id = id, .i = i };
+	return 0;
+}
+
+/* The entries, their names resolved: subprograms reported, inlined
+ * copies, type definitions. */
 static int collect(struct scan *s, struct bp_dwarf_index *out)
 {
-	struct found *funcs = NULL, *inls = NULL;
+	size_t all = s->nsubs + s->ninls + s->ntdefs, i;
+	struct found_set f = {};
 	struct names names = {};
-	uint32_t nfuncs = 0, ninls = 0;
 	int err = -ENOMEM;
-	int64_t id;
-	size_t i;
 
-	if (s->nsubs > UINT32_MAX || s->ninls > UINT32_MAX)
+	if (all > UINT32_MAX)
 		return bp_raw__refuse(&s->raw, "too many functions for an index");
-	funcs = bp_bigmem__alloc((s->nsubs + 1) * sizeof(*funcs));
-	inls = bp_bigmem__alloc((s->ninls + 1) * sizeof(*inls));
+	f.funcs = bp_bigmem__alloc((s->nsubs + 1) * sizeof(*f.funcs));
+	f.inls = bp_bigmem__alloc((s->ninls + 1) * sizeof(*f.inls));
+	f.types = bp_bigmem__alloc((s->ntdefs + 1) * sizeof(*f.types));
 	/* an empty table still has slots; sized once for every name there
 	 * may be (a table grown by doubling fills and drops the smaller ones) */
-	if (!funcs || !inls || names_grow(&names, s->nsubs + s->ninls) ||
-	    bp_bigmem__grow((void **)&names.v, 0, &names.cap, sizeof(*names.v),
-			    s->nsubs + s->ninls + 1))
+	if (!f.funcs || !f.inls || !f.types || names_grow(&names, all) ||
+	    bp_bigmem__grow((void **)&names.v, 0, &names.cap, sizeof(*names.v), all + 1))
 		goto out;
 	for (i = 0; i < s->nsubs; i++) {
-		const char *name;
-
-		if (!s->subs[i].reported)
-			continue;
-		name = resolve_name(s, s->subs[i].off, &s->subs[i].n);
-		if (!name)
-			continue;	/* sites.c skips a function without one */
-		if ((id = names_id(&names, name)) < 0)
+		if (s->subs[i].reported &&
+		    found_add(&names, resolve_name(s, s->subs[i].off, &s->subs[i].n), f.funcs,
+			      &f.nfuncs, i))
 			goto out;
-		funcs[nfuncs++] = (struct found){ .id = id, .i = i };
 	}
 	for (i = 0; i < s->ninls; i++) {
-		const char *name = resolve_name(s, s->inls[i].off, &s->inls[i].n);
-
-		if (!name)
-			continue;
-		if ((id = names_id(&names, name)) < 0)
+		if (found_add(&names, resolve_name(s, s->inls[i].off, &s->inls[i].n), f.inls,
+			      &f.ninls, i))
 			goto out;
-		inls[ninls++] = (struct found){ .id = id, .i = i };
 	}
-	err = build_blob(s, &names, funcs, nfuncs, inls, ninls, out);
+	for (i = 0; i < s->ntdefs; i++) {
+		if (found_add(&names, resolve_name(s, s->tdefs[i].off, &s->tdefs[i].n), f.types,
+			      &f.ntypes, i))
+			goto out;
+	}
+	err = build_blob(s, &names, &f, out);
 out:
-	bp_bigmem__free(funcs, (s->nsubs + 1) * sizeof(*funcs));
-	bp_bigmem__free(inls, (s->ninls + 1) * sizeof(*inls));
+	bp_bigmem__free(f.funcs, (s->nsubs + 1) * sizeof(*f.funcs));
+	bp_bigmem__free(f.inls, (s->ninls + 1) * sizeof(*f.inls));
+	bp_bigmem__free(f.types, (s->ntdefs + 1) * sizeof(*f.types));
 	bp_bigmem__free(names.v, names.cap * sizeof(*names.v));
 	bp_bigmem__free(names.slots, (size_t)names.nslots * sizeof(*names.slots));
 	return err;
@@ -683,6 +745,7 @@ int bp_index_scan(const struct bp_debuginfo *di, struct bp_dwarf_index *out,
 	bp_raw__free(&s.raw);
 	bp_bigmem__free(s.subs, s.cap_subs * sizeof(*s.subs));
 	bp_bigmem__free(s.inls, s.cap_inls * sizeof(*s.inls));
+	bp_bigmem__free(s.tdefs, s.cap_tdefs * sizeof(*s.tdefs));
 	free(s.units);
 	free(s.cus);
 	if (err == -ENOMEM && why && len)

@@ -63,12 +63,23 @@ int bp_arg__compile(struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
 	}
 	c->dw->var = &var;
 	c->spec_arg = arg;
+	c->dw->type_from[0] = '\0';
 	err = compile_var(c, arg, &var, out, type_name, desc, desclen);
 	if (err)
 		bp_arg__where_else(c);
+	else
+		bp_arg__type_from(c, desc, desclen);
 	c->dw->var = NULL;
 	c->spec_arg = NULL;
 	return err;
+}
+
+void bp_arg__type_from(const struct bp_arg_ctx *c, char *desc, size_t desclen)
+{
+	size_t l = strlen(desc);
+
+	if (c->dw->type_from[0] && l + 2 < desclen)
+		snprintf(desc + l, desclen - l, "; %s", c->dw->type_from);
 }
 
 /* --- where else ----------------------------------------------------------- */

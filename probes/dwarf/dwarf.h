@@ -14,6 +14,8 @@
  *                location in words)
  *   member.c     member chains over DWARF types (the walk is
  *                probes/value/chain.c's)
+ *   type_complete.c  types a unit only declares, completed from the
+ *                definition in another unit
  *   arg.c        one argument, whole; $params
  *   perf_args.c  perf's fetch arguments ($argN, %REG, +OFFS(...), @SYM)
  *   tls.c        thread-local variables
@@ -177,6 +179,9 @@ struct bp_arg_dwarf {
 	 */
 	Dwarf_Die *frame;
 	Dwarf_Die *var;		/* the variable being fetched, when one is */
+	/* the types a member chain completed from other units, and where
+	 * each is defined (bp_type__complete), for resolve: "" when none */
+	char type_from[256];
 };
 
 _Static_assert(sizeof(Dwarf_Die) <= sizeof(struct bp_die_slot),
@@ -293,6 +298,27 @@ int bp_loc__ranges(Dwarf_Die *var, void (*cb)(uint64_t start, uint64_t end,
 bool bp_loc__frame_based(const struct bp_arg_ctx *c, Dwarf_Die *var);
 
 /*
+ * A struct, union, class or enum this unit only declares (DW_AT_declaration)
+ * completed as a debugger does (type_complete.c): from the definition of the
+ * same name, kind and scope in another unit of c->dw->di's DWARF, or of its
+ * DWZ file, into *out, and where it is noted in c->dw->type_from. A type
+ * that is no declaration is *out as it is. -ENOENT when no unit defines
+ * it, -ENOTUNIQ when units define it differently (each listed), recorded in
+ * c->diag.
+ */
+int bp_type__complete(const struct bp_arg_ctx *c, Dwarf_Die *decl, Dwarf_Die *out);
+
+/*
+ * Calls cb with the name and DIE offset of every named struct, union,
+ * class and enum definition in the outer scopes of dwarf's units (the
+ * unit, its namespaces and, in C++, its classes and structs; not inside
+ * functions), what the function index lists as types (index.h). Stops at
+ * cb's first non-zero return, which it returns.
+ */
+int bp_type_defs_walk(Dwarf *dwarf, int (*cb)(const char *name, uint64_t off, void *ctx),
+		      void *ctx);
+
+/*
  * Walks arg's member chain from val of type (NULL: void) and compiles the
  * final fetch into *out; *type_name gets the C name of the final type
  * (malloc'ed).
@@ -312,6 +338,10 @@ int bp_member__compile(const struct bp_arg_ctx *c, const struct bp_arg_spec *arg
 int bp_arg__compile(struct bp_arg_ctx *c, const struct bp_arg_spec *arg,
 		    struct bp_fetch *out, char **type_name, char *desc,
 		    size_t desclen);
+
+/* desc + "; " + the types completed from other units and where each is
+ * defined (c->dw->type_from), as room allows. */
+void bp_arg__type_from(const struct bp_arg_ctx *c, char *desc, size_t desclen);
 
 /* A probe point as perf's fetch arguments see it (perf_args.c). */
 struct bp_perf_point {

@@ -130,6 +130,8 @@ static int retval_typed(struct point_ctx *p, struct bp_arg_ctx *c,
 	err = bp_member__compile(c, arg, type, &val, f, type_name);
 	if (err)
 		bp_arg__where_else(c);
+	else
+		bp_arg__type_from(c, desc, desclen);
 	return err;
 }
 
@@ -137,7 +139,7 @@ static int resolve_arg(struct point_ctx *p, uint64_t addr, int i, struct bp_poin
 {
 	const struct bp_arg_spec *arg = &p->args[i];
 	struct bp_arg_ctx c = {};
-	char desc[128];
+	char desc[400];
 	int err;
 
 	arg_ctx(p, arg, addr, &c);

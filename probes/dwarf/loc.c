@@ -105,6 +105,93 @@ static int view_location(Dwarf_Attribute *attr, uint64_t addr, Dwarf_Op **ops, s
 	return 0;
 }
 
+/* An inlined copy's first address and the view it starts at there. */
+static bool copy_entry(Dwarf_Die *copy, uint64_t *entry, uint64_t *view)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word v = 0;
+	uint64_t end;
+
+	if (dwarf_tag(copy) != DW_TAG_inlined_subroutine || !bp_inline__code(copy, entry, &end))
+		return false;
+	if (dwarf_attr(copy, DW_AT_GNU_entry_view, &attr))
+		dwarf_formudata(&attr, &v);
+	*view = v;
+	return true;
+}
+
+/*
+ * When c->addr is a function's entry, the view of it the probe stands at:
+ * an inlined copy's entry_pc, its DW_AT_GNU_entry_view (the copy probed,
+ * else the innermost copy that starts at addr); an out-of-line copy's
+ * entry, view 0 (where its caller left it).
+ */
+static bool entry_view(const struct bp_arg_ctx *c, uint64_t *view)
+{
+	Dwarf_Die *scopes = NULL;
+	uint64_t entry;
+	bool found = false;
+	int i, n;
+
+	if (c->dw->frame && copy_entry(c->dw->func, &entry, view) && entry == c->addr)
+		return true;
+	if (c->func_entry && c->addr == c->func_entry) {
+		*view = 0;
+		return true;
+	}
+	n = bp_scopes__around(frame_func(c), c->addr, &scopes);
+	for (i = 0; i < n && !found; i++)
+		found = copy_entry(&scopes[i], &entry, view) && entry == c->addr;
+	free(scopes);
+	return found;
+}
+
+/* Whether the entry cand holds at view v of its address. */
+static bool holds_at_view(const struct bp_loclist_cand *cand, uint64_t v)
+{
+	if (!cand->empty)
+		return cand->vbegin <= v;
+	return cand->vbegin <= v && (cand->vend <= cand->vbegin || v < cand->vend);
+}
+
+#define MAX_CANDS	8
+
+/*
+ * At a function's entry several entries of a list may hold at once, for
+ * different views (an empty range [addr, addr) "views 0..3: rdi", then
+ * [addr, ...) "view 3 on: constant 0" after a source-level assignment no
+ * instruction does): the one holding at the entry's view, else the one
+ * with the lowest view. Returns 1 with ops and *is_view (an empty range
+ * chosen), 0 to take today's rules (not an entry, one entry or none
+ * there), -1 with buf->err set.
+ */
+static int entry_location(const struct bp_arg_ctx *c, Dwarf_Die *var, Dwarf_Attribute *attr,
+			  Dwarf_Op **ops, size_t *nops, struct bp_loclist_ops *buf,
+			  bool *is_view)
+{
+	struct bp_loclist_cand v[MAX_CANDS];
+	uint64_t view;
+	int n, i, pick = -1;
+
+	n = bp_loclist__cands(var, attr, c->addr, v, MAX_CANDS, buf);
+	if (n <= 1)
+		return n < 0 ? -1 : 0;
+	if (!entry_view(c, &view))
+		return 0;
+	for (i = 0; i < n && pick < 0; i++)
+		if (v[i].has_views && holds_at_view(&v[i], view))
+			pick = i;
+	if (pick < 0) {
+		/* the lowest view, the first in list order among equals */
+		pick = 0;
+		for (i = 1; i < n; i++)
+			if (v[i].vbegin < v[pick].vbegin)
+				pick = i;
+	}
+	*is_view = v[pick].empty;
+	return bp_loclist__nth(attr, v[pick].index, ops, nops, buf);
+}
+
 /* s + text, as room allows */
 static void append(char *s, size_t len, const char *text)
 {
@@ -122,7 +209,7 @@ int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 	Dwarf_Op *ops;
 	size_t nops;
 	int n, err, view = 0;
-	bool first;
+	bool first, at_view = false;
 
 	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
 		if (dwarf_attr_integrate(var, DW_AT_const_value, &attr))
@@ -130,7 +217,11 @@ int bp_loc__var(const struct bp_arg_ctx *c, Dwarf_Die *var, struct bp_val *val,
 		return bp_arg__unavailable(c, -ENOENT, "optimized out", "it has no location");
 	}
 	/* the ops read where libdw cannot (DW_OP_GNU_uninit) live in buf */
-	n = bp_loclist__at(&attr, c->addr, &ops, &nops, &buf);
+	n = entry_location(c, var, &attr, &ops, &nops, &buf, &at_view);
+	if (n > 0)
+		view = at_view;
+	else if (n == 0)
+		n = bp_loclist__at(&attr, c->addr, &ops, &nops, &buf);
 	if (n < 0) {
 		bp_arg_fail(c, "its location cannot be read (%s)", buf.err);
 		return -EINVAL;

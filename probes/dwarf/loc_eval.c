@@ -366,8 +366,11 @@ int bp_loc_step(struct loc_eval *e, const Dwarf_Op *op)
 			return bp_loc_unsupported(e, op);
 		err = bp_val__deref(e->c, v);
 		if (!err && op->number < 8) {
+			/* DWARF zero-extends it to the generic type: no type of
+			 * its own (val_expr.c computes with it in 64 bits) */
 			v->width = op->number * 8;
-			v->wsigned = false;	/* DWARF zero-extends it */
+			v->wsigned = false;
+			v->typed = false;
 		}
 		return err;
 	case DW_OP_convert:

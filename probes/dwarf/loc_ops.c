@@ -74,6 +74,8 @@ static int apply_type(struct loc_eval *e, struct bp_val *v, Dwarf_Die *type, boo
 		v->width = size * 8;
 		v->wsigned = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
 	}
+	/* arithmetic wraps in the type from now on */
+	v->typed = true;
 	return 0;
 }
 
@@ -252,8 +254,10 @@ static bool shift_mask(struct bp_val *a, unsigned int op, uint64_t k)
 int bp_loc_xop_of(unsigned int op, const struct bp_val *a, const struct bp_val *b,
 		  uint8_t *flags)
 {
-	bool typed_unsigned = (a->width && !a->wsigned) || (b->width && !b->wsigned);
-	bool typed_signed = (a->width && a->wsigned) || (b->width && b->wsigned);
+	bool typed_unsigned = (a->typed && a->width && !a->wsigned) ||
+			      (b->typed && b->width && !b->wsigned);
+	bool typed_signed = (a->typed && a->width && a->wsigned) ||
+			    (b->typed && b->width && b->wsigned);
 
 	*flags = 0;
 	switch (op) {

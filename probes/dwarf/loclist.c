@@ -604,3 +604,89 @@ ptrdiff_t bp_loclist__next(Dwarf_Attribute *attr, ptrdiff_t off, Dwarf_Addr *bas
 	*end = e;
 	return (ptrdiff_t)at;
 }
+
+/* --- views ------------------------------------------------------------------ */
+
+/*
+ * gcc's DW_AT_GNU_locviews: where in the list's section a pair of view
+ * numbers (ULEB128) for each entry of the list is, in order (base
+ * address entries have none). False when var has none, or it cannot be
+ * read.
+ */
+static bool views_open(Dwarf_Die *var, Dwarf_Attribute *attr, struct list *l, struct rd *r,
+		       struct bp_loclist_ops *buf)
+{
+	Dwarf_Attribute va;
+	Dwarf_Word off;
+
+	if (!dwarf_attr_integrate(var, DW_AT_GNU_locviews, &va) || dwarf_formudata(&va, &off))
+		return false;
+	if (list_open(attr, l, buf) || l->single || off >= l->sec->d_size) {
+		buf->err[0] = '\0';
+		return false;
+	}
+	r->p = (unsigned char *)l->sec->d_buf + off;
+	r->end = (unsigned char *)l->sec->d_buf + l->sec->d_size;
+	r->bad = false;
+	return true;
+}
+
+int bp_loclist__cands(Dwarf_Die *var, Dwarf_Attribute *attr, Dwarf_Addr addr,
+		      struct bp_loclist_cand *v, int max, struct bp_loclist_ops *buf)
+{
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *ops;
+	size_t nops;
+	ptrdiff_t off = 0;
+	struct list l;
+	struct rd r;
+	bool views;
+	int i = 0, n = 0;
+
+	if (attr->form == DW_FORM_exprloc || attr->form == DW_FORM_block1 ||
+	    attr->form == DW_FORM_block)
+		return 0;
+	views = views_open(var, attr, &l, &r, buf);
+	while ((off = bp_loclist__next(attr, off, &base, &start, &end, &ops, &nops, buf)) > 0) {
+		uint64_t vb = 0, ve = 0;
+
+		if (views) {
+			vb = rd_uleb(&r);
+			ve = rd_uleb(&r);
+			/* the views ran out: the list is read without them */
+			if (r.bad)
+				views = false;
+		}
+		if (nops && n < max && ((start == addr && end == addr) ||
+					(addr >= start && addr < end))) {
+			v[n] = (struct bp_loclist_cand){
+				.index = i, .empty = start == end, .has_views = views,
+				.vbegin = start == addr ? vb : 0,
+				.vend = end == addr ? ve : 0,
+			};
+			n++;
+		}
+		i++;
+	}
+	if (off < 0)
+		return -1;
+	/* a list whose views ran out half way has none */
+	for (i = 0; i < n; i++)
+		if (!views)
+			v[i].has_views = false, v[i].vbegin = v[i].vend = 0;
+	return n;
+}
+
+int bp_loclist__nth(Dwarf_Attribute *attr, int index, Dwarf_Op **ops, size_t *nops,
+		    struct bp_loclist_ops *buf)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+	int i = 0;
+
+	while ((off = bp_loclist__next(attr, off, &base, &start, &end, ops, nops, buf)) > 0) {
+		if (i++ == index)
+			return 1;
+	}
+	return off < 0 ? -1 : 0;
+}

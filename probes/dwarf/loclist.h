@@ -78,4 +78,31 @@ int bp_loclist__decode(const struct bp_loclist_unit *u, const unsigned char *dat
 		       size_t len, Dwarf_Op *ops, size_t max, size_t *nops, bool *uninit,
 		       char *err, size_t errlen);
 
+/*
+ * Location views (gcc's DW_AT_GNU_locviews): at one address several
+ * entries may hold, each for a span of views [vbegin, vend) there (an
+ * empty range [addr, addr) holds only between its views). One entry of
+ * var's list that holds at addr, its place in the list and its views.
+ */
+struct bp_loclist_cand {
+	int index;		/* the entry's place in the list (from 0) */
+	bool empty;		/* [addr, addr): between views only */
+	bool has_views;		/* the list has views (else vbegin, vend are 0) */
+	uint64_t vbegin, vend;	/* its views at addr: vend 0 is none (to the end) */
+};
+
+/*
+ * The entries of var's location attr that hold at addr: those whose
+ * range covers it, and the empty ranges at addr, in list order, with
+ * their views when var has DW_AT_GNU_locviews. Returns how many (at most
+ * max), or -1 with buf->err set.
+ */
+int bp_loclist__cands(Dwarf_Die *var, Dwarf_Attribute *attr, Dwarf_Addr addr,
+		      struct bp_loclist_cand *v, int max, struct bp_loclist_ops *buf);
+
+/* The expression of the entry at index in attr's list: 1 with ops, 0
+ * when there is no such entry, -1 with buf->err set. */
+int bp_loclist__nth(Dwarf_Attribute *attr, int index, Dwarf_Op **ops, size_t *nops,
+		    struct bp_loclist_ops *buf);
+
 #endif /* BPFPROBE_DWARF_LOCLIST_H */

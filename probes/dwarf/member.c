@@ -206,16 +206,15 @@ static int enter_bitfield(struct walk *w, const struct member *m)
 static int enter_member(struct walk *w, Dwarf_Die *rec, const char *field)
 {
 	struct member m = {};
-	Dwarf_Die tmem;
+	Dwarf_Die tmem, cmem;
 	char tname[128];
 	int err;
 
-	if (dwarf_hasattr(rec, DW_AT_declaration)) {
-		bp_type_name(rec, tname, sizeof(tname));
-		bp_arg_fail(w->ch.c, "%s is incomplete here (declared, not defined, in this compilation unit)",
-			    tname);
-		return -ENOENT;
-	}
+	/* declared only in this unit: its definition in another */
+	err = bp_type__complete(w->ch.c, rec, &cmem);
+	if (err)
+		return err;
+	rec = &cmem;
 	err = find_member(rec, field, 0, &m, 0);
 	if (err == -ENOENT)
 		return no_member(w, rec, field);
@@ -402,12 +401,29 @@ static int index_array(struct walk *w, Dwarf_Die *arr, long index)
 	return 0;
 }
 
+/* A type's size, completing a struct (or enum) this unit only declares. */
+static int complete_size(struct walk *w, Dwarf_Die *type, long *size)
+{
+	Dwarf_Die pmem, cmem, *t = bp_type_peel(type, &pmem);
+	int err;
+
+	*size = bp_type_size(type);
+	if (!t || !dwarf_hasattr(t, DW_AT_declaration))
+		return 0;
+	err = bp_type__complete(w->ch.c, t, &cmem);
+	if (!err)
+		*size = bp_type_size(&cmem);
+	return err;
+}
+
 static int index_pointer(struct walk *w, Dwarf_Die *ptr, long index)
 {
 	Dwarf_Die tmem, *target = bp_die_type(ptr, &tmem);
+	long size;
 	int err;
 
-	err = bp_chain__index_pointer(&w->ch, index, bp_type_size(target));
+	err = complete_size(w, target, &size) ?:
+	      bp_chain__index_pointer(&w->ch, index, size);
 	if (err)
 		return err;
 	set_type(w, target);
@@ -476,12 +492,16 @@ static int scalar(struct bp_chain *ch, long *bytes, bool *is_signed)
 {
 	struct walk *w = walk_of(ch);
 	Dwarf_Die pmem, *t;
-	int tag, enc;
+	int tag, enc, err;
 
 	if (w->dims_done)
 		return bp_chain__cannot_fetch(ch, "an array; index it ([N])");
 	t = bp_type_peel(w->type, &pmem);
 	tag = bp_type_tag(t);
+	/* an enum declared only here: its size and sign from its definition */
+	if (tag == DW_TAG_enumeration_type && dwarf_hasattr(t, DW_AT_declaration) &&
+	    (err = bp_type__complete(ch->c, t, t)))
+		return err;
 	*bytes = bp_type_size(t);
 	switch (tag) {
 	case 0:
@@ -580,10 +600,14 @@ static int object(struct bp_chain *ch, int *cls, long *size)
 {
 	struct walk *w = walk_of(ch);
 	Dwarf_Die pmem, emem, *t;
+	int err;
 
 	if (w->dims_done)
 		return bp_chain__cannot_fetch(ch, "part of an array: index it to an element, or name the whole array");
 	t = bp_type_peel(w->type, &pmem);
+	/* the bytes of a struct declared only here: its definition's size */
+	if (t && dwarf_hasattr(t, DW_AT_declaration) && (err = bp_type__complete(ch->c, t, t)))
+		return err;
 	*size = bp_type_size(t);
 	*cls = BP_OBJ_OTHER;
 	switch (bp_type_tag(t)) {

@@ -33,6 +33,30 @@ static bool find_child(Dwarf_Die *parent, int tag, const char *name, Dwarf_Die *
 	return false;
 }
 
+/* The abstract instance of a concrete function, inlined copy or block. */
+static bool abstract_origin(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr(die, DW_AT_abstract_origin, &attr) &&
+	       dwarf_formref_die(&attr, out);
+}
+
+/*
+ * A variable of scope (a block, a function or an inlined copy), or one
+ * only its abstract instance declares: gcc leaves a static local (at a
+ * fixed address: readable) or a local without a location out of the
+ * concrete copies, as gdb, which reads the abstract children too, knows.
+ */
+static bool find_var(Dwarf_Die *scope, const char *name, Dwarf_Die *out)
+{
+	Dwarf_Die origin;
+
+	return find_child(scope, DW_TAG_variable, name, out) ||
+	       (abstract_origin(scope, &origin) &&
+		find_child(&origin, DW_TAG_variable, name, out));
+}
+
 /*
  * Locals in the lexical blocks around c->addr, innermost first, then the
  * function's own (c->dw->func: an out-of-line function or an inlined copy).
@@ -49,20 +73,11 @@ static bool find_local(const struct bp_arg_ctx *c, const char *name, Dwarf_Die *
 	fi = n > 0 ? bp_scopes__blocks(scopes, n, c->dw->func, &first) : -1;
 	for (i = first; i < fi && !found; i++) {
 		if (dwarf_tag(&scopes[i]) == DW_TAG_lexical_block)
-			found = find_child(&scopes[i], DW_TAG_variable, name, out);
+			found = find_var(&scopes[i], name, out);
 	}
 	free(scopes);
 	/* no block at addr (e.g. at the entry): the function level still counts */
-	return found || find_child(c->dw->func, DW_TAG_variable, name, out);
-}
-
-/* The abstract instance of an out-of-line copy of an inline function. */
-static bool abstract_origin(Dwarf_Die *func, Dwarf_Die *out)
-{
-	Dwarf_Attribute attr;
-
-	return dwarf_attr(func, DW_AT_abstract_origin, &attr) &&
-	       dwarf_formref_die(&attr, out);
+	return found || find_var(c->dw->func, name, out);
 }
 
 /* "a, b, c" */

@@ -172,6 +172,7 @@ struct bwalk {
 	struct bp_chain ch;	/* the value, the path, the last bitfield */
 	const struct btf *btf;
 	__u32 type;		/* current type as declared; 0 is void */
+	char from[160];		/* a forward declaration completed, for resolve */
 };
 
 static struct bwalk *bwalk_of(struct bp_chain *ch)
@@ -289,13 +290,10 @@ static int load_pointer(struct bp_chain *ch)
 	return ch->val->lvalue ? bp_val__deref(ch->c, ch->val) : 0;
 }
 
-static int incomplete(struct bwalk *w, __u32 rec)
+/* A forward declaration completed from its definition (btf_complete.c). */
+static int complete(struct bwalk *w, __u32 *rec)
 {
-	char tname[128];
-
-	bp_kbtf__type_name(w->btf, rec, tname, sizeof(tname));
-	bp_arg_fail(w->ch.c, "%s is only declared in BTF (no members known)", tname);
-	return -ENOENT;
+	return bp_kbtf__complete(w->btf, *rec, w->ch.c, rec, w->from, sizeof(w->from));
 }
 
 static int step_arrow(struct bp_chain *ch, const char *field)
@@ -309,8 +307,8 @@ static int step_arrow(struct bp_chain *ch, const char *field)
 		return bp_chain__bad_step(ch, "'->' on non-pointer", "");
 	t = btf__type_by_id(w->btf, p);
 	rec = peel(w->btf, t->type);
-	if (kind_of(w->btf, rec) == BTF_KIND_FWD)
-		return incomplete(w, rec);
+	if (kind_of(w->btf, rec) == BTF_KIND_FWD && (err = complete(w, &rec)))
+		return err;
 	if (!is_record_kind(kind_of(w->btf, rec)))
 		return bp_chain__bad_step(ch, "'->' on",
 					  ", which does not point to a struct or union");
@@ -324,12 +322,13 @@ static int step_dot(struct bp_chain *ch, const char *field)
 {
 	struct bwalk *w = bwalk_of(ch);
 	__u32 rec = peel(w->btf, w->type);
-	int kind = kind_of(w->btf, rec);
+	int kind = kind_of(w->btf, rec), err;
 
 	if (kind == BTF_KIND_PTR)
 		return bp_chain__bad_step(ch, "'.' on pointer", ": use '->'");
-	if (kind == BTF_KIND_FWD)
-		return incomplete(w, rec);
+	if (kind == BTF_KIND_FWD && (err = complete(w, &rec)))
+		return err;
+	kind = kind_of(w->btf, rec);
 	if (!is_record_kind(kind))
 		return bp_chain__bad_step(ch, "'.' on non-struct", "");
 	if (!ch->val->lvalue) {
@@ -670,7 +669,8 @@ static int resolve_arg(const struct btf *btf, const struct btf_type *proto,
 	};
 	struct bp_val val;
 	struct bwalk w = { .ch = { .ops = &btf_ops, .c = &c, .val = &val }, .btf = btf };
-	char desc[128];
+	char desc[320];
+	size_t l;
 	int err;
 
 	pt->arg_name[i] = strdup(arg->name ? arg->name : c.arg);
@@ -709,6 +709,9 @@ static int resolve_arg(const struct btf *btf, const struct btf_type *proto,
 	err = bp_chain__compile(&w.ch, arg, &pt->plan.args[i], &pt->type_name[i]);
 	if (err)
 		return err;
+	l = strlen(desc);
+	if (w.from[0])
+		snprintf(desc + l, sizeof(desc) - l, "; %s", w.from);
 	pt->loc_desc[i] = strdup(desc);
 	return pt->loc_desc[i] ? 0 : -ENOMEM;
 }

@@ -80,6 +80,16 @@ int bp_kbtf__find_funcs(const struct btf *btf, const char *name, __u32 *ids, int
 /* C-like name of BTF type id: "struct file *", "const char *", "int[4]". */
 void bp_kbtf__type_name(const struct btf *btf, __u32 id, char *buf, size_t len);
 
+/*
+ * A forward declaration fwd (BTF_KIND_FWD) completed from the struct or
+ * union of its name in btf (btf_complete.c): 0 with *out, and "TYPE
+ * completed from BTF type [ID]" in from; -ENOENT when btf defines none,
+ * -ENOTUNIQ when it defines several different ones, recorded in c->diag.
+ */
+struct bp_arg_ctx;
+int bp_kbtf__complete(const struct btf *btf, __u32 fwd, const struct bp_arg_ctx *c,
+		      __u32 *out, char *from, size_t fromlen);
+
 /* True when the FUNCs ids[0..n) have equivalent prototypes. */
 bool bp_kbtf__same_protos(const struct btf *btf, const __u32 *ids, int n);
 

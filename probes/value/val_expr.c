@@ -117,6 +117,7 @@ int bp_val__flatten(const struct bp_arg_ctx *c, struct bp_val *v)
 	v->shift = 0;
 	v->width = 0;
 	v->wsigned = false;
+	v->typed = false;
 	return 0;
 }
 
@@ -133,13 +134,16 @@ static bool const_operand(const struct bp_val *b, int64_t *v)
 int bp_val__binary(const struct bp_arg_ctx *c, struct bp_val *a, struct bp_val *b,
 		   int op, uint8_t flags)
 {
+	/* a width that is no type (a narrower read, a mask) does not make the
+	 * generic type's 64-bit arithmetic wrap */
+	uint8_t aw = a->typed ? a->width : 0, bw = b->typed ? b->width : 0;
+	uint8_t width = aw > bw ? aw : bw;
+	bool wsigned = aw >= bw ? a->wsigned : b->wsigned;
 	int64_t imm;
-	uint8_t width = a->width > b->width ? a->width : b->width;
-	bool wsigned = a->width >= b->width ? a->wsigned : b->wsigned;
 	int err;
 
 	/* a narrower typed value is extended by its own type first */
-	if (a->width && b->width && a->width != b->width)
+	if (aw && bw && aw != bw)
 		width = 0;
 	err = bp_val__flatten(c, a);
 	if (err)
@@ -159,14 +163,16 @@ int bp_val__binary(const struct bp_arg_ctx *c, struct bp_val *a, struct bp_val *
 	a->lvalue = false;
 	/* arithmetic in a narrower type wraps in it */
 	a->width = op >= BP_XOP_EQ && op <= BP_XOP_GE ? 0 : width;
-	a->wsigned = wsigned;
+	a->wsigned = a->width && wsigned;
+	a->typed = a->width != 0;
 	return 0;
 }
 
 int bp_val__unary(const struct bp_arg_ctx *c, struct bp_val *v, int op, int64_t imm)
 {
-	uint8_t width = v->width;
-	bool wsigned = v->wsigned;
+	/* in a type, the result wraps in it; the generic type has 64 bits */
+	uint8_t width = v->typed ? v->width : 0;
+	bool wsigned = width && v->wsigned;
 	int err = bp_val__flatten(c, v);
 
 	if (!err)
@@ -175,6 +181,7 @@ int bp_val__unary(const struct bp_arg_ctx *c, struct bp_val *v, int op, int64_t 
 		return err;
 	v->width = width;
 	v->wsigned = wsigned;
+	v->typed = width != 0;
 	return 0;
 }
 

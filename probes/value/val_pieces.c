@@ -54,6 +54,7 @@ void bp_piece__from_val(struct bp_piece *p, const struct bp_val *v)
 	p->shift = v->shift;
 	p->width = v->width;
 	p->wsigned = v->wsigned;
+	p->typed = v->typed;
 	p->implicit = v->implicit;
 }
 
@@ -77,6 +78,7 @@ int bp_val__split(const struct bp_arg_ctx *c, struct bp_val *v, long size,
 	v->shift = 0;
 	v->width = 0;
 	v->wsigned = false;
+	v->typed = false;
 	v->implicit.set = false;
 	return 0;
 }
@@ -114,6 +116,7 @@ int bp_val__select(const struct bp_arg_ctx *c, struct bp_val *v, long size,
 	v->shift = p->shift;
 	v->width = p->width;
 	v->wsigned = p->wsigned;
+	v->typed = p->typed;
 	v->implicit = p->implicit;
 	v->npieces = 0;
 	if (v->implicit.set) {

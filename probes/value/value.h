@@ -93,6 +93,7 @@ struct bp_piece {
 	uint8_t shift;
 	uint8_t width;
 	bool wsigned;
+	bool typed;
 	struct bp_implicit implicit;
 };
 
@@ -110,6 +111,15 @@ struct bp_val {
 	uint8_t shift;
 	uint8_t width;
 	bool wsigned;
+	/*
+	 * width is a DWARF base type's (DW_OP_convert, DW_OP_deref_type,
+	 * DW_OP_regval_type, DW_OP_const_type): arithmetic on the value wraps
+	 * in that type, whose sign decides division and comparisons. Without
+	 * it, width only says the value's upper bits extend its low ones (a
+	 * DW_OP_deref_size read, a mask): DWARF's generic type computes in 64
+	 * bits, so a product or a left shift keeps every bit.
+	 */
+	bool typed;
 	/* a floating-point value (a typed DWARF op): its bits are read as
 	 * they are, but no arithmetic can be done with it */
 	bool fp;
@@ -142,7 +152,8 @@ int bp_val__push_op(const struct bp_arg_ctx *c, struct bp_expr *x, int op, uint8
 int bp_val__flatten(const struct bp_arg_ctx *c, struct bp_val *v);
 
 /* a = a OP b (a binary op of expr.h), both flattened; width and wsigned
- * of the result are the wider operand's (a typed DWARF stack). */
+ * of the result are the wider typed operand's (a typed DWARF stack), none
+ * when neither is typed (the generic type). */
 int bp_val__binary(const struct bp_arg_ctx *c, struct bp_val *a, struct bp_val *b,
 		   int op, uint8_t flags);
 

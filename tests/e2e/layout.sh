@@ -42,24 +42,28 @@ check probes_map probes/map "probes/map/.*|probes/kernel/.*|probes/value/.*|$doo
 FLAT=1 check probes probes 'probes/.*|prologue/.*|util/.*'
 # the loader uses probes/ through its front door only
 check loader loader 'loader/.*|probes/[a-z_]+\.h|prologue/.*|util/.*'
-check output output 'output/.*|util/.*'
+# the output prints stack ids through the unwinder
+check output output 'output/.*|unwind/unwinder\.h|util/.*'
+# stacks: libdw/libdwfl and util/ only
+check unwind unwind 'unwind/.*|util/.*'
 check inspect inspect 'inspect/.*|loader/.*|probes/.*|prologue/.*|util/.*'
 # `bpfprobe trace`'s generator and lines: the library through inspect.h and
-# the SEC grammar's header, the instruction macros, nothing of the loader
-check trace trace 'trace/.*|inspect/inspect\.h|probes/spec\.h|prologue/insn\.h|util/.*'
+# the SEC grammar's header, the instruction macros, the output's
+# histograms and stacks, nothing of the loader
+check trace trace 'trace/.*|inspect/inspect\.h|probes/spec\.h|prologue/insn\.h|output/(hist|stack_cache|stack_print)\.h|unwind/unwinder\.h|util/.*'
 check sysinfo sysinfo 'sysinfo/.*|loader/metadata\.h|util/.*'
 check cli cli 'cli/.*|sysinfo/.*|inspect/.*|trace/.*|util/.*'
 
 # every file name once, so a name says which file it is
 dups=$(git ls-files 'cli/*' 'inspect/*' 'sysinfo/*' 'trace/*' 'output/*' 'loader/*' 'probes/*' \
-	   'prologue/*' 'util/*' 'include/*' | grep -E '\.(c|h)$' | xargs -n1 basename |
+	   'prologue/*' 'util/*' 'include/*' 'unwind/*' | grep -E '\.(c|h)$' | xargs -n1 basename |
        sort | uniq -d)
 [ -z "$dups" ] && pass layout_unique_file_names ||
 	fail layout_unique_file_names "in more than one folder: $(tr '\n' ' ' <<<"$dups")"
 
 # no library source file over 900 lines: split one along its seams
 long=$(git ls-files 'inspect/*' 'sysinfo/*' 'trace/*' 'output/*' 'loader/*' 'probes/*' 'prologue/*' \
-	   'util/*' | grep -E '\.(c|h)$' | xargs wc -l | awk '$2 != "total" && $1 > 900 { print $2 " " $1 }')
+	   'util/*' 'unwind/*' | grep -E '\.(c|h)$' | xargs wc -l | awk '$2 != "total" && $1 > 900 { print $2 " " $1 }')
 [ -z "$long" ] && pass layout_files_under_900_lines ||
 	fail layout_files_under_900_lines "$(tr '\n' ' ' <<<"$long")"
 

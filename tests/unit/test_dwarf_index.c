@@ -3,8 +3,9 @@
  * The DWARF function index (probes/binary/index.h):
  *  - what the byte-level scan lists is exactly what libdw's walks find
  *    (dwarf_getfuncs over every compile unit, inlined copies in those
- *    functions' bodies through blocks and inlined calls), on every test
- *    target and on Debian's -dbg binaries when installed;
+ *    functions' bodies through blocks and inlined calls, the named type
+ *    definitions of the units' outer scopes bp_type_defs_walk finds), on
+ *    every test target and on Debian's -dbg binaries when installed;
  *  - resolving every function by name gives the same points with and
  *    without the index;
  *  - a damaged index (truncated, bytes flipped, counts that lie) is
@@ -31,6 +32,7 @@
 #include "probes/binary/debuginfo.h"
 #include "probes/binary/index.h"
 #include "probes/binary/line_at.h"
+#include "probes/dwarf/dwarf.h"
 #include "probes/dwarf/types.h"
 #include "probes/resolve.h"
 #include "probes/spec.h"
@@ -143,8 +145,14 @@ static void entries_free(struct entries *e)
 }
 
 struct walk {
-	struct entries funcs, inlines;
+	struct entries funcs, inlines, types;
 };
+
+static int type_cb(const char *name, uint64_t off, void *ctx)
+{
+	entries_add(ctx, name, off, 0);
+	return 0;
+}
 
 /* inline.c's walk of one function's body (blocks, inlined calls). */
 static void walk_body(struct walk *w, Dwarf_Die *parent, uint64_t frame, int depth)
@@ -203,6 +211,8 @@ static void index_entries(const struct bp_dwarf_index *idx, struct walk *w)
 
 			entries_add(&w->inlines, name, c->die, c->frame);
 		}
+		for (uint32_t k = 0; k < n->ntypes; k++)
+			entries_add(&w->types, name, idx->types[n->type_first + k], 0);
 	}
 }
 
@@ -362,15 +372,20 @@ static void test_scan_is_the_walk(void)
 		CHECK(!err, "%s: %d %s", bins[b], err, why);
 		if (!err) {
 			walk_all(di->dwarf, &want);
+			bp_type_defs_walk(di->dwarf, type_cb, &want.types);
 			index_entries(&idx, &got);
 			entries_sort(&want.funcs);
 			entries_sort(&want.inlines);
+			entries_sort(&want.types);
 			entries_sort(&got.funcs);
 			entries_sort(&got.inlines);
+			entries_sort(&got.types);
 			CHECK(!differ(&want.funcs, &got.funcs, diff, sizeof(diff)),
 			      "%s: functions: %s", bins[b], diff);
 			CHECK(!differ(&want.inlines, &got.inlines, diff, sizeof(diff)),
 			      "%s: inlined copies: %s", bins[b], diff);
+			CHECK(!differ(&want.types, &got.types, diff, sizeof(diff)),
+			      "%s: types: %s", bins[b], diff);
 			while (!dwarf_get_units(di->dwarf, cu, &cu, NULL, &unit_type, &cudie,
 						&subdie)) {
 				if (unit_type != DW_UT_compile || dwarf_tag(&cudie) != DW_TAG_compile_unit)
@@ -386,8 +401,10 @@ static void test_scan_is_the_walk(void)
 		}
 		entries_free(&want.funcs);
 		entries_free(&want.inlines);
+		entries_free(&want.types);
 		entries_free(&got.funcs);
 		entries_free(&got.inlines);
+		entries_free(&got.types);
 		bp_dwarf_index__release(&idx);
 		bp_debuginfo__free(di);
 	}

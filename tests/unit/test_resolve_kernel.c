@@ -130,6 +130,22 @@ static void build_vmlinux_btf(struct btf *btf)
 	/* two different prototypes for one name */
 	add_func(btf, "twin", t_int, 1, "o", t_pobj);
 	add_func(btf, "twin", t_long, 1, "x", t_long);
+
+	/* forward declarations: of a struct defined once (pair), of one
+	 * defined nowhere, of one defined twice differently */
+	int fw_pair = btf__add_fwd(btf, "pair", BTF_FWD_STRUCT);
+	int fw_lonely = btf__add_fwd(btf, "lonely", BTF_FWD_STRUCT);
+	int fw_twice = btf__add_fwd(btf, "twice", BTF_FWD_STRUCT);
+	int fw_upair = btf__add_fwd(btf, "pair", BTF_FWD_UNION);
+
+	btf__add_struct(btf, "twice", 8);
+	btf__add_field(btf, "a", t_long, 0, 0);
+	btf__add_struct(btf, "twice", 16);
+	btf__add_field(btf, "a", t_long, 0, 0);
+	btf__add_field(btf, "b", t_long, 64, 0);
+	add_func(btf, "fwdfn", t_long, 4, "p", btf__add_ptr(btf, fw_pair),
+		 "l", btf__add_ptr(btf, fw_lonely), "t", btf__add_ptr(btf, fw_twice),
+		 "u", btf__add_ptr(btf, fw_upair));
 }
 
 static void build_module_btf(struct btf *mod)
@@ -139,6 +155,9 @@ static void build_module_btf(struct btf *mod)
 	btf__add_field(mod, "owner", t_pobj, 0, 0);
 	btf__add_field(mod, "count", t_uint, 64, 0);
 	add_func(mod, "modfunc", t_long, 2, "st", btf__add_ptr(mod, t_mod), "n", t_int);
+	/* a module's forward declaration of a struct its base defines */
+	add_func(mod, "modfwd", t_long, 1, "o",
+		 btf__add_ptr(mod, btf__add_fwd(mod, "obj", BTF_FWD_STRUCT)));
 }
 
 static int write_file(const char *path, const void *data, size_t len)
@@ -181,6 +200,8 @@ static const char kallsyms_text[] =
 	"ffffffff81000e00 t nobtf\n"
 	"ffffffff81001000 t handle_req\n"
 	"ffffffff81002000 t neg_args\n"
+	"ffffffff81004000 t fwdfn\n"
+	"ffffffffc0000300 t modfwd\t[testmod]\n"
 	"ffffffffc0000000 t modfunc\t[testmod]\n"
 	"ffffffffc0000100 t both\t[testmod]\n"
 	"ffffffff81003000 T both\n";
@@ -216,7 +237,8 @@ static int setup(void)
 		err = write_file(kallsyms, kallsyms_text, strlen(kallsyms_text));
 	static const char aff_text[] =
 		"f1\nf8\nfpair\nfbig\nffloat\nfvoid\nfdbl\nfint\ndup\ndup\nblacklisted\n"
-		"twin\ntwin\nnobtf\nhandle_req\nneg_args\nboth\nmodfunc [testmod]\nboth [testmod]\n";
+		"twin\ntwin\nnobtf\nhandle_req\nneg_args\nboth\nmodfunc [testmod]\nboth [testmod]\n"
+		"fwdfn\nmodfwd [testmod]\n";
 	static const char bl_text[] =
 		"0xffffffff81000900-0xffffffff81000910\tblacklisted\n"
 		"0xffffffffc0000200-0xffffffffc0000210\tother_mod_fn [testmod]\n";
@@ -604,6 +626,27 @@ static void test_module(void)
 	RESOLVE_FAILS("module=test-mod2;func=modfunc", "module 'test_mod2' is not loaded");
 }
 
+/* A forward declaration is completed from the one definition of its name
+ * (the base's, for a module), or says why it cannot be. */
+static void test_btf_forward(void)
+{
+	use_kernel("");
+	RESOLVE_OK("func=fwdfn p->b");
+	CHECK_INT(arg(0)->deref_off[0], 8);
+	CHECK(strstr(pts[0].loc_desc[0], "; struct pair completed from BTF type ["),
+	      "location %s", pts[0].loc_desc[0]);
+	RESOLVE_FAILS("func=fwdfn l->x",
+		      "struct lonely is only declared in BTF (no members known), and no struct of that name is defined in it");
+	RESOLVE_FAILS("func=fwdfn t->a", "struct twice is only declared here in BTF, and 2 different definitions of it are: type [");
+	CHECK_MSG("8 bytes; type [");
+	CHECK_MSG("16 bytes");
+	/* a union's forward declaration takes no struct */
+	RESOLVE_FAILS("func=fwdfn u->a", "union pair is only declared in BTF (no members known), and no union of that name");
+	RESOLVE_OK("module=testmod;func=modfwd o->next->id");
+	CHECK_INT(arg(0)->nderef, 2);
+	CHECK_INT(arg(0)->deref_off[0], 48);
+}
+
 static void test_no_btf(void)
 {
 	struct bp_kernel_paths p = { .btf_dir = "/nonexistent/btf" };
@@ -868,6 +911,7 @@ int main(void)
 	RUN(test_btf_retval);
 	RUN(test_functions);
 	RUN(test_module);
+	RUN(test_btf_forward);
 	RUN(test_no_btf);
 	RUN(test_btf_fetchargs);
 	RUN(test_no_btf_fetchargs);

@@ -563,6 +563,32 @@ else
 fi
 kprobe_gone kernel_trace_detached do_sched_setscheduler
 
+# --- kernel stacks: trace --stack=kernel at a kprobe --------------------------
+# The first hit's frames, symbolized through kallsyms, are the system call's
+# path in the kernel's source: do_sched_setscheduler, called by the
+# sched_setscheduler syscall's wrapper, from do_syscall_64, from the entry.
+"$BPFPROBE" trace -q --stack=kernel 'func=do_sched_setscheduler pid' -- "$K/kt_sched" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+funcs= in=0
+while IFS= read -r line; do
+	if [[ $line == *" kt_sched "*" do_sched_setscheduler pid="* ]]; then
+		[ $in = 0 ] && in=1 && continue
+		break
+	fi
+	[ $in = 1 ] || continue
+	[[ $line == "    "* ]] || break
+	read -r _ f _ <<<"$line"
+	funcs+="${f%%+*} "
+done <"$tmp/out"
+want="do_sched_setscheduler __x64_sys_sched_setscheduler do_syscall_64 entry_SYSCALL_64_after_hwframe "
+if [ $rc -eq 0 ] && [ "$funcs" = "$want" ]; then
+	pass kernel_trace_kstack
+else
+	fail kernel_trace_kstack "exit $rc; frames '$funcs', want '$want': $(slurp "$tmp/out" | head -c 600) $(slurp "$tmp/err" | head -c 300)"
+fi
+kprobe_gone kernel_trace_kstack_detached do_sched_setscheduler
+
 T=$top/build/targets/trace-gcc-O2
 if [ -x "$T" ]; then
 	"$BPFPROBE" trace -q -c "exec=$T;tick" "exec=$T;tock%return" "exec=$T;trace_call" \

@@ -4,7 +4,10 @@
  * values away from the entry (recursion too), arithmetic between run-time
  * values, implicit pointers, a clone's dropped parameter its callers
  * know (DW_OP_GNU_parameter_ref), an inlined copy described by location
- * views, thread-locals of the executable in several threads, and errno at
+ * views, a parameter at its function's entry whose location list's first
+ * view is the value passed (then a constant), a static local of an
+ * inlined function (in its abstract instance only), thread-locals of the
+ * executable in several threads, and errno at
  * libc's open%return. Each prints the truth the e2e test compares with:
  * "TRUTH what values...".
  */
@@ -129,6 +132,41 @@ __attribute__((noinline)) unsigned long nextrand(unsigned long *state)
 	return res;
 }
 
+/*
+ * A parameter assigned at the entry by code that compiles to nothing
+ * (Berkeley DB's COMPQUIET): gcc -O1 and up describe it as "views 0..3:
+ * rdi", then "constant 0" from the same address. At the entry (view 0)
+ * it is the pointer the caller passed.
+ */
+#define COMPQUIET(n, v) do { (n) = (v); (n) = (n); } while (0)
+__attribute__((noinline)) int quiet_entry(struct state *st)
+{
+	COMPQUIET(st, NULL);
+	sink = 3;
+	return 0;
+}
+
+/*
+ * A static local of an inlined function: its DIE is the abstract
+ * instance's only (the inlined copies do not repeat it), at a fixed
+ * address.
+ */
+static inline __attribute__((always_inline)) long bump(long by)
+{
+	static long total = 1000;
+
+	total += by;
+	return total;
+}
+
+__attribute__((noinline)) long bump_twice(long by)
+{
+	sink = bump(by);
+	/* total is in memory again before the second copy */
+	__asm__ volatile("" ::: "memory");
+	return bump(by * 2);
+}
+
 /* thread-locals of the executable */
 __attribute__((noinline)) long tls_probe(long tag)
 {
@@ -173,6 +211,10 @@ int main(int argc, char **argv)
 	sink = isra_caller(&st, argc);
 	printf("TRUTH rotl %lu 7\n", rs[1] * 5);
 	usink = nextrand(rs);
+	printf("TRUTH quiet %ld\n", st.other);
+	quiet_entry(&st);
+	printf("TRUTH bump 1000\nTRUTH bump %ld\n", 1000L + argc);
+	sink = bump_twice(argc);
 	printf("TRUTH tls %ld %ld\n", 5L, 7L);
 	tls_probe(7);
 	for (long v = 111; v <= 222; v += 111) {

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The unwinder's insides, shared by its files: the processes it knows
+ * (uw_proc.c: a maps snapshot and a Dwfl of its modules for unwinding),
+ * the module builds it keeps for symbols (uw_build.c: one offline Dwfl per
+ * GNU build ID, whatever process maps it where), and the unwinding and
+ * symbolizing of a sample (uw_user.c).
+ */
+#ifndef BPFPROBE_UW_CORE_H
+#define BPFPROBE_UW_CORE_H
+
+#include <stdbool.h>
+#include <elfutils/libdwfl.h>
+
+#include "unwind/unwinder.h"
+#include "unwind/uw_maps.h"
+
+struct uw_dbg;
+struct uw_kernel;
+
+#define UW_BUILD_ID_HEX	(2 * 64 + 1)
+/* How far above rsp memory counts as the sampled thread's stack */
+#define UW_STACK_REACH	(8ULL << 20)
+
+/* A module of a process's Dwfl (its userdata). */
+struct uw_mod {
+	struct uw_proc *p;
+	const struct uw_map *m;
+	Dwfl_Module *mod;
+	int open_err;			/* why its file could not be opened */
+	char build_id[UW_BUILD_ID_HEX];	/* "" when none (or not read yet) */
+	bool build_id_read;
+	struct uw_dbg *own;		/* its symbols when no build is shared */
+};
+
+/* What unwinding learnt of a process's addresses, remembered (uw_user.c):
+ * whether the CFI at a PC unwinds, the tail-call frames between a
+ * function and a return address. Tables of fixed size, reset when full. */
+#define UW_MEMO_SLOTS	1024
+#define UW_MEMO_TAILS	4
+
+struct uw_cfi_memo {
+	Dwarf_Addr pc;
+	signed char cfi;	/* cfi_at()'s answer */
+	bool used;
+};
+
+struct uw_tail_memo {
+	Dwarf_Addr caller_pc, callee;
+	Dwarf_Addr pcs[UW_MEMO_TAILS];
+	unsigned char n;
+	bool used;
+};
+
+struct uw_memo {
+	struct uw_cfi_memo cfi[UW_MEMO_SLOTS];
+	struct uw_tail_memo tail[UW_MEMO_SLOTS];
+	unsigned int ncfi, ntail;
+};
+
+struct uw_proc {
+	struct bp_unwinder *u;
+	struct uw_memo *memo;		/* made when first needed */
+	pid_t pid;
+	struct uw_maps *maps;
+	Dwfl *dwfl;
+	bool attached;
+	const char *why_not;		/* not attached: why (static text) */
+	struct uw_mod *mods;
+	size_t nmods;
+	int mem_fd;			/* /proc/PID/mem, bound to this process; -1 */
+	unsigned long long stamp;	/* last use */
+	/* the sample being unwound, and the memory it could not give */
+	const struct bp_stack_sample *s;
+	bool read_failed;
+	__u64 failed_addr;
+};
+
+struct uw_build {
+	char build_id[UW_BUILD_ID_HEX];
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Elf *pending;			/* for its find_elf callback */
+	char *path;
+	struct uw_dbg *dbg;
+	unsigned long long stamp;
+};
+
+struct bp_unwinder {
+	int max_procs, max_builds;
+	bool sample_only, live_stack;
+	char *debuginfo_path;
+	char *kallsyms_path, *modules_path;
+	Dwfl_Callbacks proc_cb, build_cb;
+	struct uw_proc **procs;
+	size_t nprocs;
+	struct uw_build **builds;
+	size_t nbuilds;
+	unsigned long long clock;
+	void *vdso;
+	size_t vdso_size;
+	bool vdso_tried;
+	struct uw_kernel *kernel;
+};
+
+/* uw_proc.c */
+/* The process pid as known, or NULL. */
+struct uw_proc *uw_proc__get(struct bp_unwinder *u, pid_t pid);
+/* Snapshots pid now (replacing what was known of it). 0, -ESRCH, -ENOMEM. */
+int uw_proc__note(struct bp_unwinder *u, pid_t pid, struct uw_proc **out);
+void uw_proc__forget(struct bp_unwinder *u, pid_t pid);
+void uw_proc__free(struct uw_proc *p);
+/* Whether p's process still runs (the same one, not a reused pid). */
+bool uw_proc__alive(const struct uw_proc *p);
+/* Whether p's process runs another program than at its snapshot. */
+bool uw_proc__exec_changed(const struct uw_proc *p);
+/* The process Dwfl's find_elf callback. */
+int uw_proc__find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		      Dwarf_Addr base, char **file_name, Elf **elfp);
+/* The uw_mod of a module of p's Dwfl. */
+struct uw_mod *uw_proc__mod(Dwfl_Module *mod);
+/* The vDSO image (read once), or NULL. */
+const void *uw_unwinder__vdso(struct bp_unwinder *u, size_t *size);
+
+/* uw_build.c */
+/*
+ * The symbols of um's module: the shared build's (*addr turned into its
+ * link-time address) or, without a build ID or a file to open again, the
+ * process module's own. NULL when out of memory.
+ */
+struct uw_dbg *uw_build__dbg(struct bp_unwinder *u, struct uw_mod *um, Dwarf_Addr *addr);
+void uw_build__free(struct uw_build *b);
+/* The build Dwfl's find_elf callback. */
+int uw_build__find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		       Dwarf_Addr base, char **file_name, Elf **elfp);
+
+/* uw_tail.c */
+/*
+ * The tail-call frames gdb puts between a frame whose function is
+ * entered at callee and its caller, which the call returns to at
+ * caller_pc (process addresses): their PCs, innermost first, at most
+ * max. The count (0: none, or gdb could not tell), or -ENOMEM.
+ */
+int uw_tail__frames(struct bp_unwinder *u, struct uw_proc *p, Dwarf_Addr caller_pc,
+		    Dwarf_Addr callee, Dwarf_Addr *pcs, int max);
+
+/* uw_kernel.c */
+void uw_kernel__free(struct uw_kernel *k);
+
+#endif /* BPFPROBE_UW_CORE_H */

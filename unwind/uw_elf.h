@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * ELF images for libdwfl's find_elf callbacks: mapped files whose
+ * descriptor is closed at once (a cache of many modules holds no file
+ * descriptors), and the vDSO.
+ */
+#ifndef BPFPROBE_UW_ELF_H
+#define BPFPROBE_UW_ELF_H
+
+#include <stddef.h>
+#include <libelf.h>
+#include <linux/types.h>
+
+/*
+ * Opens path as a mapped ELF image. With want_ino, the file must be that
+ * inode (the one a process mapped, not a file put in its place since).
+ * 0, or -ENOENT (and other open errors), -ESTALE (another inode),
+ * -ENOEXEC (not ELF).
+ */
+int uw_elf__open(const char *path, __u64 want_ino, Elf **out);
+
+/* The link-time span of the PT_LOAD segments, low aligned down as libdwfl
+ * aligns a module's start. 0 or -ENOEXEC. */
+int uw_elf__span(Elf *elf, __u64 *low, __u64 *high);
+
+/* The GNU build ID of elf, in hex (size at least 2 * 64 + 1), or -ENOENT. */
+int uw_elf__build_id(Elf *elf, char *hex, size_t size);
+
+/* A copy of this process's vDSO: every process of this kernel maps the
+ * same image. 0 or -ENOENT, -ENOMEM. */
+int uw_elf__vdso(void **image, size_t *size);
+
+#endif /* BPFPROBE_UW_ELF_H */
