@@ -100,9 +100,11 @@ int cmd_cat(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	end = now() + duration;
-	while (!stop && (!duration || now() < end))
+	/* a failed write ends it (what stdout lost: main, std_streams.h) */
+	while (!stop && (!duration || now() < end) && !bpfprobe_output__write_error(out))
 		bpfprobe_output__poll(out, 100);
-	bpfprobe_output__drain(out);
+	if (!bpfprobe_output__write_error(out))
+		bpfprobe_output__drain(out);
 	bpfprobe_output__free(out);
 	return 0;
 }

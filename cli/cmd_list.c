@@ -11,6 +11,7 @@
 #include "cli/options.h"
 #include "cli/privileges.h"
 #include "cli/list_output.h"
+#include "cli/std_streams.h"
 #include "sysinfo/listing.h"
 
 enum { OPT_JSON = 256, OPT_STATS };
@@ -139,7 +140,8 @@ int cmd_list(int argc, char **argv)
 	bp_listing__free(&l);
 	if (stats_fd >= 0)
 		close(stats_fd);
-	if (fflush(stdout) || err) {
+	/* a failed write to stdout is said at the end (std_streams.h) */
+	if ((fflush(stdout) || err) && !bp_stdio__out_error()) {
 		fprintf(stderr, "bpfprobe list: cannot write the listing\n");
 		return 1;
 	}

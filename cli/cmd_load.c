@@ -229,20 +229,48 @@ static int parse_args(int argc, char **argv, struct load_args *a)
 	return check_pin_args(a);
 }
 
+/* Only a failed write ends the session: a read that failed is tried again. */
 static int poll_output(void *out, int timeout_ms)
 {
-	return bpfprobe_output__poll(out, timeout_ms);
+	int n = bpfprobe_output__poll(out, timeout_ms);
+	int err = bpfprobe_output__write_error(out);
+
+	return err ? err : n < 0 ? 0 : n;
 }
 
-/* Streams output until the workload exits or a signal comes. Returns the exit code. */
-static int run_loop(struct bpfprobe_object *obj, struct bpfprobe_output *out, pid_t child)
+/*
+ * Streams output until the workload exits or a signal comes, then prints
+ * the maps. Returns the exit code; *failed when the records could not all
+ * be written (said).
+ */
+static int run_loop(struct bpfprobe_object *obj, struct bpfprobe_output *out,
+		    const struct load_args *a, pid_t child, FILE *records, bool *failed)
 {
-	const struct bp_session_loop l = {
-		.poll = poll_output, .ctx = out, .out_fd = bpfprobe_output__fd(out), .obj = obj,
+	/* stdout is a stream of std_streams.c's: its descriptor is 1 */
+	struct bp_session_loop l = {
+		.poll = poll_output, .ctx = out, .child = child, .obj = obj,
+		.wait_fd = bpfprobe_output__fd(out),
+		.out_fd = records == stdout ? STDOUT_FILENO : fileno(records),
 	};
-	int code = bp_session__run(&l, child);
+	int code = bp_session__run(&l), err;
+	uint64_t lost;
 
-	bpfprobe_output__drain(out);
+	if (!l.write_err) {
+		bpfprobe_output__drain(out);
+		if (!a->no_map_dump && !bpfprobe_output__write_error(out))
+			bpfprobe_output__dump_maps(out);
+	}
+	/* the session's (a reader gone before a write told) or the output's */
+	err = l.write_err ? l.write_err : bpfprobe_output__write_error(out);
+	*failed = err != 0;
+	if (err)
+		return bp_session__write_failed("load", a->output ? a->output : "stdout", err,
+						bpfprobe_output__unwritten(out),
+						a->no_map_dump ? NULL : "the maps at exit",
+						l.child_stopped);
+	lost = bpfprobe_output__lost(out);
+	if (lost && !a->json)
+		fprintf(stderr, "bpfprobe: %llu records were lost in all\n", (unsigned long long)lost);
 	return code;
 }
 
@@ -256,17 +284,6 @@ static struct bpfprobe_output *open_output(struct bpfprobe_object *obj, const st
 	};
 
 	return bpfprobe_output__new(obj, &oopts);
-}
-
-static void finish_output(struct bpfprobe_output *out, const struct load_args *a)
-{
-	uint64_t lost;
-
-	if (!a->no_map_dump)
-		bpfprobe_output__dump_maps(out);
-	lost = bpfprobe_output__lost(out);
-	if (lost && !a->json)
-		fprintf(stderr, "bpfprobe: %llu records were lost in all\n", (unsigned long long)lost);
 }
 
 /* Whom the probes trace (session.h). */
@@ -293,6 +310,7 @@ int cmd_load(int argc, char **argv)
 	struct load_args a = {};
 	char compiled[PATH_MAX];
 	FILE *records = NULL;
+	bool failed = false;
 	pid_t global;
 	int err, code = 1;
 
@@ -314,7 +332,7 @@ int cmd_load(int argc, char **argv)
 	if (bp_pid_hold__open(&held, "load", a.pid))
 		goto out;
 	if (bp_is_c_source(a.obj_path)) {
-		if (bp_compile_c(a.obj_path, bp_cflags__list(&a.cflags), compiled,
+		if (bp_compile_c(a.obj_path, bp_cflags__list(&a.cflags), a.no_cache, compiled,
 				 sizeof(compiled)))
 			goto out;
 		oopts.source = a.obj_path;
@@ -388,10 +406,9 @@ int cmd_load(int argc, char **argv)
 		code = 127;	/* like a shell that cannot run the command */
 		goto out;
 	}
-	code = run_loop(obj, out, w.pid);
+	code = run_loop(obj, out, &a, w.pid, records, &failed);
 	w.pid = -1;
-	finish_output(out, &a);
-	if (!a.quiet)
+	if (!a.quiet && !failed)
 		bp_report__never_ran(obj, &scope);
 out:
 	bp_pid_hold__close(&held);

@@ -15,6 +15,7 @@
 
 #include "cli/commands.h"
 #include "cli/json_opts.h"
+#include "cli/std_streams.h"
 #include "inspect/inspect.h"
 #include "util/json.h"
 
@@ -158,7 +159,8 @@ int cmd_markers(int argc, char **argv)
 	}
 	if (a.fmt.json) {
 		err = print_json(&l, a.glob, a.fmt.compact);
-		if (err)
+		/* a failed write to stdout is said at the end (std_streams.h) */
+		if (err && !bp_stdio__out_error())
 			fprintf(stderr, "bpfprobe markers: writing JSON failed: %s\n", strerror(-err));
 	} else {
 		print_text(&l);

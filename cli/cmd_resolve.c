@@ -22,6 +22,7 @@
 #include "cli/compile_c.h"
 #include "cli/json_opts.h"
 #include "cli/session.h"
+#include "cli/std_streams.h"
 #include "inspect/inspect.h"
 #include "util/json.h"
 
@@ -431,7 +432,8 @@ static int print_json(const struct bpfprobe_object *obj, const char *target, boo
 		return err;
 	}
 	err = bp_json__free(j);
-	if (err)
+	/* a failed write to stdout is said at the end (std_streams.h) */
+	if (err && !bp_stdio__out_error())
 		fprintf(stderr, "bpfprobe resolve: writing JSON failed: %s\n", strerror(-err));
 	return err;
 }
@@ -450,7 +452,8 @@ int cmd_resolve(int argc, char **argv)
 	path = a.target;
 	/* a C source is compiled as load compiles it (same cache) */
 	if (bp_is_c_source(a.target) && !is_sec_text(a.target)) {
-		if (bp_compile_c(a.target, bp_cflags__list(&a.cflags), compiled, sizeof(compiled)))
+		if (bp_compile_c(a.target, bp_cflags__list(&a.cflags), a.no_cache, compiled,
+				 sizeof(compiled)))
 			goto out;
 		path = compiled;
 	}

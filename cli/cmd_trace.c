@@ -224,9 +224,34 @@ static int write_object(const struct bp_trace *t, char *path, size_t len)
 	return fd;
 }
 
+/* Only a failed write ends the session (-EINTR: a signal, seen next). */
 static int poll_out(void *out, int timeout_ms)
 {
-	return bp_trace_out__poll(out, timeout_ms);
+	int n = bp_trace_out__poll(out, timeout_ms);
+
+	return bp_trace_out__write_error(out) ? n : n < 0 ? 0 : n;
+}
+
+/* Runs the session: returns the exit code. */
+static int run_session(const struct trace_args *a, struct bpfprobe_object *obj,
+		       struct bp_trace_out *out, int fd, pid_t child, bool *failed)
+{
+	struct bp_session_loop l = {
+		.poll = poll_out, .ctx = out, .child = child, .out_fd = fd, .obj = obj,
+		.wait_fd = bp_trace_out__fd(out),
+	};
+	int code = bp_session__run(&l), err;
+
+	if (!l.write_err)
+		bp_trace_out__finish(out);
+	/* the session's (a reader gone before a write told) or the writer's */
+	err = l.write_err ? l.write_err : bp_trace_out__write_error(out);
+	*failed = err != 0;
+	if (!err)
+		return code;
+	return bp_session__write_failed("trace", a->output ? a->output : "stdout", err,
+					bp_trace_out__unwritten(out),
+					a->count ? "the counts" : NULL, l.child_stopped);
 }
 
 /* Loads, attaches, runs; returns the exit code. */
@@ -237,8 +262,11 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records,
 		.sz = sizeof(oopts), .vmlinux = a->vmlinux, .no_cache = a->no_cache,
 		.source = "bpfprobe trace", .view_pid = a->pid > 0 ? a->pid : 0,
 	};
-	struct bp_trace_out_opts topts = { .sz = sizeof(topts), .fd = fileno(records),
-					   .json = a->json };
+	/* stdout is a stream of std_streams.c's: its descriptor is 1 */
+	struct bp_trace_out_opts topts = {
+		.sz = sizeof(topts), .json = a->json,
+		.fd = records == stdout ? STDOUT_FILENO : fileno(records),
+	};
 	struct bpfprobe_attach_opts aopts = { .sz = sizeof(aopts), .pid = -1 };
 	struct bp_session_args sa = {
 		.cmd = a->cmd, .pid = a->pid, .system_wide = a->system_wide,
@@ -248,8 +276,8 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records,
 	struct bpfprobe_object *obj = NULL;
 	struct bp_trace_out *out = NULL;
 	struct bp_load_scope scope = {};
-	struct bp_session_loop loop;
 	char path[64];
+	bool failed;
 	int fd, err, code = 1;
 	pid_t global;
 
@@ -307,14 +335,9 @@ static int run(const struct trace_args *a, struct bp_trace *t, FILE *records,
 		code = 127;	/* like a shell that cannot run the command */
 		goto out;
 	}
-	loop = (struct bp_session_loop){
-		.poll = poll_out, .ctx = out, .out_fd = bp_trace_out__fd(out), .obj = obj,
-	};
-	code = bp_session__run(&loop, w.pid);
+	code = run_session(a, obj, out, topts.fd, w.pid, &failed);
 	w.pid = -1;
-	if (bp_trace_out__finish(out) && !code)
-		code = 1;
-	if (!a->quiet)
+	if (!a->quiet && !failed)
 		bp_report__never_ran(obj, &scope);
 out:
 	bp_workload__abort(&w);

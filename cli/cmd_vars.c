@@ -19,6 +19,7 @@
 #include "cli/commands.h"
 #include "cli/json_opts.h"
 #include "cli/session.h"
+#include "cli/std_streams.h"
 #include "inspect/inspect.h"
 #include "util/json.h"
 
@@ -232,7 +233,8 @@ int cmd_vars(int argc, char **argv)
 		bp_json__end_array(j);
 		bp_json__end_object(j);
 		err = bp_json__free(j);
-		if (err)
+		/* a failed write to stdout is said at the end (std_streams.h) */
+		if (err && !bp_stdio__out_error())
 			fprintf(stderr, "bpfprobe vars: writing JSON failed: %s\n", strerror(-err));
 	} else if (!err) {
 		for (i = 0; i < n; i++)

@@ -7,9 +7,11 @@
  * fraction of a full compile; `--version` runs beside it.
  *
  * clang writes to descriptors bpfprobe opened (its stdout): the
- * preprocessed text into a pipe, the object into a file created with
- * O_EXCL|O_NOFOLLOW in the cache directory and renamed into place, so a
- * half-written object is never cached and no path is followed.
+ * preprocessed text and the object into pipes. bpfprobe writes the
+ * object into a file created with O_EXCL|O_NOFOLLOW in the cache
+ * directory and renamed into place, so a half-written object is never
+ * cached and no path is followed; when the cache cannot take it (a full or
+ * read-only file system), elsewhere (compile_cache.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -333,36 +335,60 @@ static bool usable_cached(int dirfd, const char *name)
 	return false;
 }
 
-/* Compiles argv (base + extra) into dir/name through a temporary file. */
-static int compile_into(const struct compiler *cc, const char **argv, int n, const char *src,
-			const struct bp_cache_dir *dir, const char *name)
+/*
+ * Compiles argv (base + extra) into memory: clang writes the object to a
+ * pipe, so that where it is kept (compile_cache.h) can fail, and be
+ * worked around, without clang failing. *obj is malloc'ed.
+ */
+static int compile_to_memory(const struct compiler *cc, const char **argv, int n,
+			     const char *src, char **obj, size_t *size)
 {
-	char tmp[96], why[PATH_MAX + 128];
-	int fd, rc;
-	pid_t pid;
+	struct piped c;
+	size_t cap = 0;
+	char *buf = NULL;
+	ssize_t got = 0;
+	int rc;
 
-	fd = bp_cache_dir__create_temp(dir, ".o", tmp, sizeof(tmp), why, sizeof(why));
-	if (fd < 0) {
-		bp_err("%s\n", why);
-		return fd;
-	}
 	argv[n++] = "-c";
 	argv[n++] = src;
 	argv[n++] = "-o";
 	argv[n++] = "-";
 	argv[n] = NULL;
 	bp_info("compiling %s\n", src);
-	pid = spawn(cc, argv, fd, -1);
-	rc = pid < 0 ? pid : reap(pid);
-	/* the object, written whole, renamed into place; else removed */
-	if (bp_cache_dir__commit(dir, fd, tmp, name, !rc, why, sizeof(why))) {
-		bp_err("%s\n", why);
-		return -EINVAL;
-	}
+	*size = 0;
+	rc = start_piped(cc, argv, &c);
 	if (rc) {
-		bp_err("compiling '%s' failed (clang's messages above)\n", src);
+		bp_err("cannot run %s: %s\n", cc->path, strerror(-rc));
+		return rc;
+	}
+	for (;;) {
+		if (*size == cap) {
+			char *b = realloc(buf, cap ? 2 * cap : 65536);
+
+			if (!b)
+				break;
+			buf = b;
+			cap = cap ? 2 * cap : 65536;
+		}
+		got = read(c.fd, buf + *size, cap - *size);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		*size += (size_t)got;
+	}
+	close(c.fd);
+	rc = reap(c.pid);
+	if (!rc && (got || !*size))
+		rc = got < 0 ? -EIO : -ENOMEM;
+	if (rc) {
+		free(buf);
+		bp_err("compiling '%s' failed%s\n", src,
+		       rc == -ENOMEM ? ": out of memory" : rc == -EIO ? ": cannot read clang's output" :
+		       " (clang's messages above)");
 		return -EINVAL;
 	}
+	*obj = buf;
 	return 0;
 }
 
@@ -385,14 +411,16 @@ static int check_source(const char *src)
 	return 0;
 }
 
-int bp_compile_c(const char *src, const char *const *extra, char *out, size_t len)
+int bp_compile_c(const char *src, const char *const *extra, bool no_cache, char *out,
+		 size_t len)
 {
-	char srcdir[PATH_MAX], archinc[64], owninc[PATH_MAX], name[32];
+	char srcdir[PATH_MAX], archinc[64], owninc[PATH_MAX], name[32] = "compiled.o";
 	const char **argv, *bad = refused_word(extra);
 	struct bp_cache_dir dir = { .fd = -1 };
 	struct compiler cc;
+	char *obj = NULL;
+	size_t nextra = 0, size;
 	uint64_t key;
-	size_t nextra = 0;
 	int n, rc;
 
 	if (bad) {
@@ -412,23 +440,24 @@ int bp_compile_c(const char *src, const char *const *extra, char *out, size_t le
 		return -ENOMEM;
 	n = base_argv(argv, &cc, src, extra, srcdir, sizeof(srcdir), archinc, sizeof(archinc),
 		      owninc, sizeof(owninc));
-	rc = cache_key(&cc, argv, n, src, &key);
+	/* --no-cache: neither read nor written (no key needed) */
+	if (!no_cache) {
+		rc = cache_key(&cc, argv, n, src, &key);
+		if (rc)
+			goto out;
+		snprintf(name, sizeof(name), "%016llx.o", (unsigned long long)key);
+		if (!bp_compile_cache__open(&dir) && usable_cached(dir.fd, name) &&
+		    snprintf(out, len, "%s/%s", dir.path, name) < (int)len) {
+			bp_info("using cached object %s for %s\n", out, src);
+			goto out;
+		}
+	}
+	rc = compile_to_memory(&cc, argv, n, src, &obj, &size);
 	if (!rc)
-		rc = bp_cache_dir__open(&dir);
-	if (rc)
-		goto out;
-	snprintf(name, sizeof(name), "%016llx.o", (unsigned long long)key);
-	if (snprintf(out, len, "%s/%s", dir.path, name) >= (int)len) {
-		rc = -ENAMETOOLONG;
-		goto out;
-	}
-	if (usable_cached(dir.fd, name)) {
-		bp_info("using cached object %s for %s\n", out, src);
-		goto out;
-	}
-	rc = compile_into(&cc, argv, n, src, &dir, name);
+		rc = bp_compile_cache__keep(&dir, name, obj, size, out, len);
 out:
 	bp_cache_dir__close(&dir);
+	free(obj);
 	free(argv);
 	return rc;
 }

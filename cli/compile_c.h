@@ -27,9 +27,15 @@ bool bp_is_c_source(const char *path);
  * where ("-o", "-c", "-E", "-S", "-M", "-MM", "-fsyntax-only", "-" for
  * stdin) are refused.
  *
+ * no_cache (--no-cache): the cache is neither read nor written; the
+ * object goes to a private temporary directory. A cache that cannot be
+ * written (a full or read-only file system, no permission) sends it there
+ * too, said under -v (compile_cache.h).
+ *
  * Returns 0, or a negative errno after printing why (a compile error: after
  * clang printed its messages).
  */
-int bp_compile_c(const char *src, const char *const *extra, char *out, size_t len);
+int bp_compile_c(const char *src, const char *const *extra, bool no_cache, char *out,
+		 size_t len);
 
 #endif /* BPFPROBE_COMPILE_C_H */

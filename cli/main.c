@@ -7,6 +7,7 @@
 #include <bpfprobe/bpfprobe.h>
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/std_streams.h"
 #include "util/bigmem.h"
 
 int bp_cli_verbose;
@@ -90,13 +91,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* whole lines per write(2): a pipe shared with the workload never
-	 * gets one of our records cut by one of its lines (see quick) */
+	 * gets one of our records cut by one of its lines (see quick); what
+	 * is printed shows control characters escaped, and a failed write
+	 * is said (std_streams.h) */
 	cmd = find_command(argv[1]);
-	if (!cmd || !cmd->quick)
+	if (bp_stdio__init(cmd && cmd->quick))
 		setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("bpfprobe %s (libbpf %s)\n", BPFPROBE_VERSION, libbpf_version_string());
-		return 0;
+		return bp_stdio__finish("--version", 0);
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		/* help COMMAND is COMMAND --help */
@@ -105,15 +108,15 @@ int main(int argc, char **argv)
 		if (about) {
 			char *args[] = { argv[2], "--help", NULL };
 
-			return about->fn(2, args);
+			return bp_stdio__finish(about->name, about->fn(2, args));
 		}
 		usage(stdout);
-		return 0;
+		return bp_stdio__finish("help", 0);
 	}
 	if (cmd) {
 		if (cmd->quick)
 			bp_bigmem__heap(4u << 20);
-		return cmd->fn(argc - 1, argv + 1);
+		return bp_stdio__finish(cmd->name, cmd->fn(argc - 1, argv + 1));
 	}
 	if (closest_command(argv[1]))
 		fprintf(stderr, "bpfprobe: unknown command '%s'; did you mean '%s'?\n", argv[1],

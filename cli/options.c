@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <string.h>
 #include "cli/options.h"
+#include "cli/std_streams.h"
 
 #define MAX_OPTS	32
 #define HELP_KEY	'h'
@@ -143,7 +144,7 @@ int bp_cli__next(const struct bp_cli_cmd *cmd, int argc, char **argv)
 	c = getopt_long(argc, argv, so, lo, NULL);
 	if (c == HELP_KEY) {
 		bp_cli__help(cmd, stdout);
-		exit(0);
+		exit(bp_stdio__finish(cmd->name, 0));
 	}
 	if (c == ':') {
 		fprintf(stderr, "bpfprobe %s: option '%s' needs an argument\n", cmd->name,

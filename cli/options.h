@@ -24,9 +24,9 @@ struct bp_cli_opt {
 /* --no-cache, for the commands that resolve (load, resolve, vars) */
 #define BP_NO_CACHE_OPTION(KEY)							\
 	{ "no-cache", (KEY), no_argument, NULL,					\
-	  "no caches: do not read binaries' function index nor finished\n"	\
-	  "resolutions from ~/.cache/bpfprobe (dwarf-index, resolutions)\n"	\
-	  "nor store them; walk the DWARF instead" }
+	  "no caches: do not read binaries' function index, finished\n"	\
+	  "resolutions nor compiled PROG.c objects from ~/.cache/bpfprobe\n"	\
+	  "nor store them; walk the DWARF, compile in a private directory" }
 
 /*
  * The options of the commands that run probes (load, trace), with the same

@@ -5,10 +5,14 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <bpfprobe/bpfprobe.h>
+#include "cli/commands.h"
 #include "cli/session.h"
+#include "cli/std_streams.h"
 
 volatile sig_atomic_t bp_session_signal;
 
@@ -79,39 +83,76 @@ FILE *bp_session__open_records(const char *cmd, const char *path)
 }
 
 /* Waits up to timeout_ms for output or an exec to look at, then reads
- * both; without an exec fd, output's own poll waits. */
-static void wait_once(const struct bp_session_loop *l, int exec_fd, int timeout_ms)
+ * both; without an exec fd, output's own poll waits. What poll says. */
+static int wait_once(const struct bp_session_loop *l, int exec_fd, int timeout_ms)
 {
 	struct pollfd p[2] = {
-		{ .fd = exec_fd, .events = POLLIN }, { .fd = l->out_fd, .events = POLLIN },
+		{ .fd = exec_fd, .events = POLLIN }, { .fd = l->wait_fd, .events = POLLIN },
 	};
 
-	if (exec_fd < 0) {
-		l->poll(l->ctx, timeout_ms);
-		return;
-	}
-	poll(p, l->out_fd >= 0 ? 2 : 1, timeout_ms);
+	if (exec_fd < 0)
+		return l->poll(l->ctx, timeout_ms);
+	poll(p, l->wait_fd >= 0 ? 2 : 1, timeout_ms);
 	/* a held process first: it waits for us */
 	bpfprobe_object__handle_execs(l->obj);
-	l->poll(l->ctx, 0);
+	return l->poll(l->ctx, 0);
 }
 
-int bp_session__run(const struct bp_session_loop *l, pid_t child)
+/* Whether fd is a pipe (or FIFO) nobody reads any more. */
+static bool reader_gone(int fd)
 {
-	int status, code = 0, exec_fd = l->obj ? bpfprobe_object__exec_fd(l->obj) : -1;
+	struct pollfd p = { .fd = fd };
+	struct stat st;
 
-	if (exec_fd < 0)
-		exec_fd = -1;
-	for (;;) {
-		/* bounded: the workload and signals are checked in between */
-		wait_once(l, exec_fd, 50);
+	/* a pipe's writer sees POLLERR once no reader is left */
+	return fd >= 0 && !fstat(fd, &st) && S_ISFIFO(st.st_mode) && poll(&p, 1, 0) == 1 &&
+	       (p.revents & POLLERR);
+}
+
+/* The workload, still running when output failed: SIGTERM, then reaped. */
+static void stop_child(pid_t child)
+{
+	int status;
+
+	kill(child, SIGTERM);
+	while (waitpid(child, &status, 0) < 0) {
+		if (errno != EINTR)
+			return;
 		if (bp_session_signal) {
-			if (child <= 0)
-				break;
 			kill(child, bp_session_signal);
 			bp_session_signal = 0;
 		}
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
+	}
+}
+
+int bp_session__run(struct bp_session_loop *l)
+{
+	int status, err, code = 0, exec_fd = l->obj ? bpfprobe_object__exec_fd(l->obj) : -1;
+
+	if (exec_fd < 0)
+		exec_fd = -1;
+	l->write_err = 0;
+	l->child_stopped = false;
+	for (;;) {
+		/* bounded: the workload and signals are checked in between */
+		err = wait_once(l, exec_fd, 50);
+		if (err >= 0 && reader_gone(l->out_fd))
+			err = -EPIPE;
+		if (err < 0) {
+			l->write_err = err;
+			if (l->child > 0 && waitpid(l->child, &status, WNOHANG) == 0) {
+				l->child_stopped = true;
+				stop_child(l->child);
+			}
+			return err == -EPIPE ? 128 + SIGPIPE : 1;
+		}
+		if (bp_session_signal) {
+			if (l->child <= 0)
+				break;
+			kill(l->child, bp_session_signal);
+			bp_session_signal = 0;
+		}
+		if (l->child > 0 && waitpid(l->child, &status, WNOHANG) == l->child) {
 			code = bp_workload__exit_code(status);
 			break;
 		}
@@ -120,4 +161,21 @@ int bp_session__run(const struct bp_session_loop *l, pid_t child)
 	if (exec_fd >= 0)
 		bpfprobe_object__handle_execs(l->obj);
 	return code;
+}
+
+int bp_session__write_failed(const char *cmd, const char *where, int err, uint64_t unwritten,
+			     const char *lost_too, bool child_stopped)
+{
+	bp_stdio__said();
+	if (err == -EPIPE) {
+		if (bp_cli_verbose)
+			fprintf(stderr, "bpfprobe %s: %s was closed (its reader went away): probes detached%s\n",
+				cmd, where, child_stopped ? ", the command stopped (SIGTERM)" : "");
+		return 128 + SIGPIPE;
+	}
+	fprintf(stderr, "bpfprobe %s: cannot write the records to %s: %s: %llu record%s not written%s%s; probes detached%s\n",
+		cmd, where, strerror(-err), (unsigned long long)unwritten, unwritten == 1 ? "" : "s",
+		lost_too ? ", nor " : "", lost_too ? lost_too : "",
+		child_stopped ? ", the command stopped (SIGTERM)" : "");
+	return 1;
 }

@@ -9,6 +9,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include <bpfprobe/bpfprobe.h>
@@ -25,7 +26,9 @@ extern volatile sig_atomic_t bp_session_signal;
  */
 void bp_session__install_stop_signals(void);
 
-/* The same, and SIGPIPE is ignored: for the commands that run probes. */
+/* The same, and SIGPIPE is ignored (a write to a pipe nobody reads fails
+ * with EPIPE: bp_session__run()), for the commands that run probes. A
+ * workload started later gets SIGPIPE's default back. */
 void bp_session__install_signals(void);
 
 /*
@@ -58,22 +61,48 @@ pid_t bp_session__scope(const struct bp_session_args *a, const struct bp_workloa
  * message naming cmd. */
 FILE *bp_session__open_records(const char *cmd, const char *path);
 
-/* What the run loop reads. */
+/* The loop of a session (bp_session__run()). */
 struct bp_session_loop {
-	int (*poll)(void *ctx, int timeout_ms);	/* reads output, waiting up to timeout_ms */
+	/* reads output for up to timeout_ms; a negative errno when what it
+	 * reads can no longer be written (-EPIPE, -ENOSPC, ...) */
+	int (*poll)(void *ctx, int timeout_ms);
 	void *ctx;
-	int out_fd;		/* readable when output waits; -1: unknown */
+	pid_t child;		/* the workload, or <= 0 */
+	int wait_fd;		/* readable when output waits; -1: unknown */
 	/* its followed processes' execs are handled as they come (a process
-	 * may be held at its exec until then: bpfprobe_object__exec_fd()) */
+	 * may be held at its exec until then: bpfprobe_object__exec_fd());
+	 * NULL: none */
 	struct bpfprobe_object *obj;
+	/* where the records go: when it is a pipe whose reader went away,
+	 * the session ends as if a write had failed with EPIPE, without
+	 * waiting for the next record to find out (-1: not watched) */
+	int out_fd;
+	int write_err;		/* out: what ended the session (-EPIPE, ...) */
+	bool child_stopped;	/* out: the workload was sent SIGTERM for it */
 };
 
 /*
- * Reads output (and handles execs) until the workload child (> 0) exits
- * or, without one, a signal comes, waking at least every 50 ms; a signal
- * is passed on to the child. Returns the exit code: the child's as a
- * shell gives it, else 0.
+ * Calls poll(ctx, 50 ms), and handles execs, until the workload child
+ * (> 0) exits or, without one, a signal comes; a signal is passed on to
+ * the child. Output that
+ * can no longer be written (or out_fd's reader gone) ends the session at
+ * once, as perf record does:
+ * a workload still running is sent SIGTERM and waited for (a signal that
+ * comes meanwhile is passed on). Returns the exit code: the child's as a
+ * shell gives it, else 0; after a write error, 1 (141 for EPIPE), which
+ * bp_session__write_failed() says.
  */
-int bp_session__run(const struct bp_session_loop *l, pid_t child);
+int bp_session__run(struct bp_session_loop *l);
+
+/*
+ * Says once, for cmd, that records could no longer be written to where
+ * ("stdout", or -o's path) and why (err), what was lost (unwritten
+ * records; lost_too: what else was not printed, or NULL), and that the
+ * workload was stopped. A reader that went away (EPIPE) wanted nothing
+ * more: that is said only under -v. Returns the exit code: 141 (128 +
+ * SIGPIPE, as a shell shows a writer SIGPIPE killed) for EPIPE, else 1.
+ */
+int bp_session__write_failed(const char *cmd, const char *where, int err, uint64_t unwritten,
+			     const char *lost_too, bool child_stopped);
 
 #endif /* BPFPROBE_SESSION_H */

@@ -46,6 +46,9 @@ int bp_workload__prepare(struct bp_workload *w, char *const argv[])
 
 		close(go[1]);
 		close(errp[0]);
+		/* bpfprobe ignores it (it sees EPIPE instead): the command
+		 * must not inherit that */
+		signal(SIGPIPE, SIG_DFL);
 		/* the kernel's number for us (inside a PID namespace it is not
 		 * getpid()): the parent follows us and scopes printk by it */
 		gpid = bpfprobe_pid__global();

@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* what the load checks first: the BTF prototype */
 		bp_btf__check_prototype(obj->obj, p);
 		if (bpfprobe_object__program_info(obj, i, &info) || !info.name || !info.sec ||
-		    info.arg_cnt > BP_MAX_ARGS)
+		    info.arg_cnt > BP_MAX_ARGS)	/* a record receives up to 16 */
 			abort();
 	}
 	if (bpfprobe_object__program_cnt(obj) != (size_t)obj->nprogs)

@@ -28,44 +28,85 @@ int bp_emitter__init(struct bp_emitter *em, FILE *out, bool json, bool quiet_met
 
 void bp_emitter__fini(struct bp_emitter *em)
 {
-	if (em->j && bp_json__free(em->j) == -EINVAL)
+	/* after a failed write, a map's JSON may have been left open */
+	if (em->j && bp_json__free(em->j) == -EINVAL && !em->werr)
 		bp_err("bpfprobe: internal error: malformed JSON output\n");
 	em->j = NULL;
 	if (em->out)
 		fflush(em->out);
 }
 
+/*
+ * Around each write to out: once one failed (a full disk, a pipe nobody
+ * reads) nothing more is written, and what would have been is counted.
+ */
+static bool can_write(struct bp_emitter *em, bool counted)
+{
+	if (!em->werr) {
+		errno = 0;
+		return true;
+	}
+	em->unwritten += counted;
+	return false;
+}
+
+static void wrote(struct bp_emitter *em, bool counted)
+{
+	if (em->werr || !ferror(em->out))
+		return;
+	/* errno is the failed write's: stdio sets nothing after it */
+	em->werr = errno ? -errno : -EIO;
+	em->unwritten += counted;
+}
+
+int bp_emitter__flush(struct bp_emitter *em)
+{
+	if (can_write(em, false) && fflush(em->out))
+		wrote(em, false);
+	return em->werr;
+}
+
 void bp_emit__printk(struct bp_emitter *em, const struct bp_printk_msg *m)
 {
+	if (!can_write(em, true))
+		return;
 	if (em->json)
 		bp_jsonout__printk(em->j, m);
 	else
 		bp_text__printk(em->out, m, em->quiet_meta);
+	wrote(em, true);
 }
 
 void bp_emit__record(struct bp_emitter *em, const struct bp_record *r)
 {
 	struct bp_record rs = *r;
 
+	if (!can_write(em, true))
+		return;
 	rs.val.stacks = em->stacks;
 	if (em->json)
 		bp_jsonout__record(em->j, &rs);
 	else
 		bp_text__record(em->out, &rs, em->quiet_meta);
+	wrote(em, true);
 }
 
 void bp_emit__lost(struct bp_emitter *em, const struct bp_lost *l)
 {
-	if (em->json)
-		bp_jsonout__lost(em->j, l);
-	else
+	if (!em->json)
 		bp_text__lost(em->diag, l);
+	else if (can_write(em, false)) {
+		bp_jsonout__lost(em->j, l);
+		wrote(em, false);
+	}
 }
 
 void bp_emit__map_begin(struct bp_emitter *em, const struct bp_map_head *h)
 {
-	if (em->json)
+	if (em->json && can_write(em, false)) {
 		bp_jsonout__map_begin(em->j, h);
+		wrote(em, false);
+	}
 }
 
 /* Per-CPU values beyond this many are printed without their stacks. */
@@ -76,6 +117,8 @@ void bp_emit__map_entry(struct bp_emitter *em, const struct bp_map_head *h,
 {
 	struct bp_typed ks = *key, vs[STACK_VALUES];
 
+	if (!can_write(em, true))
+		return;
 	ks.stacks = em->stacks;
 	if (nvalues <= STACK_VALUES) {
 		for (int i = 0; i < nvalues; i++) {
@@ -88,6 +131,7 @@ void bp_emit__map_entry(struct bp_emitter *em, const struct bp_map_head *h,
 		bp_jsonout__map_entry(em->j, &ks, values, nvalues);
 	else
 		bp_text__map_entry(em->out, h, &ks, values, nvalues);
+	wrote(em, true);
 }
 
 void bp_emit__map_hist(struct bp_emitter *em, const struct bp_map_head *h,
@@ -95,15 +139,20 @@ void bp_emit__map_hist(struct bp_emitter *em, const struct bp_map_head *h,
 {
 	struct bp_typed ks = *key;
 
+	if (!can_write(em, true))
+		return;
 	ks.stacks = em->stacks;
 	if (em->json)
 		bp_jsonout__map_hist(em->j, &ks, hist);
 	else
 		bp_text__map_hist(em->out, h, &ks, hist);
+	wrote(em, true);
 }
 
 void bp_emit__map_end(struct bp_emitter *em, const struct bp_map_head *h, size_t nentries)
 {
-	if (em->json)
+	if (em->json && can_write(em, false)) {
 		bp_jsonout__map_end(em->j);
+		wrote(em, false);
+	}
 }

@@ -25,10 +25,18 @@ struct bp_emitter {
 	struct bp_json *j;	/* json mode */
 	/* where the values' stack ids are unwound; NULL: printed as numbers */
 	struct bp_stacks *stacks;
+	int werr;		/* the first write to out that failed: -errno */
+	__u64 unwritten;	/* records and map entries not written since */
 };
 
 int bp_emitter__init(struct bp_emitter *em, FILE *out, bool json, bool quiet_meta);
 void bp_emitter__fini(struct bp_emitter *em);
+/*
+ * Flushes out. Returns 0, or the first write that failed (a negative
+ * errno): from then on nothing more is written to out, and what would
+ * have been is counted in unwritten.
+ */
+int bp_emitter__flush(struct bp_emitter *em);
 
 void bp_emit__printk(struct bp_emitter *em, const struct bp_printk_msg *m);
 void bp_emit__record(struct bp_emitter *em, const struct bp_record *r);

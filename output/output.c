@@ -263,8 +263,8 @@ static int output_drain(struct bpfprobe_output *out)
 	}
 	if (out->printk)
 		n += bp_printk_raw__drain(out->printk, on_printk, on_printk_lost, out);
-	fflush(out->em.out);
-	return n;
+	err = bp_emitter__flush(&out->em);
+	return err ? err : n;
 }
 
 int bpfprobe_output__drain(struct bpfprobe_output *out)
@@ -363,14 +363,14 @@ int bpfprobe_output__poll(struct bpfprobe_output *out, int timeout_ms)
 
 int bpfprobe_output__dump_maps(struct bpfprobe_output *out)
 {
-	int n;
+	int n, err;
 
 	/* a pinned session's output has no object to dump */
 	if (!out || !out->obj)
 		return bp_api_err(-EINVAL);
 	n = bp_map_dump(out->obj, &out->em);
-	fflush(out->em.out);
-	return bp_api_err(n);
+	err = bp_emitter__flush(&out->em);
+	return bp_api_err(err ? err : n);
 }
 
 void bpfprobe_output__free(struct bpfprobe_output *out)
@@ -389,6 +389,16 @@ void bpfprobe_output__free(struct bpfprobe_output *out)
 	if (out->holds)
 		bp_ref__put(out->holds);
 	free(out);
+}
+
+int bpfprobe_output__write_error(const struct bpfprobe_output *out)
+{
+	return out ? out->em.werr : -EINVAL;
+}
+
+uint64_t bpfprobe_output__unwritten(const struct bpfprobe_output *out)
+{
+	return out ? out->em.unwritten : 0;
 }
 
 uint64_t bpfprobe_output__lost(const struct bpfprobe_output *out)

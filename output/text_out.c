@@ -70,7 +70,9 @@ static void t_member(struct bp_value_sink *s, const char *name)
 
 	fputs(t->first[t->depth] ? " " : ", ", t->f);
 	t->first[t->depth] = false;
-	fprintf(t->f, ".%s = ", name);
+	fputc('.', t->f);
+	bp_utf8__fputs(t->f, name);
+	fputs(" = ", t->f);
 	t->after_member = true;
 }
 
@@ -106,30 +108,8 @@ static void t_bool(struct bp_value_sink *s, bool v)
 
 static void put_quoted(FILE *f, const char *p, size_t len)
 {
-	size_t n;
-
 	fputc('"', f);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = p[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\x%02x", c);
-		else if (c < 0x80)
-			fputc(c, f);
-		else if ((n = bp_utf8__seq_len((const unsigned char *)p + i, len - i))) {
-			fwrite(p + i, 1, n, f);
-			i += n - 1;
-		} else {
-			/* not UTF-8: no terminal would show it right */
-			fprintf(f, "\\x%02x", c);
-		}
-	}
+	bp_utf8__fput(f, p, len, BP_ESC_QUOTED);
 	fputc('"', f);
 }
 
@@ -142,7 +122,7 @@ static void t_str(struct bp_value_sink *s, const char *p, size_t len)
 static void t_enumerator(struct bp_value_sink *s, const char *name)
 {
 	pre_value(ts(s));
-	fputs(name, ts(s)->f);
+	bp_utf8__fputs(ts(s)->f, name);
 }
 
 /* "xx xx ...": formatted in pieces of 64 bytes, one fwrite each (a
@@ -199,19 +179,24 @@ void bp_text__value(FILE *f, const struct bp_typed *v)
 
 void bp_text__printk(FILE *f, const struct bp_printk_msg *m, bool quiet_meta)
 {
-	if (!quiet_meta)
-		fprintf(f, "%" PRIu64 ".%06" PRIu64 " %s %d %d: ", (uint64_t)(m->ts_ns / 1000000000),
-			(uint64_t)(m->ts_ns % 1000000000 / 1000), m->comm, m->pid, m->cpu);
-	fwrite(m->msg, 1, m->len, f);
+	if (!quiet_meta) {
+		fprintf(f, "%" PRIu64 ".%06" PRIu64 " ", (uint64_t)(m->ts_ns / 1000000000),
+			(uint64_t)(m->ts_ns % 1000000000 / 1000));
+		bp_utf8__fputs(f, m->comm);
+		fprintf(f, " %d %d: ", m->pid, m->cpu);
+	}
+	bp_utf8__fput(f, m->msg, m->len, 0);
 	fputc('\n', f);
 }
 
 void bp_text__record(FILE *f, const struct bp_record *r, bool quiet_meta)
 {
-	if (!quiet_meta)
-		fprintf(f, "%s: ", r->map);
+	if (!quiet_meta) {
+		bp_utf8__fputs(f, r->map);
+		fputs(": ", f);
+	}
 	if (r->text)
-		fwrite(r->val.data, 1, strnlen(r->val.data, r->val.size), f);
+		bp_utf8__fput(f, r->val.data, strnlen(r->val.data, r->val.size), 0);
 	else
 		bp_text__value(f, &r->val);
 	fputc('\n', f);
@@ -230,7 +215,9 @@ void bp_text__lost(FILE *f, const struct bp_lost *l)
 void bp_text__map_entry(FILE *f, const struct bp_map_head *h, const struct bp_typed *key,
 			const struct bp_typed *values, int nvalues)
 {
-	fprintf(f, "@%s[", h->name);
+	fputc('@', f);
+	bp_utf8__fputs(f, h->name);
+	fputc('[', f);
 	bp_text__value(f, key);
 	fputs("]: ", f);
 	if (nvalues == 1) {
@@ -251,7 +238,9 @@ void bp_text__map_entry(FILE *f, const struct bp_map_head *h, const struct bp_ty
 void bp_text__map_hist(FILE *f, const struct bp_map_head *h, const struct bp_typed *key,
 		       const struct bp_hist *hist)
 {
-	fprintf(f, "@%s[", h->name);
+	fputc('@', f);
+	bp_utf8__fputs(f, h->name);
+	fputc('[', f);
 	bp_text__value(f, key);
 	fputs("]:\n", f);
 	bp_hist__print(f, hist);

@@ -27,6 +27,7 @@ struct bp_trace_out {
 	int fd;
 	bool json;
 	int err;		/* the first failed write */
+	uint64_t unwritten;	/* lines not written since (that one's included) */
 	const char **labels;	/* per probe point index */
 	size_t nlabels;
 	size_t *max_line;	/* per program: the longest line it can make */
@@ -67,6 +68,9 @@ static void write_out(struct bp_trace_out *o)
 		else
 			done += n;
 	}
+	/* a line cut short counts as not written */
+	for (size_t i = done; o->err && i < o->len; i++)
+		o->unwritten += o->buf[i] == '\n';
 	o->len = 0;
 }
 
@@ -140,31 +144,26 @@ static void put_xnn(struct bp_trace_out *o, const char *pre, unsigned char c)
 	put_char(o, digits[c & 15]);
 }
 
-/* Text: as output/text_out.c quotes strings (4 bytes per byte at most). */
+/* Text: quoted as output/text_out.c quotes strings (util/utf8.h). */
 static void put_text_escaped(struct bp_trace_out *o, const char *p, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = p[i];
-		size_t n;
+	o->len += bp_utf8__escape(at(o), p, len, BP_ESC_QUOTED);
+}
 
-		if (c == '"' || c == '\\') {
-			put_char(o, '\\');
-			put_char(o, (char)c);
-		} else if (c == '\n') {
-			put_str(o, "\\n");
-		} else if (c == '\t') {
-			put_str(o, "\\t");
-		} else if (c < 0x20 || c == 0x7f) {
-			put_xnn(o, "\\x", c);
-		} else if (c < 0x80) {
-			put_char(o, (char)c);
-		} else if ((n = bp_utf8__seq_len((const unsigned char *)p + i, len - i))) {
-			put_bytes(o, p + i, n);
-			i += n - 1;
-		} else {
-			put_xnn(o, "\\x", c);	/* not UTF-8 */
-		}
-	}
+/* A name (a point's, an argument's) in text: control characters escaped. */
+static void put_text_name(struct bp_trace_out *o, const char *s)
+{
+	o->len += bp_utf8__escape(at(o), s, strlen(s), 0);
+}
+
+/* Text made elsewhere (stacks' frames, histograms: their names), needing
+ * room for BP_ESC_MAX * len: escaped unless JSON. */
+static void put_made_text(struct bp_trace_out *o, const char *s, size_t len)
+{
+	if (o->json)
+		put_bytes(o, s, len);
+	else
+		o->len += bp_utf8__escape(at(o), s, len, 0);
 }
 
 /* JSON: as util/json.c escapes strings (6 bytes per byte at most). */
@@ -303,7 +302,7 @@ static void format_hit(struct bp_trace_out *o, const struct bp_trace_prog *p,
 		put_char(o, ' ');
 		put_u64(o, h->pid);
 		put_char(o, ' ');
-		put_str(o, label);
+		put_text_name(o, label);
 	}
 	for (int k = 0; k < p->nmembers; k++) {
 		const struct bp_trace_member *m = &p->members[k];
@@ -325,7 +324,7 @@ static void format_hit(struct bp_trace_out *o, const struct bp_trace_prog *p,
 			continue;
 		} else {
 			put_char(o, ' ');
-			put_str(o, m->name);
+			put_text_name(o, m->name);
 			put_char(o, '=');
 			if (fault)
 				put_str(o, "(fault)");
@@ -338,7 +337,7 @@ static void format_hit(struct bp_trace_out *o, const struct bp_trace_prog *p,
 		if (p->members[k].kind != BP_TRACE_STACK)
 			continue;
 		if (hs->text[k]) {
-			put_bytes(o, hs->text[k], hs->len[k]);
+			put_made_text(o, hs->text[k], hs->len[k]);
 		} else {
 			put_str(o, "    [no ");
 			put_str(o, p->members[k].name);
@@ -435,7 +434,8 @@ static int on_hit(void *ctx, void *data, size_t size)
 		count_stacks(o, p, rec);
 		return 0;
 	}
-	if (!format_stacks(o, p, rec, &hs) || make_room(o, o->max_line[h->prog] + hs.total)) {
+	if (!format_stacks(o, p, rec, &hs) ||
+	    make_room(o, o->max_line[h->prog] + BP_ESC_MAX * hs.total)) {
 		free_stacks(&hs);
 		return 0;
 	}
@@ -574,7 +574,17 @@ int bp_trace_out__poll(struct bp_trace_out *o, int timeout_ms)
 		n = m < 0 ? m : n + m;
 	}
 	write_out(o);
-	return n;
+	return o->err ? o->err : n;
+}
+
+int bp_trace_out__write_error(const struct bp_trace_out *o)
+{
+	return o->err;
+}
+
+uint64_t bp_trace_out__unwritten(const struct bp_trace_out *o)
+{
+	return o->unwritten;
 }
 
 /* The sum over CPUs of per-CPU __u64 entry key of map, or 0. */
@@ -617,7 +627,7 @@ static int print_counts(struct bp_trace_out *o)
 			put_u64(o, n);
 			put_str(o, "}\n");
 		} else {
-			put_str(o, l);
+			put_text_name(o, l);
 			for (size_t k = strlen(l); k <= width; k++)
 				put_char(o, ' ');
 			put_u64(o, n);
@@ -632,9 +642,9 @@ static int print_counts(struct bp_trace_out *o)
 static int put_made(struct bp_trace_out *o, int err, char *text, size_t len)
 {
 	if (!err)
-		err = make_room(o, len);
+		err = make_room(o, BP_ESC_MAX * len);
 	if (!err) {
-		put_bytes(o, text, len);
+		put_made_text(o, text, len);
 		write_out(o);
 	}
 	free(text);

@@ -47,10 +47,15 @@ struct bp_trace_out_opts {
 int bp_trace_out__new(const struct bp_trace *t, struct bpfprobe_object *obj,
 		      const struct bp_trace_out_opts *opts, struct bp_trace_out **out);
 /* Waits up to timeout_ms for a wakeup, then prints every hit waiting.
- * Returns how many, or a negative errno (-EINTR: a signal). */
+ * Returns how many, or a negative errno (-EINTR: a signal; once a write
+ * failed, bp_trace_out__write_error()'s). */
 int bp_trace_out__poll(struct bp_trace_out *o, int timeout_ms);
 /* An fd readable when records wait (epoll), or -1 (nothing to read: -c). */
 int bp_trace_out__fd(const struct bp_trace_out *o);
+/* The first write that failed (-EPIPE, -ENOSPC, ...), or 0; from then on
+ * nothing is written, and lines are counted: bp_trace_out__unwritten(). */
+int bp_trace_out__write_error(const struct bp_trace_out *o);
+uint64_t bp_trace_out__unwritten(const struct bp_trace_out *o);
 /* Prints what is left; with count, the counts. Says on stderr how many hits
  * the full ring buffer dropped, if any. 0 or a negative errno (a write failed). */
 int bp_trace_out__finish(struct bp_trace_out *o);

@@ -12,6 +12,7 @@
 #include "unwind/uw_frames.h"
 #include "util/grow.h"
 #include "util/json.h"
+#include "util/utf8.h"
 
 /* The strings of one stack: chunks that never move, so that the frames
  * may point into them. */
@@ -161,6 +162,14 @@ int bp_frame__snprintf(const struct bp_frame *fr, char *buf, size_t size)
 	return len;
 }
 
+/* One frame's line: its names came from DWARF, escaped for a terminal. */
+static void put_line(FILE *out, const char *indent, const char *text)
+{
+	fputs(indent ? indent : "", out);
+	bp_utf8__fputs(out, text);
+	fputc('\n', out);
+}
+
 void bp_frames__fprint(const struct bp_frames *f, FILE *out, const char *indent)
 {
 	char buf[1024];
@@ -174,14 +183,14 @@ void bp_frames__fprint(const struct bp_frames *f, FILE *out, const char *indent)
 			char *big = malloc(n + 1);
 
 			if (big && bp_frame__snprintf(&f->frames[i], big, n + 1) == n)
-				fprintf(out, "%s%s\n", indent ? indent : "", big);
+				put_line(out, indent, big);
 			free(big);
 			continue;
 		}
-		fprintf(out, "%s%s\n", indent ? indent : "", buf);
+		put_line(out, indent, buf);
 	}
 	if (bp_frames__stop_snprintf(f, buf, sizeof(buf)) > 0)
-		fprintf(out, "%s%s\n", indent ? indent : "", buf);
+		put_line(out, indent, buf);
 }
 
 void bp_frames__write_json(const struct bp_frames *f, struct bp_json *j)

@@ -259,7 +259,8 @@ static int index_cus(struct uw_dbg *d)
 			};
 		}
 	}
-	qsort(d->cus, d->ncus, sizeof(*d->cus), cmp_cu_range);
+	if (d->ncus)
+		qsort(d->cus, d->ncus, sizeof(*d->cus), cmp_cu_range);
 	return 0;
 }
 

@@ -159,8 +159,10 @@ static void cache_path(char *buf, size_t len)
 
 /* Creates the missing directories of path (mode 0700), each only in a
  * parent that is the effective user's and nobody else may write: never in
- * someone else's home, nor where another could have made it first. */
-static void make_missing(char *path)
+ * someone else's home, nor where another could have made it first.
+ * Returns 0, or the errno of a mkdir that failed (a read-only or full
+ * file system). */
+static int make_missing(char *path)
 {
 	struct stat st;
 
@@ -181,12 +183,12 @@ static void make_missing(char *path)
 			*slash = '/';
 			if (!ok || mkdir(path, 0700)) {
 				*p = c;
-				return;
+				return ok ? errno : 0;
 			}
 		}
 		*p = c;
 		if (!c)
-			return;
+			return 0;
 	}
 }
 
@@ -214,8 +216,12 @@ static int __attribute__((noinline)) open_made(const char *path, struct bp_cache
 	int err;
 
 	snprintf(made, sizeof(made), "%s", path);
-	make_missing(made);
+	err = make_missing(made);
 	if (lstat(made, &st)) {
+		if (err && errno == ENOENT) {
+			snprintf(why, len, "cannot create %s: %s", made, strerror(err));
+			return -err;
+		}
 		err = -errno;
 		snprintf(why, len, "%s: %s", made, strerror(errno));
 		return err;

@@ -1,15 +1,39 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The library's print callback, and libbpf's when the application asks. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "util/log.h"
+#include "util/utf8.h"
 
+/* Messages name what came from outside (DWARF names, paths, SEC text): a
+ * terminal is shown them with its control characters escaped (utf8.h). */
 static int default_print(enum bpfprobe_print_level level, const char *fmt, va_list ap)
 {
+	char small[1024], *msg = small;
+	va_list aq;
+	int n;
+
 	if (level != BPFPROBE_WARN)
 		return 0;
-	return vfprintf(stderr, fmt, ap);
+	va_copy(aq, ap);
+	n = vsnprintf(small, sizeof(small), fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return n;
+	if ((size_t)n >= sizeof(small)) {
+		msg = malloc((size_t)n + 1);
+		if (msg)
+			vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		else
+			msg = small;	/* cut, but still escaped */
+	}
+	bp_utf8__fput(stderr, msg, msg == small && (size_t)n >= sizeof(small) ?
+		      sizeof(small) - 1 : (size_t)n, 0);
+	if (msg != small)
+		free(msg);
+	return n;
 }
 
 static bpfprobe_print_fn_t print_fn = default_print;

@@ -475,7 +475,8 @@ BPFPROBE_API int bpfprobe_output__fd(const struct bpfprobe_output *out);
 /**
  * @brief Waits up to @p timeout_ms (-1: forever) for output, then prints
  * everything waiting. A signal ends the wait early.
- * @return records printed, or a negative errno
+ * @return records printed, or a negative errno; once a write of records
+ * failed, bpfprobe_output__write_error()'s
  */
 BPFPROBE_API int bpfprobe_output__poll(struct bpfprobe_output *out, int timeout_ms);
 
@@ -485,9 +486,28 @@ BPFPROBE_API int bpfprobe_output__drain(struct bpfprobe_output *out);
 /**
  * @brief Prints the object's hash, array and per-CPU maps (per-CPU values
  * summed) with their BTF types, like bpftrace at exit.
- * @return the number of maps dumped, or a negative errno
+ * @return the number of maps dumped, or a negative errno (the same as
+ * bpfprobe_output__poll() after a failed write)
  */
 BPFPROBE_API int bpfprobe_output__dump_maps(struct bpfprobe_output *out);
+
+/**
+ * @brief The first write of records to the output's file that failed,
+ * as a negative errno: -EPIPE (the reader of a pipe went away; ignore
+ * SIGPIPE to see it rather than be killed), -ENOSPC, -EIO, ... From then
+ * on nothing more is written to the file: the channels are still read,
+ * and their records counted (bpfprobe_output__unwritten()).
+ * @return that errno, 0 when every write succeeded, -EINVAL for NULL
+ */
+BPFPROBE_API int bpfprobe_output__write_error(const struct bpfprobe_output *out);
+
+/**
+ * @brief Records (printk lines, ring and perf buffer records, map entries)
+ * not written because of bpfprobe_output__write_error(): the one whose
+ * write failed and those after it. Records a fully buffered file held
+ * when a flush failed are not in it.
+ */
+BPFPROBE_API uint64_t bpfprobe_output__unwritten(const struct bpfprobe_output *out);
 
 /** @brief Records the kernel reported lost so far (perf buffers and printk). */
 BPFPROBE_API uint64_t bpfprobe_output__lost(const struct bpfprobe_output *out);
