@@ -71,14 +71,25 @@ int bp_kernel__resolve(struct bp_kernel *k, const struct bp_kernel_dwarf *dwarf,
 		       const struct bp_spec *spec, struct bp_point **points,
 		       int *npoints, struct bp_report *rep);
 
-/* --- btf.c --------------------------------------------------------------- */
+/* --- btf.c: functions and parameters; btf_walk.c: member chains --------- */
 
 /* The BTF FUNC ids called name in btf (split BTF: the module's own part
  * only). Returns how many, up to max. */
 int bp_kbtf__find_funcs(const struct btf *btf, const char *name, __u32 *ids, int max);
 
+/* --- btf_types.c ---------------------------------------------------------- */
+
 /* C-like name of BTF type id: "struct file *", "const char *", "int[4]". */
 void bp_kbtf__type_name(const struct btf *btf, __u32 id, char *buf, size_t len);
+/* id without typedefs, qualifiers and type tags: 0 is void. */
+__u32 bp_kbtf__peel(const struct btf *btf, __u32 id);
+/* The kind of a peeled type id; 0 (BTF_KIND_UNKN) for void. */
+int bp_kbtf__kind(const struct btf *btf, __u32 id);
+/* A struct or union. */
+bool bp_kbtf__is_record(int kind);
+
+/* --- btf_complete.c -------------------------------------------------------- */
+
 
 /*
  * A forward declaration fwd (BTF_KIND_FWD) completed from the struct or
@@ -127,6 +138,11 @@ struct bp_val;
 int bp_kbtf__compile_val(const struct btf *btf, __u32 type, const struct bp_arg_ctx *c,
 			 const struct bp_arg_spec *arg, struct bp_val *val,
 			 struct bp_fetch *out, char **type_name);
+/* The same, saying in from (fromlen bytes) which forward declaration was
+ * completed from where, if one was ("" else). */
+int bp_kbtf__compile_chain(const struct btf *btf, __u32 type, const struct bp_arg_ctx *c,
+			   const struct bp_arg_spec *arg, struct bp_val *val,
+			   struct bp_fetch *out, char **type_name, char *from, size_t fromlen);
 
 /* --- btf_fetcharg.c ------------------------------------------------------ */
 
