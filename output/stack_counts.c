@@ -8,6 +8,7 @@
 #include "output/stack_cache.h"
 #include "output/stack_counts.h"
 #include "unwind/unwinder.h"
+#include "util/grow.h"
 
 static int by_text(const void *a, const void *b)
 {
@@ -55,7 +56,7 @@ int bp_stack_counts__merge(struct bp_stacks *stacks, const __u64 *ids, const __s
 			return -ENOMEM;
 		}
 	}
-	qsort(c, n, sizeof(*c), by_text);
+	bp_sort(c, n, sizeof(*c), by_text);
 	for (size_t i = 0; i < n; i++) {
 		if (k && !strcmp(c[k - 1].folded, c[i].folded)) {
 			c[k - 1].count += c[i].count;
@@ -64,7 +65,7 @@ int bp_stack_counts__merge(struct bp_stacks *stacks, const __u64 *ids, const __s
 		}
 		c[k++] = c[i];
 	}
-	qsort(c, k, sizeof(*c), by_count);
+	bp_sort(c, k, sizeof(*c), by_count);
 	*out = c;
 	*nout = k;
 	return 0;

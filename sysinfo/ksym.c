@@ -45,7 +45,7 @@ static void load(void)
 			nsyms++;
 	}
 	fclose(f);
-	qsort(syms, nsyms, sizeof(*syms), cmp_addr);
+	bp_sort(syms, nsyms, sizeof(*syms), cmp_addr);
 }
 
 char *bp_ksym__name(uint64_t addr, uint64_t *off)

@@ -13,6 +13,7 @@
 #include "unwind/unwinder.h"
 #include "util/fnv.h"
 #include "util/json.h"
+#include "util/grow.h"
 
 /* A distinct folded stack and its count, in a chained table. */
 struct folded {
@@ -174,7 +175,7 @@ int bp_trace_stacks__folded(struct bp_trace_stacks *ts, char **text, size_t *len
 	for (int b = 0; b < FOLD_BUCKETS; b++)
 		for (struct folded *x = ts->fold[b]; x; x = x->next)
 			all[n++] = x;
-	qsort(all, n, sizeof(*all), by_count);
+	bp_sort(all, n, sizeof(*all), by_count);
 	f = open_memstream(text, len);
 	if (!f) {
 		free(all);

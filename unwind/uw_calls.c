@@ -195,7 +195,7 @@ static int unit_calls(struct uw_calls *c, Dwarf_Addr addr, struct cu_calls **out
 		free(cc);
 		return err;
 	}
-	qsort(cc->v, cc->n, sizeof(*cc->v), cmp_site);
+	bp_sort(cc->v, cc->n, sizeof(*cc->v), cmp_site);
 	for (i = 0, j = 0; i < cc->n; i++)
 		if (!j || cc->v[i].pc != cc->v[j - 1].pc)
 			cc->v[j++] = cc->v[i];
@@ -397,7 +397,7 @@ static int build_globals(struct uw_calls *c)
 			return -ENOMEM;
 		c->globals[c->nglobals++] = (struct global){ .name = name, .addr = addr };
 	}
-	qsort(c->globals, c->nglobals, sizeof(*c->globals), cmp_global);
+	bp_sort(c->globals, c->nglobals, sizeof(*c->globals), cmp_global);
 	return 0;
 }
 

@@ -194,7 +194,7 @@ static struct uw_kernel *load(const char *kallsyms, const char *modules)
 	fclose(f);
 	if (k->err)
 		return k;
-	qsort(k->syms, k->n, sizeof(*k->syms), cmp_ksym);
+	bp_sort(k->syms, k->n, sizeof(*k->syms), cmp_ksym);
 	/* one symbol per address: the best ranked, first after sorting */
 	for (i = 0, j = 0; i < k->n; i++)
 		if (!j || k->syms[i].addr != k->syms[j - 1].addr)

@@ -239,7 +239,7 @@ static int merge(struct builder *b)
 		}
 	}
 	c->n = k;
-	qsort(c->e, c->n, sizeof(*c->e), cmp_lent);
+	bp_sort(c->e, c->n, sizeof(*c->e), cmp_lent);
 	return 0;
 }
 

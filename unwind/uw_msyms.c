@@ -164,7 +164,7 @@ static int build(struct uw_msyms *m)
 	if (!err)
 		err = read_dwfl(m);
 	for (i = 0; i < 2; i++)
-		qsort(m->tiers[i].v, m->tiers[i].n, sizeof(*m->tiers[i].v), cmp_msym);
+		bp_sort(m->tiers[i].v, m->tiers[i].n, sizeof(*m->tiers[i].v), cmp_msym);
 	return err;
 }
 

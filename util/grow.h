@@ -4,6 +4,7 @@
 #define BPFPROBE_GROW_H
 
 #include <stddef.h>
+#include <stdlib.h>
 
 /*
  * Makes room for element n of *v, an array of *cap elements of elem bytes:
@@ -19,5 +20,16 @@ int bp_grow(void **v, size_t n, size_t *cap, size_t elem, size_t first);
  */
 int bp_grow__with(void **v, size_t n, size_t *cap, size_t elem, size_t first,
 		  void *(*resize)(void *old, size_t old_size, size_t new_size));
+
+/*
+ * qsort() of an array that may be empty: qsort(NULL, 0, ...) is undefined
+ * behaviour, and an array nothing was added to is NULL.
+ */
+static inline void bp_sort(void *v, size_t n, size_t elem,
+			   int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(v, n, elem, cmp);
+}
 
 #endif /* BPFPROBE_GROW_H */

@@ -145,7 +145,7 @@ static int index_get(const struct bp_debuginfo *di, struct bp_callsite_index **o
 		index_free(idx);
 		return err;
 	}
-	qsort(idx->v, idx->n, sizeof(*idx->v), site_cmp);
+	bp_sort(idx->v, idx->n, sizeof(*idx->v), site_cmp);
 	di->cache->callsites = idx;
 	di->cache->free_callsites = index_free;
 	*out = idx;

@@ -462,7 +462,7 @@ static int groups_to_sites(const struct bp_debuginfo *di, struct groups *g,
 	char fwhere[256];
 	int i;
 
-	qsort(g->v, g->n, sizeof(*g->v), by_addr);
+	bp_sort(g->v, g->n, sizeof(*g->v), by_addr);
 	for (i = 0; i < g->n; i++) {
 		struct line_group *e = &g->v[i];
 		struct bp_site *s = bp_site_list__add(l);

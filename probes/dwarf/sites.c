@@ -568,7 +568,7 @@ static int find_copies(const struct bp_debuginfo *di, const struct bp_spec *spec
 		free(l.funcs);
 		return err;
 	}
-	qsort(l.funcs, l.n, sizeof(*l.funcs), by_entry);
+	bp_sort(l.funcs, l.n, sizeof(*l.funcs), by_entry);
 	*funcs = l.funcs;
 	*nfuncs = l.n;
 	return 0;
