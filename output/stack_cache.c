@@ -285,8 +285,8 @@ int bp_stacks__consume(struct bp_stacks *s)
 	 * was written before the exit), and those taken before the reports
 	 * were read (but for one whose writing took a second) */
 	read_ns = s->feed ? bp_mmap_feed__read_ns(s->feed) : 0;
-	if (read_ns)
-		bp_unwinder__settle(s->u, read_ns > SETTLE_MARGIN_NS ? read_ns - SETTLE_MARGIN_NS : 0);
+	if (read_ns > SETTLE_MARGIN_NS)
+		bp_unwinder__settle(s->u, read_ns - SETTLE_MARGIN_NS);
 	return n;
 }
 

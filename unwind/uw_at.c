@@ -209,7 +209,8 @@ int uw_at__note(struct bp_unwinder *u, pid_t pid)
 		return -ESRCH;
 	if (g->self_snapshot &&
 	    (uw_proc__start_time(pid, &start) || start != g->base->start_time ||
-	     (!uw_maps__exe(pid, &dev, &ino) && (dev != g->base->exe_dev || ino != g->base->exe_ino)))) {
+	     (!uw_maps__exe(pid, &dev, &ino) &&
+	      (dev != g->base->exe_dev || ino != g->base->exe_ino)))) {
 		/* it exec'd (unreported: its maps start over) or the pid
 		 * names another process now */
 		uw_gen__set_base(&u->hists, g, NULL, 0, false);

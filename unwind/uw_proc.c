@@ -230,7 +230,10 @@ static void open_reported(struct uw_proc *p)
 		if (prev->high <= m->low)
 			continue;
 		/* keep each one's executable mapping: cut the span below */
-		prev->high = m->low > prev->first_end || !prev->exec_only ? m->low : prev->first_end;
+		if (m->low > prev->first_end || !prev->exec_only)
+			prev->high = m->low;
+		else
+			prev->high = prev->first_end;
 		if (prev->high <= prev->low)
 			prev->high = prev->low + 1;
 	}

@@ -368,8 +368,8 @@ static void test_parse(void)
 	strcpy((char *)buf + 72, "/lib/libc.so.6");
 	put_sample_id(buf, size, 1234, 999);
 	CHECK_INT(bp_mmap_feed__parse(buf, size, &ev, &lost), 1);
-	CHECK(ev.kind == BP_PROC_MMAP && ev.pid == 1234 && ev.start == 0x7f0000 && ev.len == 0x3000 &&
-	      ev.pgoff == 0x26000 && ev.dev_major == 254 && ev.dev_minor == 3 && ev.ino == 332835 &&
+	CHECK(ev.kind == BP_PROC_MMAP && ev.pid == 1234 && ev.start == 0x7f0000 &&
+	      ev.len == 0x3000 && ev.pgoff == 0x26000 && ev.dev_major == 254 && ev.dev_minor == 3 && ev.ino == 332835 &&
 	      ev.time_ns == 999 && ev.path && !strcmp(ev.path, "/lib/libc.so.6"), "mmap2");
 	/* a name without its NUL, a record shorter than it says */
 	memset(buf + 72, 'x', 16);
@@ -398,7 +398,8 @@ static void test_parse(void)
 	memcpy(buf + 8, u, 16);
 	put_sample_id(buf, size, 60, 1100);
 	CHECK_INT(bp_mmap_feed__parse(buf, size, &ev, &lost), 1);
-	CHECK(ev.kind == BP_PROC_FORK && ev.pid == 60 && ev.ppid == 59 && ev.time_ns == 1100, "fork");
+	CHECK(ev.kind == BP_PROC_FORK && ev.pid == 60 && ev.ppid == 59 && ev.time_ns == 1100,
+	      "fork");
 	put_header(buf, PERF_RECORD_EXIT, 0, 24);
 	CHECK_INT(bp_mmap_feed__parse(buf, size, &ev, &lost), 1);
 	CHECK(ev.kind == BP_PROC_EXIT && ev.pid == 60, "exit");
@@ -437,8 +438,8 @@ static void test_span(void)
 	while (f && fgets(line, sizeof(line), f)) {
 		char perms[8];
 
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &lo, &hi, perms, &off, path) != 5 ||
-		    strcmp(path, self))
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &lo, &hi, perms, &off,
+			   path) != 5 || strcmp(path, self))
 			continue;
 		if (!first)
 			first = lo;
@@ -454,8 +455,8 @@ static void test_span(void)
 	if (!x_lo || uw_elf__open(self, NULL, &elf))
 		return;
 	CHECK_INT(uw_elf__module_span(elf, x_lo, x_off, &low, &high), 0);
-	CHECK(low == first && high >= last, "span %llx-%llx, /proc %llx-%llx", (unsigned long long)low,
-	      (unsigned long long)high, first, last);
+	CHECK(low == first && high >= last, "span %llx-%llx, /proc %llx-%llx",
+	      (unsigned long long)low, (unsigned long long)high, first, last);
 	CHECK_INT(uw_elf__module_span(elf, x_lo, 1ULL << 40, &low, &high), -ENOEXEC);
 	elf_end(elf);
 }
