@@ -122,6 +122,13 @@
 #                against the smallest unit's (1: linear in the points).
 #                Goal: 100k functions in seconds, at most 2x the smallest
 #                unit's CPU per point.
+#                Then the same loop as a command (`trace --folded ... --
+#                APP hot reg N` vs `perf record ... -- APP hot reg N` and
+#                `perf script`), unwound over the mappings the kernel
+#                reported (output/mmap_feed.c, read before each batch of
+#                samples): the share of the stacks taken unwound down to
+#                main, and stacks per CPU second of the whole run, the
+#                command's CPU included.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=$(realpath "${1:-build/bench}")
@@ -854,6 +861,39 @@ if section 9; then
 		"stack copied per hit (bpfprobe: less near the stack's top); + 64 / perf's regs"
 	row stacks "user stack, 3x$n" stacks/s "$(med3 "$bp_rate")" "$(med3 "$pf_rate")" "" \
 		"stacks unwound per CPU second: bpfprobe's whole run, perf script's; stacks: $bp_n / $pf_n"
+	# a command: unwound over what the kernel reported of its mappings
+	ex_bp_rate= ex_pf_rate= ex_bp_main= ex_pf_main= ex_bp_n= ex_pf_n=
+	for i in 1 2 3; do
+		for tool in $([ $((i % 2)) = 1 ] && echo "bp pf" || echo "pf bp"); do
+			[ "$tool" = pf ] && [ -z "$stack_event" ] && continue
+			rm -f "$tmp/folded" "$tmp/perf.data"
+			if [ "$tool" = bp ]; then
+				v=$(RUNSTAT_LOG=$tmp/tool.err "$B/runstat" 1 "$BPFPROBE" trace -q --folded \
+					-o "$tmp/folded" "exec=$APP;hot_reg" -- "$APP" hot reg "$n")
+				cpu=$(field cpu "$v")
+				# the stacks taken (not those the full ring of samples refused)
+				st=$(awk '!/^\[no stack/ { n += $NF } END { print n + 0 }' "$tmp/folded" 2>/dev/null)
+				mn=$(awk '/(^|;)main;/ { n += $NF } END { print n + 0 }' "$tmp/folded" 2>/dev/null)
+			else
+				v=$(RUNSTAT_LOG=$tmp/tool.err "$B/runstat" 1 perf record -q --call-graph dwarf \
+					-e "$stack_event" -o "$tmp/perf.data" -- "$APP" hot reg "$n")
+				u=$(RUNSTAT_LOG=$tmp/script.err "$B/runstat" 1 perf script -i "$tmp/perf.data")
+				cpu=$(awk -v a="$(field cpu "$v")" -v b="$(field cpu "$u")" 'BEGIN { print a + b }')
+				: >"$tmp/script.out"
+				perf script -i "$tmp/perf.data" 2>/dev/null >"$tmp/script.out"
+				st=$(awk 'BEGIN { RS = "" } END { print NR }' "$tmp/script.out")
+				mn=$(awk 'BEGIN { RS = "" } / main\+0x/ { m++ } END { print m + 0 }' "$tmp/script.out")
+			fi
+			rate=$(awk -v s="$st" -v c="$cpu" 'BEGIN { if (c > 0) printf "%.0f", s / c }')
+			pct=$(awk -v s="$st" -v m="$mn" 'BEGIN { if (s > 0) printf "%.1f", 100 * m / s }')
+			eval "ex_${tool}_rate+=\" $rate\" ex_${tool}_main+=\" $pct\" ex_${tool}_n+=\" $st\""
+		done
+	done
+	row stacks "a command (-- APP), 3x$n" stacks/s "$(med3 "$ex_bp_rate")" "$(med3 "$ex_pf_rate")" "" \
+		"stacks per CPU second, the command's CPU included (perf: record + script)"
+	row stacks "a command (-- APP), 3x$n" main_pct "$(med3 "$ex_bp_main")" "$(med3 "$ex_pf_main")" "" \
+		"% of the stacks taken unwound down to main (its maps from the kernel's reports); taken:$ex_bp_n /$ex_pf_n"
+	[ -n "$stack_event" ] && perf probe -q -d "$stack_event" >/dev/null 2>&1
 	verdict=missed
 	awk -v a="$(med3 "$bp_call")" -v b="$(med3 "$pf_call")" 'BEGIN { exit !(a > 0 && b > 0 && a <= b) }' &&
 		awk -v a="$(med3 "$bp_rate")" -v b="$(med3 "$pf_rate")" 'BEGIN { exit !(a >= b) }' && verdict=met

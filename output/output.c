@@ -155,13 +155,21 @@ struct bpfprobe_output *bpfprobe_output__open_pinned(const char *name,
 /* The stacks $ustack and $kstack fetch, when a program fetches them. */
 static int open_stacks(struct bpfprobe_output *out, struct bpfprobe_object *obj)
 {
-	int samples = -1, kstacks = -1, err;
+	int samples = -1, kstacks = -1, err, n;
+	const int *fds;
 
 	bpfprobe_object__stack_fds(obj, &samples, &kstacks);
 	if (samples < 0 && kstacks < 0)
 		return 0;
+
 	err = bp_stacks__new(samples, kstacks, &out->stacks);
 	out->em.stacks = out->stacks;
+	if (err)
+		return err;
+	/* the reports of mappings wake the loop before their rings fill */
+	n = bp_stacks__fds(out->stacks, &fds);
+	for (int i = 0; i < n && !err; i++)
+		err = add_fd(out->epfd, fds[i]);
 	return err;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "output/mmap_feed.h"
 #include "output/stack_cache.h"
 #include "unwind/unwinder.h"
 #include "util/fnv.h"
@@ -14,6 +15,9 @@
 #include "util/stack_sample.h"
 
 #define KSTACK_DEPTH	127	/* the stack map's (loader/stack_maps.c) */
+/* A sample's time is taken before it is written: one written this long
+ * after is not waited for (its maps are those after its time) */
+#define SETTLE_MARGIN_NS	1000000000ULL
 
 /* One distinct stack, shared by the ids that unwound to it. */
 struct distinct {
@@ -33,6 +37,10 @@ struct id_slot {
 struct bp_stacks {
 	struct bp_unwinder *u;
 	struct ring_buffer *rb;
+	/* the kernel's reports of mappings (NULL: /proc snapshots alone) */
+	struct bp_mmap_feed *feed;
+	__u64 lost_told;	/* reports lost, as last said */
+	bool feed_failed;
 	int kstacks_fd;
 	struct id_slot *ids;	/* a ring: the oldest at head */
 	size_t nids, head;
@@ -157,6 +165,28 @@ static void remember(struct bp_stacks *s, __u64 id, struct distinct *d)
 	s->nids++;
 }
 
+/* The reports of mappings waiting, to the unwinder. */
+static void read_feed(struct bp_stacks *s)
+{
+	__u64 lost;
+	int err;
+
+	if (!s->feed)
+		return;
+	err = bp_mmap_feed__read(s->feed, s->u);
+	if (err < 0 && !s->feed_failed) {
+		bp_err("cannot read the kernel's reports of mappings: %s\n", strerror(-err));
+		s->feed_failed = true;
+	}
+	lost = bp_mmap_feed__lost(s->feed);
+	if (lost > s->lost_told) {
+		if (!s->lost_told)
+			bp_info("%llu reports of processes' mappings were lost (the rings were full): the stacks of processes that started meanwhile may stop early\n",
+				(unsigned long long)lost);
+		s->lost_told = lost;
+	}
+}
+
 static int on_sample(void *ctx, void *data, size_t size)
 {
 	struct bp_stacks *s = ctx;
@@ -167,6 +197,10 @@ static int on_sample(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*smp))
 		return 0;
+	/* taken since the reports were read: what its process mapped
+	 * before it may be reported since */
+	if (s->feed && smp->time_ns >= bp_mmap_feed__read_ns(s->feed))
+		read_feed(s);
 	err = bp_unwinder__user(s->u, smp, size, &f);
 	if (err) {
 		if (!s->warned)
@@ -198,6 +232,16 @@ int bp_stacks__new(int samples_fd, int kstacks_fd, struct bp_stacks **out)
 		goto fail;
 	}
 	if (samples_fd >= 0) {
+		/* before any sample: a process that starts from now on is
+		 * unwound over what the kernel reports it maps */
+		err = bp_mmap_feed__open(&s->feed);
+		if (err == -ENOMEM)
+			goto fail;
+		if (err)
+			bp_info("user stacks: the kernel's reports of mappings are refused (%s%s): modules are read from /proc/PID/maps when a process's first sample is, so a process that exits before cannot be unwound\n",
+				strerror(-err), err == -EACCES || err == -EPERM ?
+				": perf_event_paranoid, or CAP_PERFMON" : "");
+		err = 0;
 		s->rb = ring_buffer__new(samples_fd, on_sample, s, NULL);
 		if (!s->rb) {
 			err = -errno;
@@ -219,6 +263,7 @@ void bp_stacks__free(struct bp_stacks *s)
 	while (s->ids && s->nids)
 		drop_oldest(s);
 	ring_buffer__free(s->rb);
+	bp_mmap_feed__free(s->feed);
 	bp_unwinder__free(s->u);
 	free(s->ids);
 	free(s->id_buckets);
@@ -228,7 +273,27 @@ void bp_stacks__free(struct bp_stacks *s)
 
 int bp_stacks__consume(struct bp_stacks *s)
 {
-	return s && s->rb ? ring_buffer__consume(s->rb) : 0;
+	__u64 read_ns;
+	int n;
+
+	if (!s || !s->rb)
+		return 0;
+	/* the mappings before the samples taken after them */
+	read_feed(s);
+	n = ring_buffer__consume(s->rb);
+	/* every sample of a process whose exit was read is unwound now (it
+	 * was written before the exit), and those taken before the reports
+	 * were read (but for one whose writing took a second) */
+	read_ns = s->feed ? bp_mmap_feed__read_ns(s->feed) : 0;
+	if (read_ns > SETTLE_MARGIN_NS)
+		bp_unwinder__settle(s->u, read_ns - SETTLE_MARGIN_NS);
+	return n;
+}
+
+int bp_stacks__fds(const struct bp_stacks *s, const int **fds)
+{
+	*fds = NULL;
+	return s && s->feed ? bp_mmap_feed__fds(s->feed, fds) : 0;
 }
 
 /* Kernel stack id's frames, looked up in the stack map once. */

@@ -7,6 +7,13 @@
  * once; the ids of the last BP_STACKS_MAX_IDS samples are kept, older
  * ones are said to be gone.
  *
+ * A user stack is unwound over its process's modules at the sample's
+ * time, as the kernel reports them (output/mmap_feed.h: read before each
+ * batch of samples), on top of a /proc snapshot for a process older than
+ * the object's stacks; when the kernel refuses the reports, over the
+ * snapshot of /proc/PID/maps taken when the pid's first sample is read
+ * (said once at -v).
+ *
  * The output reads the samples before the records that name them
  * (bp_stacks__consume() first): a program's sample is written before its
  * record.
@@ -31,6 +38,10 @@ void bp_stacks__free(struct bp_stacks *s);
 
 /* Reads and unwinds the samples waiting. How many, or a negative errno. */
 int bp_stacks__consume(struct bp_stacks *s);
+
+/* The fds of the reports of mappings, for the output to poll (they wake
+ * it before their rings fill); how many (0: none). */
+int bp_stacks__fds(const struct bp_stacks *s, const int **fds);
 
 /*
  * The frames of stack id, or NULL with *why saying why there are none

@@ -7,8 +7,11 @@
  *   libdwfl's unwinder through the modules' CFI (.eh_frame, else
  *   .debug_frame, from separate debug files too), reading the stack
  *   from the sample (other memory from the live process, /proc/PID/mem),
- *   over the process's modules as a snapshot of its maps taken when the
- *   pid was first seen (so that a process gone since can be unwound);
+ *   over the process's modules as they were at the sample's time: from
+ *   the mappings the kernel reported (bp_unwinder__proc_event: perf's
+ *   side-band records, so that a process that exited at once can be
+ *   unwound), on top of a snapshot of its maps taken when the pid was
+ *   first seen for a process that predates the reports;
  * - kernel stacks from addresses (the kernel's stack map), through
  *   /proc/kallsyms and /proc/modules.
  *
@@ -39,9 +42,15 @@
  *	}
  *	bp_unwinder__free(u);
  *
- * A process that execs maps other modules: note its pid again then (an
- * exec tracepoint's record, say); a PC the snapshot lacks in a process
- * still running makes a new snapshot (a library dlopen'ed since).
+ * Without reports, a process that execs maps other modules: note its pid
+ * again then (an exec tracepoint's record, say); a PC the snapshot lacks
+ * in a process still running makes a new snapshot (a library dlopen'ed
+ * since). With them (bp_unwinder__proc_event, given in time order before
+ * the samples taken after them), each sample is unwound over the maps of
+ * its time: an exec starts the process's maps over, a fork starts the
+ * child's with its parent's, each executable mapping reported is laid
+ * over them; bp_unwinder__settle() then forgets the processes whose exit
+ * was reported, once their samples are unwound.
  *
  * Processes are numbered as the kernel's initial PID namespace does
  * (bpf_get_current_pid_tgid()); /proc must be that namespace's.
@@ -157,18 +166,69 @@ void bp_unwinder__free(struct bp_unwinder *u);
 
 /*
  * Snapshots pid's modules (/proc/PID/maps) and opens them now, so that
- * the process's samples can be unwound after it exits: the output calls
- * this when it first sees a pid. Calling it again for a process it has
- * is cheap (the snapshot is kept; an exec or a reused pid makes a new
- * one). 0, -ESRCH when the process is gone, -ENOMEM.
+ * the process's samples can be unwound after it exits: call it when a pid
+ * is first seen, without reports (bp_unwinder__proc_event). Calling it
+ * again for a process it has is cheap (the snapshot is kept; an exec or a
+ * reused pid makes a new one). A process whose exec or fork was reported
+ * needs no snapshot: its modules as reported are opened. 0, -ESRCH when
+ * the process is gone, -ENOMEM.
  */
 int bp_unwinder__note_pid(struct bp_unwinder *u, pid_t pid);
 
-/* Forgets pid's snapshot and modules (after its exit, say). */
+/* Forgets pid's snapshot, reported mappings and modules (after its exit, say). */
 void bp_unwinder__forget_pid(struct bp_unwinder *u, pid_t pid);
 
-/* Drops every cache: processes, modules, kernel symbols. */
+/*
+ * Drops every cache: processes' modules and snapshots, module builds,
+ * kernel symbols. What the kernel reported of processes is kept: it
+ * cannot be read again.
+ */
 void bp_unwinder__flush(struct bp_unwinder *u);
+
+/* What the kernel reported of a process (perf's side-band records). */
+enum bp_proc_event_kind {
+	BP_PROC_MMAP,		/* an executable mapping (PERF_RECORD_MMAP2) */
+	BP_PROC_EXEC,		/* an exec (PERF_RECORD_COMM with COMM_EXEC) */
+	BP_PROC_FORK,		/* a new process, not a thread (PERF_RECORD_FORK) */
+	BP_PROC_EXIT,		/* the process's exit (PERF_RECORD_EXIT of its leader) */
+};
+
+struct bp_proc_event {
+	enum bp_proc_event_kind kind;
+	pid_t pid;		/* the process (tgid), as the initial namespace numbers it */
+	pid_t ppid;		/* FORK: its parent */
+	__u64 time_ns;		/* CLOCK_MONOTONIC, as bpf_ktime_get_ns() */
+	/* MMAP: where, which part of which file */
+	__u64 start, len, pgoff;
+	__u64 ino;
+	__u32 dev_major, dev_minor;
+	/* the file as the kernel names it ("/usr/lib/...", "/path (deleted)"),
+	 * "[vdso]", or another name in brackets or "//anon" for memory that
+	 * is no file's (JIT code): no module, it ends what was mapped there */
+	const char *path;
+};
+
+/*
+ * Records what the kernel reported, in time order (events given out of
+ * order are placed by their time). From the first one on, the unwinder
+ * tracks processes by their reports: a process reported exec'ing or
+ * forking is unwound over the maps reported, with no /proc snapshot
+ * needed; one whose reports start with a mapping or an exit predates
+ * them and has its /proc snapshot under them. A thread's fork or exit
+ * is not a process's: leave it out. 0, -EINVAL, -ENOMEM.
+ */
+int bp_unwinder__proc_event(struct bp_unwinder *u, const struct bp_proc_event *ev);
+
+/*
+ * Says that every sample taken before until_ns has been unwound (and that
+ * every sample read so far has: the processes whose exit was reported
+ * took theirs before it). Those processes are forgotten; what was
+ * reported before until_ns is kept only as the maps it made (the
+ * programs processes ran before their last exec are dropped, the many
+ * mappings of a JIT compiler merged). How many processes were
+ * forgotten, or -ENOMEM.
+ */
+int bp_unwinder__settle(struct bp_unwinder *u, __u64 until_ns);
 
 /*
  * Unwinds and symbolizes the sample s of len bytes (the header and its

@@ -73,7 +73,7 @@ static Elf *open_again(struct bp_unwinder *u, struct uw_mod *um)
 			n = snprintf(path, sizeof(path), "%s", m->path);
 		else
 			continue;
-		if (n < 0 || n >= (int)sizeof(path) || uw_elf__open(path, 0, &elf))
+		if (n < 0 || n >= (int)sizeof(path) || uw_elf__open(path, NULL, &elf))
 			continue;
 		if (!uw_elf__build_id(elf, id, sizeof(id)) && !strcmp(id, um->build_id))
 			return elf;

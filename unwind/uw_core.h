@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The unwinder's insides, shared by its files: the processes it knows
- * (uw_proc.c: a maps snapshot and a Dwfl of its modules for unwinding),
+ * The unwinder's insides, shared by its files: what the kernel reported
+ * of processes' mappings (uw_hist.c), the maps of a sample's time
+ * (uw_at.c), the processes it has modules for (uw_proc.c: their maps at
+ * some time and a Dwfl of their modules for unwinding),
  * the module builds it keeps for symbols (uw_build.c: one offline Dwfl per
  * GNU build ID, whatever process maps it where), and the unwinding and
  * symbolizing of a sample (uw_user.c).
@@ -13,6 +15,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "unwind/unwinder.h"
+#include "unwind/uw_hist.h"
 #include "unwind/uw_maps.h"
 
 struct uw_dbg;
@@ -28,6 +31,7 @@ struct uw_mod {
 	const struct uw_map *m;
 	Dwfl_Module *mod;
 	int open_err;			/* why its file could not be opened */
+	Elf *pending;			/* opened for its span, for find_elf */
 	char build_id[UW_BUILD_ID_HEX];	/* "" when none (or not read yet) */
 	bool build_id_read;
 	struct uw_dbg *own;		/* its symbols when no build is shared */
@@ -58,11 +62,25 @@ struct uw_memo {
 	unsigned int ncfi, ntail;
 };
 
+/* Which maps a uw_proc has: those of a generation (uw_hist.h) with
+ * nrecs of its records, for a sample of time_ns. */
+struct uw_proc_key {
+	unsigned long long gen_id;
+	size_t nrecs;
+	__u64 time_ns;
+	bool may_live;		/* the generation is the process's current one */
+	/* its maps before the reports could not be read: a PC in no module
+	 * may be in one of them */
+	bool partial;
+};
+
 struct uw_proc {
 	struct bp_unwinder *u;
 	struct uw_memo *memo;		/* made when first needed */
 	pid_t pid;
 	struct uw_maps *maps;
+	struct uw_proc_key key;
+	bool may_live;			/* /proc/PID may be it (uw_proc__alive checks) */
 	Dwfl *dwfl;
 	bool attached;
 	const char *why_not;		/* not attached: why (static text) */
@@ -101,19 +119,23 @@ struct bp_unwinder {
 	size_t vdso_size;
 	bool vdso_tried;
 	struct uw_kernel *kernel;
+	struct uw_hists hists;
 };
 
 /* uw_proc.c */
-/* The process pid as known, or NULL. */
+/* The process pid's modules as last built, or NULL. */
 struct uw_proc *uw_proc__get(struct bp_unwinder *u, pid_t pid);
-/* Snapshots pid now (replacing what was known of it). 0, -ESRCH, -ENOMEM. */
-int uw_proc__note(struct bp_unwinder *u, pid_t pid, struct uw_proc **out);
+/*
+ * pid's modules from maps (taken), those that key names, replacing what
+ * was built for pid; past max_procs the least recently used one is
+ * dropped. 0, -ENOMEM.
+ */
+int uw_proc__build(struct bp_unwinder *u, pid_t pid, struct uw_maps *maps,
+		   const struct uw_proc_key *key, struct uw_proc **out);
 void uw_proc__forget(struct bp_unwinder *u, pid_t pid);
 void uw_proc__free(struct uw_proc *p);
 /* Whether p's process still runs (the same one, not a reused pid). */
 bool uw_proc__alive(const struct uw_proc *p);
-/* Whether p's process runs another program than at its snapshot. */
-bool uw_proc__exec_changed(const struct uw_proc *p);
 /* The process Dwfl's find_elf callback. */
 int uw_proc__find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 		      Dwarf_Addr base, char **file_name, Elf **elfp);
@@ -121,6 +143,24 @@ int uw_proc__find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 struct uw_mod *uw_proc__mod(Dwfl_Module *mod);
 /* The vDSO image (read once), or NULL. */
 const void *uw_unwinder__vdso(struct bp_unwinder *u, size_t *size);
+
+/* uw_at.c */
+/*
+ * The modules of s's process at s's time, built when not built yet.
+ * 0 with *out; 1 when there are none, with *why (BP_UNWIND_NO_PROCESS)
+ * in reason (size bytes); -ENOMEM.
+ */
+int uw_at__proc(struct bp_unwinder *u, const struct bp_stack_sample *s, struct uw_proc **out,
+		char *reason, size_t size);
+/*
+ * After a PC in no module: when p's maps are the live process's snapshot
+ * taken before the sample (a library dlopen'ed since, unreported), a new
+ * snapshot and its modules in *p. 0 when there is one, -EAGAIN when not,
+ * -ENOMEM.
+ */
+int uw_at__refresh(struct bp_unwinder *u, const struct bp_stack_sample *s, struct uw_proc **p);
+/* bp_unwinder__note_pid: pid's modules now. 0, -ESRCH, -ENOMEM. */
+int uw_at__note(struct bp_unwinder *u, pid_t pid);
 
 /* uw_build.c */
 /*

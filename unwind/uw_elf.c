@@ -7,12 +7,13 @@
 #include <unistd.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <gelf.h>
 
 #include "unwind/uw_elf.h"
 #include "unwind/uw_maps.h"
 
-int uw_elf__open(const char *path, __u64 want_ino, Elf **out)
+int uw_elf__open(const char *path, const struct uw_map *want, Elf **out)
 {
 	struct stat st;
 	Elf *elf;
@@ -26,7 +27,8 @@ int uw_elf__open(const char *path, __u64 want_ino, Elf **out)
 		close(fd);
 		return -ENOEXEC;
 	}
-	if (want_ino && st.st_ino != want_ino) {
+	if (want && (st.st_ino != want->ino || major(st.st_dev) != want->dev_major ||
+		     minor(st.st_dev) != want->dev_minor)) {
 		close(fd);
 		return -ESTALE;
 	}
@@ -68,6 +70,40 @@ int uw_elf__span(Elf *elf, __u64 *low, __u64 *high)
 			*high = ph.p_vaddr + ph.p_memsz;
 	}
 	return first || *high <= *low ? -ENOEXEC : 0;
+}
+
+int uw_elf__module_span(Elf *elf, __u64 start, __u64 pgoff, __u64 *low, __u64 *high)
+{
+	__u64 page = (__u64)sysconf(_SC_PAGESIZE), first = 0, end = 0, at = 0;
+	bool have_first = false, found = false;
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n))
+		return -ENOEXEC;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (!have_first) {
+			first = ph.p_vaddr & -page;
+			have_first = true;
+		}
+		if (ph.p_vaddr + ph.p_memsz > end)
+			end = ph.p_vaddr + ph.p_memsz;
+		/* the segment whose pages the mapping starts with: where the
+		 * kernel put file offset pgoff */
+		if (!found && (ph.p_offset & -page) <= pgoff &&
+		    pgoff < ph.p_offset + (ph.p_filesz ? ph.p_filesz : 1)) {
+			at = (ph.p_vaddr & -page) + (pgoff - (ph.p_offset & -page));
+			found = true;
+		}
+	}
+	if (!found || at > start || end <= first)
+		return -ENOEXEC;
+	/* bias: where link-time address 0 went */
+	*low = start - at + first;
+	*high = start - at + ((end + page - 1) & -page);
+	return 0;
 }
 
 int uw_elf__build_id(Elf *elf, char *hex, size_t size)

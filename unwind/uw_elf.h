@@ -11,17 +11,27 @@
 #include <libelf.h>
 #include <linux/types.h>
 
+struct uw_map;
+
 /*
- * Opens path as a mapped ELF image. With want_ino, the file must be that
- * inode (the one a process mapped, not a file put in its place since).
- * 0, or -ENOENT (and other open errors), -ESTALE (another inode),
- * -ENOEXEC (not ELF).
+ * Opens path as a mapped ELF image. With want, the file must be the one
+ * a process mapped there, by its device and inode, not a file put in its
+ * place since. 0, or -ENOENT (and other open errors), -ESTALE (another
+ * file), -ENOEXEC (not ELF).
  */
-int uw_elf__open(const char *path, __u64 want_ino, Elf **out);
+int uw_elf__open(const char *path, const struct uw_map *want, Elf **out);
 
 /* The link-time span of the PT_LOAD segments, low aligned down as libdwfl
  * aligns a module's start. 0 or -ENOEXEC. */
 int uw_elf__span(Elf *elf, __u64 *low, __u64 *high);
+
+/*
+ * The span of a module whose executable mapping starts at start and maps
+ * its file from pgoff: its first PT_LOAD's page to its last's end, where
+ * that mapping puts them (the addresses /proc/PID/maps would show, from
+ * the first mapping of the file). 0 or -ENOEXEC (no PT_LOAD holds pgoff).
+ */
+int uw_elf__module_span(Elf *elf, __u64 start, __u64 pgoff, __u64 *low, __u64 *high);
 
 /* The GNU build ID of elf, in hex (size at least 2 * 64 + 1), or -ENOENT. */
 int uw_elf__build_id(Elf *elf, char *hex, size_t size);

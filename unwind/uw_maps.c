@@ -300,3 +300,86 @@ const struct uw_map *uw_maps__find(const struct uw_maps *m, __u64 addr)
 	}
 	return NULL;
 }
+
+struct uw_maps *uw_maps__dup(const struct uw_maps *m)
+{
+	struct uw_maps *d = calloc(1, sizeof(*d));
+	size_t i;
+
+	if (!d)
+		return NULL;
+	*d = *m;
+	d->v = NULL;
+	d->n = d->cap = 0;
+	if (!m->n)
+		return d;
+	d->v = calloc(m->n, sizeof(*d->v));
+	if (!d->v) {
+		free(d);
+		return NULL;
+	}
+	d->cap = m->n;
+	for (i = 0; i < m->n; i++) {
+		d->v[i] = m->v[i];
+		d->v[i].path = strdup(m->v[i].path);
+		if (!d->v[i].path) {
+			uw_maps__free(d);
+			return NULL;
+		}
+		d->n++;
+	}
+	return d;
+}
+
+int uw_maps__insert(struct uw_maps *m, const struct uw_map *map)
+{
+	size_t i;
+
+	if (add_map(m, map)) {
+		free(map->path);
+		return -ENOMEM;
+	}
+	/* one step down per module above it: it usually goes last */
+	for (i = m->n - 1; i > 0 && m->v[i - 1].low > map->low; i--)
+		m->v[i] = m->v[i - 1];
+	m->v[i] = *map;
+	return 0;
+}
+
+void uw_maps__cut(struct uw_maps *m, __u64 start, __u64 end)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < m->n; i++) {
+		const struct uw_map *v = &m->v[i];
+		__u64 low = v->exec_only ? v->first_start : v->low;
+		__u64 high = v->exec_only ? v->first_end : v->high;
+
+		if (low < end && start < high) {
+			free(m->v[i].path);
+			continue;
+		}
+		m->v[k++] = m->v[i];
+	}
+	m->n = k;
+}
+
+bool uw_maps__same(const struct uw_maps *a, const struct uw_maps *b)
+{
+	size_t i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++) {
+		const struct uw_map *x = &a->v[i], *y = &b->v[i];
+
+		if (x->first_start != y->first_start || x->first_end != y->first_end ||
+		    x->first_off != y->first_off || x->ino != y->ino ||
+		    x->dev_major != y->dev_major || x->dev_minor != y->dev_minor ||
+		    x->exec_only != y->exec_only || x->vdso != y->vdso ||
+		    x->deleted != y->deleted || strcmp(x->path, y->path) ||
+		    (!x->exec_only && (x->low != y->low || x->high != y->high)))
+			return false;
+	}
+	return true;
+}

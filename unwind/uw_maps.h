@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * A process's modules as /proc/PID/maps shows them at one moment: each
- * file mapped with some executable part, and the vDSO. Kept after the
+ * A process's modules at one moment: each file mapped with some
+ * executable part, and the vDSO, as /proc/PID/maps shows them or as the
+ * kernel reported their executable mappings (uw_hist.h). Kept after the
  * process exits, so that its samples can still be unwound.
  */
 #ifndef BPFPROBE_UW_MAPS_H
@@ -21,6 +22,12 @@ struct uw_map {
 	char *path;			/* as the maps name it, without " (deleted)" */
 	bool deleted;
 	bool vdso;
+	/*
+	 * Reported by the kernel: its executable mapping alone is known
+	 * (first_*, which low and high are too), the module's span comes
+	 * from its file's headers when it is opened (uw_proc.c).
+	 */
+	bool exec_only;
 };
 
 struct uw_maps {
@@ -38,6 +45,24 @@ struct uw_maps {
  */
 int uw_maps__read(pid_t pid, struct uw_maps **out);
 void uw_maps__free(struct uw_maps *m);
+
+/* A copy of m (its paths too), or NULL when out of memory. */
+struct uw_maps *uw_maps__dup(const struct uw_maps *m);
+
+/* Adds map (taking its path) where its address puts it: m stays sorted
+ * by low. 0, -ENOMEM (the path freed). */
+int uw_maps__insert(struct uw_maps *m, const struct uw_map *map);
+
+/*
+ * Whether a and b hold the same modules: the same files mapped at the
+ * same places (a module's span from its file, set once it is opened,
+ * left out).
+ */
+bool uw_maps__same(const struct uw_maps *a, const struct uw_maps *b);
+
+/* Removes the modules that overlap [start, end) (an exec_only one by its
+ * executable mapping). */
+void uw_maps__cut(struct uw_maps *m, __u64 start, __u64 end);
 
 /* The module holding addr, or NULL. */
 const struct uw_map *uw_maps__find(const struct uw_maps *m, __u64 addr);

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The processes an unwinder knows: each one's maps snapshot and a Dwfl of
- * its modules, reported from the snapshot (not from /proc/PID/maps at
- * unwind time: the process may be gone) and opened at once, so that the
- * modules' files are mapped here while they are the ones the process
- * ran. A module's file is opened through /proc/PID/map_files/ (the very
- * file, even deleted) while the process lives, else through its root,
- * else by its path if it is still the same inode. The vDSO is this
- * process's own copy: every process of a kernel maps the same image.
+ * The processes an unwinder has modules for: each one's maps at some
+ * time (uw_at.c makes them: a snapshot, or what the kernel reported) and
+ * a Dwfl of its modules, reported from those maps (not from
+ * /proc/PID/maps at unwind time: the process may be gone) and opened at
+ * once, so that the modules' files are mapped here while they are the
+ * ones the process ran. A module's file is opened through
+ * /proc/PID/map_files/ (the very file, even deleted) while the process
+ * lives, else through its root, else by its path if it is still the same
+ * device and inode. A module the kernel reported by its executable
+ * mapping alone is opened before it is reported to the Dwfl: its span
+ * comes from its program headers. The vDSO is this process's own copy:
+ * every process of a kernel maps the same image.
  *
  * The Dwfl gets libdwfl's unwinder with thread callbacks of our own:
  * registers from the sample, memory from the sample's stack bytes, else
@@ -51,15 +55,7 @@ bool uw_proc__alive(const struct uw_proc *p)
 {
 	__u64 now;
 
-	return !uw_proc__start_time(p->pid, &now) && now == p->maps->start_time;
-}
-
-bool uw_proc__exec_changed(const struct uw_proc *p)
-{
-	__u64 dev, ino;
-
-	return !uw_maps__exe(p->pid, &dev, &ino) &&
-	       (dev != p->maps->exe_dev || ino != p->maps->exe_ino);
+	return p->may_live && !uw_proc__start_time(p->pid, &now) && now == p->maps->start_time;
 }
 
 /* Opens um's file as the process mapped it (uw_elf__open's errors). */
@@ -74,19 +70,19 @@ static int open_module(struct uw_mod *um, Elf **elf)
 	if (alive) {
 		snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", (int)p->pid,
 			 (unsigned long long)m->first_start, (unsigned long long)m->first_end);
-		err = uw_elf__open(path, 0, elf);
+		err = uw_elf__open(path, NULL, elf);
 		if (!err)
 			return 0;
 		if (!m->deleted) {
 			snprintf(path, sizeof(path), "/proc/%d/root%s", (int)p->pid, m->path);
-			err = uw_elf__open(path, m->ino, elf);
+			err = uw_elf__open(path, m, elf);
 			if (!err)
 				return 0;
 		}
 	}
 	if (m->deleted)
 		return alive ? err : -ENOENT;
-	return uw_elf__open(m->path, m->ino, elf);
+	return uw_elf__open(m->path, m, elf);
 }
 
 int uw_proc__find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
@@ -105,8 +101,14 @@ int uw_proc__find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 		um->open_err = *elfp ? 0 : -ENOENT;
 		return -1;
 	}
-	um->open_err = open_module(um, elfp);
-	if (!um->open_err)
+	if (um->pending) {
+		/* opened already, for its span */
+		*elfp = um->pending;
+		um->pending = NULL;
+	} else if (!um->open_err) {
+		um->open_err = open_module(um, elfp);
+	}
+	if (*elfp)
 		*file_name = strdup(um->m->path);
 	return -1;
 }
@@ -173,8 +175,11 @@ void uw_proc__free(struct uw_proc *p)
 
 	if (!p)
 		return;
-	for (i = 0; i < p->nmods; i++)
+	for (i = 0; i < p->nmods; i++) {
 		uw_dbg__free(p->mods[i].own);
+		if (p->mods[i].pending)
+			elf_end(p->mods[i].pending);
+	}
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
 	free(p->mods);
@@ -185,27 +190,88 @@ void uw_proc__free(struct uw_proc *p)
 	free(p);
 }
 
-/* Reports the snapshot's modules and opens them. */
+/*
+ * Opens the modules the kernel reported by their executable mapping, for
+ * their span (low, high: from their program headers, where the mapping
+ * puts them); one that cannot be opened keeps its mapping's, and says
+ * why when a frame is in it. Spans then overlapping (a module's
+ * reported over another's data, which was unmapped) are cut back.
+ */
+static void open_reported(struct uw_proc *p)
+{
+	struct uw_maps *maps = p->maps;
+	struct uw_mod *um;
+	size_t i;
+
+	for (i = 0; i < maps->n; i++) {
+		struct uw_map *m = &maps->v[i];
+		__u64 low, high;
+
+		if (!m->exec_only)
+			continue;
+		um = &p->mods[i];
+		um->p = p;
+		um->m = m;
+		um->open_err = open_module(um, &um->pending);
+		if (um->open_err)
+			continue;
+		if (uw_elf__module_span(um->pending, m->first_start, m->first_off, &low, &high)) {
+			elf_end(um->pending);
+			um->pending = NULL;
+			um->open_err = -ENOEXEC;
+			continue;
+		}
+		m->low = low;
+		m->high = high > m->first_end ? high : m->first_end;
+	}
+	for (i = 1; i < maps->n; i++) {
+		struct uw_map *prev = &maps->v[i - 1], *m = &maps->v[i];
+
+		if (prev->high <= m->low)
+			continue;
+		/* keep each one's executable mapping: cut the span below */
+		if (m->low > prev->first_end || !prev->exec_only)
+			prev->high = m->low;
+		else
+			prev->high = prev->first_end;
+		if (prev->high <= prev->low)
+			prev->high = prev->low + 1;
+	}
+}
+
+/* Reports the maps' modules and opens them. */
 static int build_dwfl(struct uw_proc *p)
 {
 	Elf *arch_elf = NULL;
-	size_t i;
+	size_t i, n = p->maps->n;
+	struct uw_mod *mods;
 
 	p->dwfl = dwfl_begin(&p->u->proc_cb);
-	p->mods = calloc(p->maps->n ? p->maps->n : 1, sizeof(*p->mods));
-	if (!p->dwfl || !p->mods)
+	/* one per map, by index, while the reported ones are opened */
+	mods = calloc(n ? n : 1, sizeof(*mods));
+	if (!p->dwfl || !mods) {
+		free(mods);
 		return -ENOMEM;
+	}
+	p->mods = mods;
+	open_reported(p);
 	dwfl_report_begin(p->dwfl);
-	for (i = 0; i < p->maps->n; i++) {
+	for (i = 0; i < n; i++) {
 		const struct uw_map *m = &p->maps->v[i];
 		struct uw_mod *um = &p->mods[p->nmods];
 		void **userdata = NULL;
 
+		if (um != &mods[i])
+			*um = mods[i];
 		um->p = p;
 		um->m = m;
 		um->mod = dwfl_report_module(p->dwfl, m->path, m->low, m->high);
-		if (!um->mod)
+		if (!um->mod) {
+			if (um->pending)
+				elf_end(um->pending);
+			um->pending = NULL;
 			continue;
+		}
 		dwfl_module_info(um->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
 		if (userdata)
 			*userdata = um;
@@ -269,7 +335,8 @@ void uw_proc__forget(struct bp_unwinder *u, pid_t pid)
 	}
 }
 
-int uw_proc__note(struct bp_unwinder *u, pid_t pid, struct uw_proc **out)
+int uw_proc__build(struct bp_unwinder *u, pid_t pid, struct uw_maps *maps,
+		   const struct uw_proc_key *key, struct uw_proc **out)
 {
 	char path[64];
 	struct uw_proc *p;
@@ -277,17 +344,30 @@ int uw_proc__note(struct bp_unwinder *u, pid_t pid, struct uw_proc **out)
 	int err;
 
 	p = calloc(1, sizeof(*p));
-	if (!p)
+	if (!p) {
+		uw_maps__free(maps);
 		return -ENOMEM;
+	}
 	p->u = u;
 	p->pid = pid;
-	/* bound to this process before its maps are read: a later reuse of
-	 * the pid cannot answer for it */
-	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
-	p->mem_fd = open(path, O_RDONLY | O_CLOEXEC);
-	err = uw_maps__read(pid, &p->maps);
-	if (!err)
-		err = build_dwfl(p);
+	p->maps = maps;
+	p->key = *key;
+	p->mem_fd = -1;
+	if (key->may_live) {
+		__u64 start;
+
+		/* bound to this process before it is checked: a later reuse
+		 * of the pid cannot answer for it */
+		snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+		p->mem_fd = open(path, O_RDONLY | O_CLOEXEC);
+		/* the maps of a snapshot say when it started; reported ones
+		 * ask (a process that started after the sample is another) */
+		if (!maps->start_time && !uw_proc__start_time(pid, &start) &&
+		    uw_proc__older_than(start, key->time_ns))
+			maps->start_time = start;
+		p->may_live = maps->start_time != 0;
+	}
+	err = build_dwfl(p);
 	if (err) {
 		uw_proc__free(p);
 		return err;
@@ -297,6 +377,9 @@ int uw_proc__note(struct bp_unwinder *u, pid_t pid, struct uw_proc **out)
 		for (lru = 0, i = 1; i < u->nprocs; i++)
 			if (u->procs[i]->stamp < u->procs[lru]->stamp)
 				lru = i;
+		/* without reports, a process's snapshot goes with its modules */
+		if (!u->hists.tracking)
+			uw_hists__forget(&u->hists, u->procs[lru]->pid);
 		drop(u, lru);
 	}
 	p->stamp = ++u->clock;

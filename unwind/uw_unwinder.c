@@ -48,6 +48,7 @@ struct bp_unwinder *bp_unwinder__new(const struct bp_unwinder_opts *opts)
 	u->debuginfo_path = dup_or_null(dbg_path, &fail);
 	u->kallsyms_path = dup_or_null(opts ? opts->kallsyms_path : NULL, &fail);
 	u->modules_path = dup_or_null(opts ? opts->modules_path : NULL, &fail);
+	uw_hists__init(&u->hists);
 	u->procs = calloc(u->max_procs, sizeof(*u->procs));
 	u->builds = calloc(u->max_builds, sizeof(*u->builds));
 	if (fail || !u->procs || !u->builds) {
@@ -78,6 +79,9 @@ void bp_unwinder__flush(struct bp_unwinder *u)
 	for (i = 0; i < u->nprocs; i++)
 		uw_proc__free(u->procs[i]);
 	u->nprocs = 0;
+	/* snapshots can be read again, what was reported cannot */
+	if (!u->hists.tracking)
+		uw_hists__fini(&u->hists);
 	for (i = 0; i < u->nbuilds; i++)
 		uw_build__free(u->builds[i]);
 	u->nbuilds = 0;
@@ -90,6 +94,7 @@ void bp_unwinder__free(struct bp_unwinder *u)
 	if (!u)
 		return;
 	bp_unwinder__flush(u);
+	uw_hists__fini(&u->hists);
 	free(u->procs);
 	free(u->builds);
 	free(u->vdso);
@@ -101,22 +106,36 @@ void bp_unwinder__free(struct bp_unwinder *u)
 
 int bp_unwinder__note_pid(struct bp_unwinder *u, pid_t pid)
 {
-	struct uw_proc *p;
-	__u64 now;
-
 	if (!u || pid <= 0)
 		return -EINVAL;
-	p = uw_proc__get(u, pid);
-	/* known: the same process unless it exec'd (its maps start over) or
-	 * the pid now names another one */
-	if (p && !uw_proc__start_time(pid, &now) && now == p->maps->start_time &&
-	    !uw_proc__exec_changed(p))
-		return 0;
-	return uw_proc__note(u, pid, &p);
+	return uw_at__note(u, pid);
 }
 
 void bp_unwinder__forget_pid(struct bp_unwinder *u, pid_t pid)
 {
-	if (u)
-		uw_proc__forget(u, pid);
+	if (!u)
+		return;
+	uw_proc__forget(u, pid);
+	uw_hists__forget(&u->hists, pid);
+}
+
+int bp_unwinder__proc_event(struct bp_unwinder *u, const struct bp_proc_event *ev)
+{
+	return u ? uw_hists__event(&u->hists, ev) : -EINVAL;
+}
+
+static void forget_proc(pid_t pid, void *ctx)
+{
+	uw_proc__forget(ctx, pid);
+}
+
+int bp_unwinder__settle(struct bp_unwinder *u, __u64 until_ns)
+{
+	int n, err;
+
+	if (!u)
+		return 0;
+	n = uw_hists__forget_exited(&u->hists, forget_proc, u);
+	err = uw_hists__settle(&u->hists, until_ns);
+	return err ? err : n;
 }

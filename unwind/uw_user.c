@@ -270,6 +270,10 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	if (w->err)
 		return DWARF_CB_ABORT;
 	w->n_unwound++;
+	if (!mod && w->p->key.partial)
+		return stop(w, BP_UNWIND_NO_PROCESS,
+			    "0x%" PRIx64 " is in no module known: process %d exited before its modules were read",
+			    (uint64_t)pc, (int)w->p->pid);
 	if (!mod)
 		return stop(w, BP_UNWIND_NO_MODULE,
 			    "0x%" PRIx64 " is in no module (anonymous memory: JIT code?)",
@@ -359,23 +363,12 @@ int bp_unwinder__user(struct bp_unwinder *u, const struct bp_stack_sample *s, si
 		err = bare(out, s, BP_UNWIND_BAD_SAMPLE, why);
 		goto out;
 	}
-	p = uw_proc__get(u, s->pid);
-	/* a process that started after the sample is another one with the
-	 * same pid */
-	if (p && !uw_proc__older_than(p->maps->start_time, s->time_ns))
-		p = NULL;
-	if (!p) {
-		err = uw_proc__note(u, s->pid, &p);
-		if (err == -ENOMEM)
-			goto out;
-		if (err || !uw_proc__older_than(p->maps->start_time, s->time_ns)) {
-			if (!err)
-				uw_proc__forget(u, s->pid);
-			snprintf(why, sizeof(why), "process %u exited before its modules were read",
-				 s->pid);
-			err = bare(out, s, BP_UNWIND_NO_PROCESS, why);
-			goto out;
-		}
+	err = uw_at__proc(u, s, &p, why, sizeof(why));
+	if (err < 0)
+		goto out;
+	if (err) {
+		err = bare(out, s, BP_UNWIND_NO_PROCESS, why);
+		goto out;
 	}
 	if (!p->attached) {
 		snprintf(why, sizeof(why), "cannot unwind process %u: %s", s->pid,
@@ -385,11 +378,15 @@ int bp_unwinder__user(struct bp_unwinder *u, const struct bp_stack_sample *s, si
 	}
 	err = walk_sample(u, p, s, out);
 	/* a module mapped after the snapshot (dlopen): read the maps again */
-	if (!err && out->stop == BP_UNWIND_NO_MODULE && p->maps->taken_ns < s->time_ns &&
-	    uw_proc__alive(p) && !uw_proc__note(u, s->pid, &p)) {
-		bp_frames__free(out);
-		uw_frames__init(out, false);
-		err = walk_sample(u, p, s, out);
+	if (!err && out->stop == BP_UNWIND_NO_MODULE) {
+		err = uw_at__refresh(u, s, &p);
+		if (!err) {
+			bp_frames__free(out);
+			uw_frames__init(out, false);
+			err = walk_sample(u, p, s, out);
+		} else if (err == -EAGAIN) {
+			err = 0;
+		}
 	}
 out:
 	if (err) {

@@ -26,6 +26,9 @@
  * FAULT_FAIL_AT (the call fails with EMFILE, as when out of descriptors):
  *   perf:K            the K-th perf_event_open()
  *   perf-uprobe:K     the K-th perf_event_open() of a uprobe event
+ *   perf-dummy:K      from the K-th perf_event_open() of a dummy software
+ *                     event (side-band records) on, every one, with
+ *                     EACCES: as perf_event_paranoid refuses them
  *   link:K            the K-th BPF_LINK_CREATE
  *   uprobe-multi:K    the K-th BPF_LINK_CREATE of a uprobe_multi link
  *   load:NAME:K       the K-th BPF_PROG_LOAD of a program named NAME...
@@ -88,6 +91,13 @@ static void count(const char *what)
 		fprintf(f, "%s\n", what);
 		fclose(f);
 	}
+}
+
+static int is_dummy_attr(const void *attr)
+{
+	/* __u32 type, size; __u64 config */
+	return *(const unsigned int *)attr == 1 /* PERF_TYPE_SOFTWARE */ &&
+	       *(const unsigned long long *)((const char *)attr + 8) == 9 /* PERF_COUNT_SW_DUMMY */;
 }
 
 static void stop_here(const char *what)
@@ -188,29 +198,32 @@ int rename(const char *from, const char *to)
 	return ret;
 }
 
-/* Whether this call is the one FAULT_FAIL_AT names. */
+/* The errno this call fails with when FAULT_FAIL_AT names it, else 0. */
 static int fail_here(long nr, long cmd, const union bpf_attr *attr)
 {
 	const char *at = getenv("FAULT_FAIL_AT");
-	static int perfs, uperfs, links, mlinks, loads;
+	static int perfs, uperfs, dperfs, links, mlinks, loads;
 	char name[32];
 	int k;
 
 	if (!at)
 		return 0;
 	if (nr == __NR_perf_event_open && sscanf(at, "perf-uprobe:%d", &k) == 1)
-		return is_uprobe_attr((const void *)cmd) && ++uperfs == k;
+		return is_uprobe_attr((const void *)cmd) && ++uperfs == k ? EMFILE : 0;
+	if (nr == __NR_perf_event_open && sscanf(at, "perf-dummy:%d", &k) == 1)
+		return is_dummy_attr((const void *)cmd) && ++dperfs >= k ? EACCES : 0;
 	if (nr == __NR_perf_event_open)
-		return sscanf(at, "perf:%d", &k) == 1 && ++perfs == k;
+		return sscanf(at, "perf:%d", &k) == 1 && ++perfs == k ? EMFILE : 0;
 	if (nr != __NR_bpf)
 		return 0;
 	if (cmd == BPF_LINK_CREATE && sscanf(at, "uprobe-multi:%d", &k) == 1)
-		return attr->link_create.attach_type == TRACE_UPROBE_MULTI && ++mlinks == k;
+		return attr->link_create.attach_type == TRACE_UPROBE_MULTI && ++mlinks == k ?
+		       EMFILE : 0;
 	if (cmd == BPF_LINK_CREATE)
-		return sscanf(at, "link:%d", &k) == 1 && ++links == k;
+		return sscanf(at, "link:%d", &k) == 1 && ++links == k ? EMFILE : 0;
 	if (cmd == BPF_PROG_LOAD && sscanf(at, "load:%31[^:]:%d", name, &k) == 2 &&
 	    !strncmp(attr->prog_name, name, strlen(name)))
-		return ++loads == k;
+		return ++loads == k ? EMFILE : 0;
 	return 0;
 }
 
@@ -221,6 +234,7 @@ long syscall(long nr, ...)
 	static long (*real)(long, ...);
 	long a[6], ret;
 	va_list ap;
+	int err;
 
 	if (!real)
 		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
@@ -228,8 +242,9 @@ long syscall(long nr, ...)
 	for (int i = 0; i < 6; i++)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
-	if (fail_here(nr, a[0], (const union bpf_attr *)a[1])) {
-		errno = EMFILE;
+	err = fail_here(nr, a[0], (const union bpf_attr *)a[1]);
+	if (err) {
+		errno = err;
 		return -1;
 	}
 	ret = real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);

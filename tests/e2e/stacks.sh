@@ -4,9 +4,14 @@
 # against first hit, down to main: our -O2 target built without frame
 # pointers (inlined frames, a qsort() comparator: libc's frames, with
 # libc6-dbg), Debian's lua5.4 (liblua's -dbg DWARF) from a Lua script and
-# python3.11 from Python code. --folded counts equal what the target
-# counted itself; a map keyed by bpfprobe_stack_t merges equal stacks;
-# records print their stack members as frames.
+# python3.11 from Python code. The target also exits at once, and runs
+# twice under sh -c: gone before its samples are read, it is unwound over
+# the mappings the kernel reported (output/mmap_feed.c), every hit down
+# to main; with those reports refused, the /proc snapshots of a running
+# target still unwind it, and the refusal is said once at -v. --folded
+# counts equal what the target counted itself; a map keyed by
+# bpfprobe_stack_t merges equal stacks; records print their stack
+# members as frames.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
@@ -46,6 +51,30 @@ compare() {
 	fi
 }
 
+# unwound_all NAME OUT ERR PIDS: every hit in OUT (trace --json) has its
+# user stack unwound down to main, as many hits as the targets' TRUTH
+# lines (in ERR) count, from PIDS processes. Above main a stack may end
+# with the sample's bytes (the probe copies less than 8 KiB when the
+# stack's end, past the environment, is nearer: ASLR decides), never
+# for want of the process's modules.
+unwound_all() {
+	local name=$1 want hits bad pids
+	want=$(( $(sed -n 's/^TRUTH leaf via weigh_[ab] //p' "$3" | paste -sd+) ))
+	jq -r 'select(.args.ustack) | [.pid, (.args.ustack | map(.func) | index("main") != null),
+		(.args.ustack | map(select(.stopped)) | .[0].stopped // "-")] | @tsv' \
+		"$2" >"$tmp/hits" 2>/dev/null
+	hits=$(wc -l <"$tmp/hits")
+	bad=$(awk -F '\t' '$2 != "true" || ($3 != "-" && $3 !~ /^the sample.s stack ends at /)' \
+		"$tmp/hits" | head -3 | tr '\n' '|')
+	pids=$(awk '{ print $1 }' "$tmp/hits" | sort -u | wc -l)
+	if [ "$want" -gt 0 ] && [ "$hits" = "$want" ] && [ -z "$bad" ] && [ "$pids" = "$4" ] &&
+	   ! grep -q 'exited before' "$2"; then
+		pass "$name"
+	else
+		fail "$name" "$hits hits of $want from $pids processes (want $4); not unwound: ${bad:-none} $(tail -2 "$3")"
+	fi
+}
+
 for v in gcc-O2 clang-O2; do
 	T=$PWD/build/targets/stacks-$v
 	[ -x "$T" ] || { fail "stacks_c_$v" "$T is missing (make tests-build)"; continue; }
@@ -55,11 +84,27 @@ for v in gcc-O2 clang-O2; do
 		fail "stacks_c_$v" "leaf() keeps a frame pointer: the test wants none"
 		continue
 	fi
-	gdb_frames "$tmp/gdb" '*leaf' "$T" 3 1
+	gdb_frames "$tmp/gdb-$v" '*leaf' "$T" 3 1
 	timeout 60 "$BPFPROBE" trace --json --stack "exec=$T;leaf" -- "$T" 3 1 1 >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	bp_frames "$tmp/out" >"$tmp/bp"
-	compare "stacks_c_gdb_$v" "$tmp/gdb" "$tmp/bp" 14 "exit $rc $(tail -2 "$tmp/err")"
+	compare "stacks_c_gdb_$v" "$tmp/gdb-$v" "$tmp/bp" 14 "exit $rc $(tail -2 "$tmp/err")"
+
+	# no HOLD: the target exits at once, before its samples are read
+	timeout 60 "$BPFPROBE" trace --json --stack "exec=$T;leaf" -- "$T" 3 1 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	bp_frames "$tmp/out" >"$tmp/bp"
+	compare "stacks_exited_gdb_$v" "$tmp/gdb-$v" "$tmp/bp" 14 "exit $rc $(tail -2 "$tmp/err")"
+	unwound_all "stacks_exited_all_$v" "$tmp/out" "$tmp/err" 1
+
+	# twice under a shell: forked by sh and exec'd (the last one dash may
+	# exec in its own process)
+	timeout 60 "$BPFPROBE" trace --json --stack "exec=$T;leaf" -- sh -c "'$T' 3 1; '$T' 3 1" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	bp_frames "$tmp/out" >"$tmp/bp"
+	compare "stacks_shell_gdb_$v" "$tmp/gdb-$v" "$tmp/bp" 14 "exit $rc $(tail -2 "$tmp/err")"
+	unwound_all "stacks_shell_all_$v" "$tmp/out" "$tmp/err" 2
 
 	# --folded: every stack from _start through qsort to leaf, as many as
 	# the target counted; those through weigh_a and through weigh_b apart
@@ -79,6 +124,29 @@ for v in gcc-O2 clang-O2; do
 		fail "stacks_folded_counts_$v" "exit $rc; $all stacks (target: $((ta + tb))), weigh_a $a (target: $ta), weigh_b $b (target: $tb): $(grep -v TRUTH "$tmp/out" | head -3) $(tail -2 "$tmp/err")"
 	fi
 done
+
+# the kernel's reports of mappings refused (as perf_event_paranoid refuses
+# a user without CAP_PERFMON; injected by tests/e2e/fault_stop.c, which
+# reaches only the build whose glibc is shared): said once at -v, and a
+# target still running when its samples are read is unwound from its
+# /proc snapshot as before
+T=$PWD/build/targets/stacks-gcc-O2
+if [ ! -s "$tmp/gdb-gcc-O2" ] || [ ! -x "$BPFPROBE_PRELOADABLE" ]; then
+	fail stacks_reports_refused "gdb's frames or $BPFPROBE_PRELOADABLE missing"
+elif ! gcc -O2 -shared -fPIC -o "$tmp/stop.so" tests/e2e/fault_stop.c -ldl 2>"$tmp/cc.err"; then
+	fail stacks_reports_refused "cannot build the fault preload: $(head -3 "$tmp/cc.err")"
+else
+	FAULT_FAIL_AT=perf-dummy:1 LD_PRELOAD=$tmp/stop.so timeout 60 "$BPFPROBE_PRELOADABLE" \
+		trace -v --json --stack "exec=$T;leaf" -- "$T" 3 1 1 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	bp_frames "$tmp/out" >"$tmp/bp"
+	said=$(grep -c "reports of mappings are refused" "$tmp/err")
+	if [ "$said" = 1 ]; then
+		compare stacks_reports_refused "$tmp/gdb-gcc-O2" "$tmp/bp" 14 "exit $rc"
+	else
+		fail stacks_reports_refused "the refusal said $said times at -v (want once); exit $rc $(tail -2 "$tmp/err")"
+	fi
+fi
 
 # lua5.4 running a script that loads another: luaL_loadfilex (Debian's
 # lua5.4 holds liblua: its DWARF is liblua5.4-0-dbg's)

@@ -3,13 +3,15 @@
  * unwind/ without gdb: kernel addresses symbolized through a kallsyms of
  * the test's own and through /proc/kallsyms; the forms frames are printed
  * in; a process's maps snapshot; samples of this process (taken by
- * tests/targets/unwind/capture) unwound to _start, in a thread too; and
- * each reason a stack stops early. (tests/e2e/unwind.sh compares with
+ * tests/targets/unwind/capture) unwound to _start, in a thread too, in
+ * children gone before they were noted (over what the kernel reported of
+ * their mappings); and each reason a stack stops early. (tests/e2e/unwind.sh compares with
  * gdb.)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include <sys/wait.h>
 
 #include "test.h"
+#include "output/mmap_feed.h"
 #include "tests/targets/unwind/capture/uw_capture.h"
 #include "unwind/unwinder.h"
 #include "unwind/uw_frames.h"
@@ -495,6 +498,176 @@ static void test_user_exited(void)
 	bp_unwinder__free(u);
 }
 
+/*
+ * Children that exited and were reaped before the unwinder heard of them,
+ * never noted: unwound over what the kernel reported (a perf side-band,
+ * output/mmap_feed.c). A forked child has this process's maps from the
+ * fork (read from /proc, as this process is older than the reports); an
+ * exec'd one (uw_target, which samples inside a qsort() comparator and
+ * exits) the mappings its exec reported, libc's too.
+ */
+static void test_user_reported(void)
+{
+	static const char target[] = "build/targets/uw_target-gcc-O2";
+	struct bp_unwinder *u = bp_unwinder__new(NULL);
+	struct bp_mmap_feed *feed = NULL;
+	struct bp_stack_sample *s = NULL;
+	struct bp_frames f;
+	int err, status;
+	size_t len;
+	pid_t pid;
+
+	err = u ? bp_mmap_feed__open(&feed) : -ENOMEM;
+	if (err) {
+		printf("      (the kernel's reports of mappings: %s: not checked)\n", strerror(-err));
+		goto out;
+	}
+	pid = fork();
+	if (pid == 0) {
+		sample_here("forked.sample");
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	CHECK(bp_mmap_feed__read(feed, u) > 0, "events read");
+	s = load_sample(tmp_path("forked.sample"), &len);
+	CHECK(s && s->pid == (__u32)pid, "the child's sample");
+	CHECK_INT(bp_unwinder__user(u, s, len, &f), 0);
+	CHECK(f.stop == BP_UNWIND_END && has_func(&f, "sample_here") &&
+	      has_func(&f, "test_user_reported") && has_func(&f, "main"), "stop %d (%s)", f.stop,
+	      f.reason ? f.reason : "");
+	if (test_cur_failed)
+		dump(&f);
+	bp_frames__free(&f);
+	free(s);
+	s = NULL;
+	CHECK(bp_unwinder__settle(u, 0) >= 1, "the child's exit");
+
+	if (access(target, X_OK)) {
+		printf("      (%s is missing: exec not checked)\n", target);
+		goto out;
+	}
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		/* (it says where its sample went) */
+		if (null >= 0)
+			dup2(null, 1);
+		execl(target, target, "sort", tmp_path("exec.sample"), (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && !WEXITSTATUS(status), "%s ran", target);
+	CHECK(bp_mmap_feed__read(feed, u) > 0, "events read");
+	s = load_sample(tmp_path("exec.sample"), &len);
+	CHECK(s && s->pid == (__u32)pid, "the exec'd child's sample");
+	CHECK_INT(bp_unwinder__user(u, s, len, &f), 0);
+	CHECK(f.stop == BP_UNWIND_END && has_func(&f, "weigh") && has_func(&f, "main") &&
+	      f.n && f.frames[f.n - 1].func && !strcmp(f.frames[f.n - 1].func, "_start"),
+	      "stop %d (%s)", f.stop, f.reason ? f.reason : "");
+	{
+		bool libc = false;
+
+		for (int i = 0; i < f.n; i++)
+			libc |= f.frames[i].module && strstr(f.frames[i].module, "/libc.so") &&
+				f.frames[i].func;
+		CHECK(libc, "libc's frames");
+	}
+	if (test_cur_failed)
+		dump(&f);
+	bp_frames__free(&f);
+	CHECK(bp_unwinder__settle(u, 0) >= 1, "the child's exit");
+	/* forgotten: no maps are made up for it */
+	CHECK_INT(bp_unwinder__user(u, s, len, &f), 0);
+	CHECK(f.stop == BP_UNWIND_NO_PROCESS && f.n == 1, "stop %d (%s)", f.stop,
+	      f.reason ? f.reason : "");
+	bp_frames__free(&f);
+out:
+	free(s);
+	bp_mmap_feed__free(feed);
+	bp_unwinder__free(u);
+}
+
+/*
+ * A child gone since, its mappings reported by hand: each executable
+ * mapping of this process's maps (the child's, forked) as an exec's
+ * records would give it. Unwound through the files opened by path, their
+ * spans from their headers; with the program's inode not the one
+ * reported (the file replaced since), the stack stops at its first frame
+ * there, which names no function: never another file's symbols.
+ */
+static void test_user_replaced(void)
+{
+	/* (not on the stack: the sample's 8 KiB must reach main) */
+	static char line[512], path[PATH_MAX], self[PATH_MAX];
+	struct bp_stack_sample *s = NULL;
+	struct bp_frames f;
+	int status, round;
+	size_t len;
+	ssize_t n;
+	pid_t pid;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[n > 0 ? n : 0] = 0;
+	pid = fork();
+	if (pid == 0) {
+		sample_here("replaced.sample");
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	s = load_sample(tmp_path("replaced.sample"), &len);
+	CHECK(s && len > sizeof(*s) && s->pid == (__u32)pid, "the child's sample");
+	if (!s || len <= sizeof(*s))
+		goto out;
+	for (round = 0; round < 2; round++) {
+		struct bp_unwinder *u = bp_unwinder__new(NULL);
+		struct bp_proc_event ev = { .kind = BP_PROC_EXEC, .pid = pid, .time_ns = 1 };
+		FILE *maps = fopen("/proc/self/maps", "r");
+		int fed = 0;
+
+		CHECK_INT(bp_unwinder__proc_event(u, &ev), 0);
+		while (maps && fgets(line, sizeof(line), maps)) {
+			unsigned long long lo, hi, off, ino;
+			unsigned int maj, min;
+			char perms[8];
+
+			path[0] = 0;
+			if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095s", &lo, &hi, perms, &off,
+				   &maj, &min, &ino, path) < 7 || perms[2] != 'x' ||
+			    (path[0] != '/' && strcmp(path, "[vdso]")))
+				continue;
+			ev = (struct bp_proc_event){
+				.kind = BP_PROC_MMAP, .pid = pid, .time_ns = 2 + fed, .start = lo,
+				.len = hi - lo, .pgoff = off, .ino = ino, .dev_major = maj,
+				.dev_minor = min, .path = path,
+			};
+			/* round 1: another file at the program's path */
+			if (round == 1 && !strcmp(path, self))
+				ev.ino++;
+			CHECK_INT(bp_unwinder__proc_event(u, &ev), 0);
+			fed++;
+		}
+		if (maps)
+			fclose(maps);
+		CHECK(fed >= 3, "%d executable mappings", fed);
+		CHECK_INT(bp_unwinder__user(u, s, len, &f), 0);
+		if (round == 0)
+			CHECK(f.stop == BP_UNWIND_END && has_func(&f, "sample_here") &&
+			      has_func(&f, "test_user_replaced") && has_func(&f, "main"),
+			      "stop %d (%s)", f.stop, f.reason ? f.reason : "");
+		else
+			CHECK(f.stop == BP_UNWIND_NO_ELF && f.n == 1 && !f.frames[0].func &&
+			      f.reason && strstr(f.reason, "another file has its path now"),
+			      "stop %d (%s), %d frames", f.stop, f.reason ? f.reason : "", f.n);
+		if (test_cur_failed)
+			dump(&f);
+		bp_frames__free(&f);
+		bp_unwinder__free(u);
+	}
+out:
+	free(s);
+}
+
 /* 150 calls deep, small frames: all in the sample, more than are unwound */
 __attribute__((noinline)) static int recurse(int n)
 {
@@ -587,6 +760,8 @@ int main(void)
 	RUN(test_maps_self);
 	RUN(test_user_self);
 	RUN(test_user_exited);
+	RUN(test_user_reported);
+	RUN(test_user_replaced);
 	RUN(test_user_thread);
 	RUN(test_user_limit);
 	RUN(test_opts);
