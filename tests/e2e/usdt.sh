@@ -105,6 +105,22 @@ else
 	fail usdt_markers_json "$n sites in JSON"
 fi
 
+# prelink moved the binary after its notes were written: the notes'
+# addresses (marker, base, semaphore) are 0x1000 lower than where it has
+# them now, and .stapsdt.base's address says by how much
+python3 tests/e2e/sdt_prelinked.py build/targets/sdt-gcc-O2 "$tmp/sdt-prelinked" 0x1000 &&
+	chmod 755 "$tmp/sdt-prelinked"
+want=$("$BPFPROBE" markers --json build/targets/sdt-gcc-O2 | jq -c '.markers[] | [.name, .semaphore, [.sites[].addr]]')
+got=$("$BPFPROBE" markers --json "$tmp/sdt-prelinked" | jq -c '.markers[] | [.name, .semaphore, [.sites[].addr]]')
+out=$(timeout 60 "$BPFPROBE" trace "exec=$tmp/sdt-prelinked;%sdt:sites arg1" \
+	"exec=$tmp/sdt-prelinked;%sdt:sem arg1" -- "$tmp/sdt-prelinked" 2>&1)
+if [ -n "$want" ] && [ "$got" = "$want" ] && grep -q '^TRUTH sem enabled=1' <<<"$out" &&
+   [ "$(grep -o 'sdt:s[a-z]*[@x0-9a-f]* arg1=[0-9]*' <<<"$out" | sed 's/@0x[0-9a-f]*//' | sort | tr '\n' ' ')" = "sdt:sem arg1=77 sdt:sites arg1=21 sdt:sites arg1=63 " ]; then
+	pass usdt_prelinked_notes
+else
+	fail usdt_prelinked_notes "markers: $want / $got; trace: $(tail -5 <<<"$out")"
+fi
+
 # python3.11: function__entry fires on the tracing path (a profile
 # function set), with the semaphore raised
 cat >"$tmp/app.py" <<'EOF'
