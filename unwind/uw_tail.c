@@ -178,7 +178,8 @@ static bool search_from(struct search *s, struct uw_calls *calls, Dwarf_Addr del
 			s->failed = true;
 			return false;
 		}
-		memcpy(tails, list, ntails * sizeof(*tails));
+		if (ntails)
+			memcpy(tails, list, ntails * sizeof(*tails));
 		for (j = 0; j < ntails; j++) {
 			Dwarf_Addr pc = tails[j].pc + tdelta;
 

@@ -116,6 +116,27 @@ def run(cmd, **kw):
                           errors="replace", **kw)
 
 
+_PIDNS = None
+
+
+def pidns():
+    """The command that runs what follows it as pid 1 of a PID namespace
+    with its own /proc. `unshare --mount-proc` makes the new mount
+    namespace's / private first, which a chroot's / (not a mount point)
+    refuses; there /proc alone is made private in the new namespace, so
+    the proc mounted over it stays there, and no other mount is touched."""
+    global _PIDNS
+    if _PIDNS is None:
+        plain = ["unshare", "-pf", "--mount-proc"]
+        if run(plain + ["true"]).returncode == 0:
+            _PIDNS = plain
+        else:
+            _PIDNS = ["unshare", "-pf", "--mount", "--propagation", "unchanged", "sh", "-c",
+                      'mount --make-rprivate /proc && mount -t proc proc /proc && exec "$@"',
+                      "sh"]
+    return list(_PIDNS)
+
+
 # --- candidates -------------------------------------------------------------
 
 def functions(module):
@@ -241,8 +262,8 @@ def gdb_run(args, t, cands, work, early):
     with open(conf, "w") as f:
         json.dump({"module": t["module"], "candidates": sorted(cands), "out": out,
                    "at_random": AT_RANDOM, "vaddr0": first_vaddr(t["module"])}, f)
-    cmd = early + env_args(False) + [
-        "unshare", "-pf", "--mount-proc", "gdb", "-nx", "-batch",
+    cmd = early + env_args(False) + pidns() + [
+        "gdb", "-nx", "-batch",
         "-ex", "python DIFF_CONF=%r" % conf,
         "-ex", "set environment LD_PRELOAD=%s" % os.path.join(DIFF, "libfixtime.so"),
         "-x", os.path.join(TOP, "tests/diff/gdb_side.py"), "--args"] + t["cmd"]
@@ -344,7 +365,7 @@ def bpf_run(args, t, points, head, work, early):
         return
     rec = os.path.join(work, "%s.records" % t["name"])
     cmd = [BPFPROBE, "load", "--json", "-q", "--no-map-dump", "-o", rec, src, "--"] + \
-        env_args(True) + ["unshare", "-pf", "--mount-proc", os.path.join(DIFF, "pinrun"),
+        env_args(True) + pidns() + [os.path.join(DIFF, "pinrun"),
                           "--pid", str(head["pid"])] + t["cmd"]
     log(args, "bpfprobe:", len(progs), "programs")
     r = run(cmd, cwd=work, timeout=args.timeout)
