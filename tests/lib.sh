@@ -11,6 +11,24 @@ pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; }
 skip() { echo "SKIP $1: $2"; }
 
+# The namespaces tests run workloads in, as arrays: NS_MNT_PID (mount and
+# PID namespaces, nothing mounted in them) and NS_PID_PROC (a PID namespace
+# with a /proc of its own). unshare -m first makes the new namespace's /
+# private, which a chroot's / (not a mount point: ../shared/fresh-machine.sh)
+# refuses; there propagation is left as it is, and for NS_PID_PROC /proc
+# alone is made private in the new namespace before proc is mounted on it,
+# so no mount reaches the namespace the test runs in.
+namespace_cmds() {
+	if unshare -m -p -f true 2>/dev/null; then
+		NS_MNT_PID=(unshare -m -p -f)
+		NS_PID_PROC=(unshare -p -f --mount-proc)
+	else
+		NS_MNT_PID=(unshare -m --propagation unchanged -p -f)
+		NS_PID_PROC=(unshare -p -f -m --propagation unchanged sh -c
+			'mount --make-rprivate /proc && mount -t proc proc /proc && exec "$@"' sh)
+	fi
+}
+
 # Why uprobe tests cannot run here, or nothing when they can.
 uprobe_unavailable() {
 	[ "$(id -u)" -eq 0 ] || { echo "needs root (CAP_BPF + CAP_PERFMON)"; return; }

@@ -89,11 +89,12 @@ EOF
 	chmod -R a+rX "$root"
 }
 
+namespace_cmds
 ROOT=$tmp/root
 ROOT2=$tmp/root2	# lua5.4 in /usr/local/bin only
 ROOT3=$tmp/root3	# its libraries in /opt/lib, which its ld.so.cache names
 if ! mkroot "$ROOT" || ! mkroot "$ROOT2" /usr/local/bin || ! mkroot "$ROOT3" /usr/bin /opt/lib ||
-   ! unshare -m -p -f chroot "$ROOT" lua5.4 /run.lua >"$tmp/try" 2>&1; then
+   ! "${NS_MNT_PID[@]}" chroot "$ROOT" lua5.4 /run.lua >"$tmp/try" 2>&1; then
 	skip containers "cannot make a root that runs lua5.4 under unshare -m -p -f chroot: $(tail -2 "$tmp/try" 2>/dev/null)"
 	exit 0
 fi
@@ -125,7 +126,7 @@ mkprog "$tmp/nope.c" "" /usr/bin/nope
 start_waiting() {
 	rm -f "$tmp/fifo" "$tmp/lua.out"
 	mkfifo "$tmp/fifo"
-	unshare -m -p -f chroot "$1" lua5.4 /wait.lua <"$tmp/fifo" >"$tmp/lua.out" 2>&1 &
+	"${NS_MNT_PID[@]}" chroot "$1" lua5.4 /wait.lua <"$tmp/fifo" >"$tmp/lua.out" 2>&1 &
 	ushare=$!
 	exec 7>"$tmp/fifo"
 	lpid=
@@ -221,7 +222,7 @@ end_waiting
 # --- -- unshare ... chroot ...: the copy in the new root, from its first call
 
 timeout 60 "$BPFPROBE" load --quiet-meta "$tmp/copies.c" -- \
-	unshare -m -p -f chroot "$ROOT" lua5.4 /run.lua >"$tmp/out" 2>"$tmp/err"
+	"${NS_MNT_PID[@]}" chroot "$ROOT" lua5.4 /run.lua >"$tmp/out" 2>"$tmp/err"
 rc=$?
 got=$(sed -n 's/^GOT //p' "$tmp/out" | sort)
 want=$(truth_of "$tmp/out" load)
@@ -233,7 +234,7 @@ fi
 
 # without copies=yes: exec= as the process in the new root sees it
 timeout 60 "$BPFPROBE" trace "exec=$LUA;luaL_loadfilex filename:string" -- \
-	unshare -m -p -f chroot "$ROOT" lua5.4 /run.lua >"$tmp/out" 2>"$tmp/err"
+	"${NS_MNT_PID[@]}" chroot "$ROOT" lua5.4 /run.lua >"$tmp/out" 2>"$tmp/err"
 rc=$?
 got=$(got_loads "$tmp/out")
 want=$(truth_of "$tmp/out" load)
@@ -247,7 +248,7 @@ fi
 
 # ROOT2 has no /usr/bin/lua5.4: its /usr/local/bin/lua5.4 is a copy
 timeout 60 "$BPFPROBE" load --quiet-meta "$tmp/prog.c" -- \
-	unshare -m -p -f chroot "$ROOT2" /usr/local/bin/lua5.4 /run.lua >"$tmp/out" 2>"$tmp/err"
+	"${NS_MNT_PID[@]}" chroot "$ROOT2" /usr/local/bin/lua5.4 /run.lua >"$tmp/out" 2>"$tmp/err"
 rc=$?
 msg="ran $ROOT2/usr/local/bin/lua5.4, a copy of $LUA (same build ID); uprobes are per file: name that path in exec="
 if [ $rc -eq 0 ] && grep -qE "^bpfprobe: program '${P}_load' never ran: process [0-9]+ $(sed 's/[.()]/\\&/g' <<<"$msg")\$" "$tmp/err" &&
@@ -259,7 +260,7 @@ fi
 
 # the same with copies=yes: attached there too
 timeout 60 "$BPFPROBE" load --quiet-meta "$tmp/copies.c" -- \
-	unshare -m -p -f chroot "$ROOT2" /usr/local/bin/lua5.4 /run.lua >"$tmp/out" 2>"$tmp/err"
+	"${NS_MNT_PID[@]}" chroot "$ROOT2" /usr/local/bin/lua5.4 /run.lua >"$tmp/out" 2>"$tmp/err"
 rc=$?
 got=$(sed -n 's/^GOT //p' "$tmp/out" | sort)
 want=$(truth_of "$tmp/out" load)
@@ -369,7 +370,7 @@ if ! "$BPFPROBE" funcs libc.so.6 getenv 2>/dev/null | grep -q '^getenv '; then
 	skip containers_cmd_library_by_name "glibc's DWARF (libc6-dbg) is not installed"
 else
 	timeout 60 "$BPFPROBE" trace 'exec=libc.so.6;getenv name:string' -- \
-		unshare -m -p -f chroot "$ROOT3" lua5.4 /run.lua >"$tmp/out" 2>"$tmp/err"
+		"${NS_MNT_PID[@]}" chroot "$ROOT3" lua5.4 /run.lua >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	got=$(sed -n 's/^.* lua5\.4 [0-9]* getenv name="\(BPFPROBE_CT_[A-Z]*\)"$/getenv \1/p' "$tmp/out" | sort)
 	want=$(truth_of "$tmp/out" getenv)
@@ -395,7 +396,7 @@ elif [ -e "/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" ]; then
 elif mkdir -p "$(dirname "$dbg")" && objcopy --only-keep-debug "$T" "$dbg" &&
      objcopy --strip-debug "$T" "$ROOT/usr/bin/ttarget" && chmod -R a+rX "$ROOT/usr/lib/debug"; then
 	rm -f "$ROOT/go"
-	unshare -m -p -f chroot "$ROOT" /usr/bin/ttarget wait /go 5 64 >"$tmp/target" 2>&1 &
+	"${NS_MNT_PID[@]}" chroot "$ROOT" /usr/bin/ttarget wait /go 5 64 >"$tmp/target" 2>&1 &
 	ushare=$!
 	tpid=
 	for _ in $(seq 100); do
@@ -479,7 +480,7 @@ end_waiting
 # -a: paths are the host's; the root's copy is not probed, and the
 # report says which file ran
 timeout 60 "$BPFPROBE" load -a --quiet-meta "$tmp/prog.c" -- \
-	unshare -m -p -f chroot "$ROOT2" /usr/local/bin/lua5.4 /run.lua >"$tmp/out" 2>"$tmp/err"
+	"${NS_MNT_PID[@]}" chroot "$ROOT2" /usr/local/bin/lua5.4 /run.lua >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 0 ] && ! grep -q "^GOT load /one.lua" "$tmp/out" &&
    "$BPFPROBE" resolve "exec=$LUA;luaL_loadfilex" | grep -q "^  point 0: luaL_loadfilex in $LUA\$"; then

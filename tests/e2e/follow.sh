@@ -134,12 +134,13 @@ check_truth follow_pid_tree "$(cat "$tmp/out" "$tmp/target.out")" "$(cat "$tmp/e
 
 # inside a PID namespace (pids there are not the kernel's): the workload's
 # tree is followed and its printk lines shown
-if unshare --pid --fork --mount-proc true 2>/dev/null; then
-	out=$(timeout 60 unshare --pid --fork --mount-proc \
+namespace_cmds
+if "${NS_PID_PROC[@]}" true 2>/dev/null; then
+	out=$(timeout 60 "${NS_PID_PROC[@]}" \
 		"$BPFPROBE" load --quiet-meta $O -- sh -c "$T self 2; $T forks 2" 2>"$tmp/err")
 	check_truth follow_pid_namespace "$out" "$(cat "$tmp/err")" $?
 	# -p PID there: PID itself is traced (its kernel number is unknown)
-	out=$(timeout 60 unshare --pid --fork --mount-proc sh -c "
+	out=$(timeout 60 "${NS_PID_PROC[@]}" sh -c "
 		sh -c 'while [ ! -e $tmp/go2 ]; do sleep 0.05; done; exec $T self 2' >$tmp/t2.out &
 		sh=\$!
 		$BPFPROBE load --quiet-meta -p \$sh $O 2>$tmp/err2 &
