@@ -46,11 +46,16 @@ run_one() {
 	local what=$1; shift
 	echo "== $what"
 	local out rc
-	out=$("$@" 2>&1)
+	# a script still running after TEST_TIMEOUT s (30 min: ten times the
+	# longest) is stopped and fails, not the whole suite
+	local start=$SECONDS
+	out=$(timeout -k 30 "${TEST_TIMEOUT:-1800}" "$@" 2>&1)
 	rc=$?
 	printf '%s\n' "$out"
 	printf '%s\n' "$out" | grep -E '^(PASS|FAIL|SKIP) ' >>"$log"
-	if [ $rc -ne 0 ] && ! printf '%s\n' "$out" | grep -q '^FAIL '; then
+	if { [ $rc -eq 124 ] || [ $rc -eq 137 ]; } && [ $((SECONDS - start)) -ge "${TEST_TIMEOUT:-1800}" ]; then
+		echo "FAIL $what: still running after ${TEST_TIMEOUT:-1800} s, stopped" | tee -a "$log"
+	elif [ $rc -ne 0 ] && ! printf '%s\n' "$out" | grep -q '^FAIL '; then
 		# a crash or a failing script that reported nothing still counts
 		echo "FAIL $what: exited with status $rc" | tee -a "$log"
 	fi
