@@ -7,25 +7,58 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "probes/spec_parse.h"
 
 __attribute__((format(printf, 2, 3)))
 int bp_spec_err(struct spec_ctx *ctx, const char *fmt, ...)
 {
+	size_t n = 0, i;
 	va_list ap;
-	char *p;
+	char *raw;
 
 	if (!ctx->err || !ctx->errlen)
 		return -EINVAL;
+	raw = malloc(ctx->errlen);
 	va_start(ap, fmt);
-	vsnprintf(ctx->err, ctx->errlen, fmt, ap);
+	vsnprintf(raw ? raw : ctx->err, ctx->errlen, fmt, ap);
 	va_end(ap);
-	/* quoted SEC text may hold newlines or tabs; keep the message one line */
-	for (p = ctx->err; *p; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = ' ';
+	if (!raw) {
+		/* no room to escape: the message on one line at least */
+		for (char *p = ctx->err; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = ' ';
+		return -EINVAL;
 	}
+	/*
+	 * Quoted SEC text may hold any byte: the message stays one line and
+	 * names the culprit, a control character written as C writes it
+	 * (\n, \t, \e, \xNN), never a whole escape cut off at the end.
+	 */
+	for (i = 0; raw[i]; i++) {
+		unsigned char c = raw[i];
+		char esc[5];
+		int len;
+
+		if (c == '\n')
+			len = snprintf(esc, sizeof(esc), "\\n");
+		else if (c == '\t')
+			len = snprintf(esc, sizeof(esc), "\\t");
+		else if (c == 0x1b)
+			len = snprintf(esc, sizeof(esc), "\\e");
+		else if (c < 0x20 || c == 0x7f)
+			len = snprintf(esc, sizeof(esc), "\\x%02x", c);
+		else
+			len = snprintf(esc, sizeof(esc), "%c", c);
+		if (n + len >= ctx->errlen)
+			break;
+		memcpy(ctx->err + n, esc, len);
+		n += len;
+	}
+	ctx->err[n] = '\0';
+	free(raw);
 	return -EINVAL;
 }
 

@@ -419,6 +419,18 @@ static void test_err_empty(void)
 	expect_err(" \t ", "empty SEC(");
 }
 
+/* A control character in the text is the culprit named, escaped as C
+ * writes it, not blanked out of the message. */
+static void test_err_control_char(void)
+{
+	const char *p;
+
+	expect_err("exec=/x;fu\x1bnc x", "unexpected '\\e'", "'fu\\enc'");
+	expect_err("exec=/x;f\x01g", "unexpected '\\x01'");
+	for (p = errbuf; *p; p++)
+		CHECK((unsigned char)*p >= 0x20 && *p != 0x7f, "a control byte in '%s'", errbuf);
+}
+
 static void test_err_unknown_key(void)
 {
 	/* one typo away from a key: not taken for EVENT=POINT;PTN */
@@ -843,7 +855,7 @@ static void test_err_empty_arg(void)
 /* Messages stay on one line even when the SEC text does not. */
 static void test_err_one_line(void)
 {
-	expect_err("foo=1;\nbar", "unknown key 'foo'", "SEC(\"foo=1; bar\")");
+	expect_err("foo=1;\nbar", "unknown key 'foo'", "SEC(\"foo=1;\\nbar\")");
 	expect_err("f\na\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\nn\no\np\nq", "'q'");
 }
 
@@ -1167,6 +1179,7 @@ int main(void)
 	RUN(test_parse_zeroes_spec);
 
 	RUN(test_err_empty);
+	RUN(test_err_control_char);
 	RUN(test_err_unknown_key);
 	RUN(test_err_lazy_pattern);
 	RUN(test_lazy_vs_config);
