@@ -110,10 +110,11 @@
 #                each, a line probe reading one local, printing only when it
 #                is 0: never), median of BENCH_SLOW_RUNS (default 11; the
 #                method says 5), against no observer, for
-#                `bpfprobe load -p` (and --no-follow), `perf probe` + `perf
-#                record --filter`, bpftrace 0.17 and gdb (a conditional
-#                breakpoint), in turn. Goal: bpfprobe load's slowdown no
-#                more than perf's and bpftrace's.
+#                `bpfprobe load -p` (and --no-follow), `bpfprobe trace -p`
+#                (a line per hit into a file: trace has no filter), `perf
+#                probe` + `perf record --filter`, bpftrace 0.17 and gdb (a
+#                conditional breakpoint), in turn. Goal: the slowdowns of
+#                bpfprobe load and trace no more than perf's and bpftrace's.
 # 11 large unit  ONE compilation unit of 5k, 20k and 100k functions
 #                (bench/build_unit.sh, BENCH_UNIT_SIZES): `bpfprobe resolve
 #                'exec=BIN;unitf_* x'`, a point per function, walked
@@ -931,6 +932,12 @@ slow_run() {
 	case $mode in
 	load) "$BPFPROBE" load -p $tgt "$B/slow.bpf.o" >"$log" 2>&1 & obs=$! ;;
 	load-nf) "$BPFPROBE" load --no-follow -p $tgt "$B/slow.bpf.o" >"$log" 2>&1 & obs=$! ;;
+	trace)
+		# no C: the same line and local, a line per hit (trace has no
+		# filter) into a file
+		"$BPFPROBE" trace -o "$tmp/slow.trace" -p $tgt "exec=$SLOW;slow_target.c:$slow_line probed" \
+			>"$log" 2>&1 &
+		obs=$! ;;
 	perf)
 		mkfifo "$tmp/ctl" "$tmp/ack"
 		(cd "$tmp" && exec perf record -q -D -1 --control "fifo:$tmp/ctl,$tmp/ack" \
@@ -955,7 +962,7 @@ slow_run() {
 		[ $ready = 1 ] && break
 		case $mode in
 		none) ready=1 ;;
-		load|load-nf) grep -q ' attached' "$log" && ready=1 ;;
+		load|load-nf|trace) grep -q ' attached' "$log" && ready=1 ;;
 		bpftrace) grep -q '^ready' "$log" && ready=1 ;;
 		gdb) [ -e "$tmp/slow.ready" ] && ready=1 ;;
 		esac
@@ -992,7 +999,7 @@ if section 10; then
 	# copy of the target whose symbol table lacks `hot` (the same code),
 	# with --unsafe (else it will not take an address it cannot resolve)
 	objcopy --strip-symbol=hot "$SLOW" "$tmp/slow_bt" 2>/dev/null
-	modes="none load load-nf perf gdb"
+	modes="none load load-nf trace perf gdb"
 	[ -n "$has_bpftrace" ] && [ -n "$slow_off" ] && [ -n "$slow_bp" ] && [ -x "$tmp/slow_bt" ] &&
 		modes+=" bpftrace"
 	if perf probe -q -x "$SLOW" -a "bpfprobe_bench_$$:slow=slow_target.c:$slow_line probed" >/dev/null 2>&1; then
@@ -1023,11 +1030,12 @@ if section 10; then
 	done
 	base=$(med "${s_ns[none]:-}")
 	printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric "target ms" "no observer" slowdown "" note | tee -a "$table"
-	for m in none load load-nf perf bpftrace gdb; do
+	for m in none load load-nf trace perf bpftrace gdb; do
 		case $m in
 		none) label="no observer" ;;
 		load) label="bpfprobe load -p" ;;
 		load-nf) label="bpfprobe load --no-follow -p" ;;
+		trace) label="bpfprobe trace -p" ;;
 		perf) label="perf probe + perf record" ;;
 		bpftrace) label="bpftrace 0.17" ;;
 		gdb) label="gdb $(gdb --version | head -1 | awk '{ print $NF }')" ;;
@@ -1046,15 +1054,18 @@ if section 10; then
 			"$(awk -v a="$base" 'BEGIN { printf "%.1f", a / 1e6 }')" "${q:--}" "" \
 			"min-max $mm; ready in $(med "${s_ready[$m]}") ms (not counted)" | tee -a "$table"
 	done
-	verdict=
-	for ref in perf bpftrace; do
-		eval "r=\${slow_$ref:-}"
-		[ -n "$r" ] && [ -n "${slow_load:-}" ] || continue
-		awk -v a="$slow_load" -v b="$r" 'BEGIN { exit !(a <= b) }' &&
-			verdict+=" met against $ref ($slow_load <= $r);" ||
-			verdict+=" missed against $ref ($slow_load > $r);"
+	for who in load trace; do
+		verdict=
+		eval "mine=\${slow_$who:-}"
+		for ref in perf bpftrace; do
+			eval "r=\${slow_$ref:-}"
+			[ -n "$r" ] && [ -n "$mine" ] || continue
+			awk -v a="$mine" -v b="$r" 'BEGIN { exit !(a <= b) }' &&
+				verdict+=" met against $ref ($mine <= $r);" ||
+				verdict+=" missed against $ref ($mine > $r);"
+		done
+		echo "  goal bpfprobe $who's slowdown <= perf's and bpftrace's:${verdict:- not comparable}" | tee -a "$table"
 	done
-	echo "  goal bpfprobe load's slowdown <= perf's and bpftrace's:${verdict:- not comparable}" | tee -a "$table"
 	echo "  (slowdown: the median of the rounds' ratios to the round's run without an observer; times: medians)" | tee -a "$table"
 	echo "  ($slow_hits hits x $slow_units units, line $slow_line of bench/slow_target.c reading a local, medians of $slow_rounds)" | tee -a "$table"
 	[ -n "$slow_event" ] && perf probe -q -d "$slow_event" >/dev/null 2>&1 && slow_event=
