@@ -84,6 +84,7 @@ int bp_proc_root__open(struct bp_proc_root *r, pid_t pid, char *why, size_t len)
 	n = readlink(r->dir, link, sizeof(link) - 1);
 	if (n > 0) {
 		link[n] = '\0';
+		snprintf(r->named, sizeof(r->named), "%s", link);
 		if (link[0] == '/' && !stat(link, &st) && bp_same_inode(&st, &r->st))
 			snprintf(r->host, sizeof(r->host), "%s", link);
 	}
@@ -152,21 +153,52 @@ int bp_proc_root__stat(const struct bp_proc_root *r, const char *path, struct st
 	return err;
 }
 
-/* A path of ours (d_path's, as readlink shows it) seen inside the root:
- * what follows the root's own path, or NULL. */
-static const char *strip_root(const struct bp_proc_root *r, const char *link)
+/* A link's text (d_path's) with prefix, a directory, taken off: the path
+ * below it, or NULL. */
+static const char *strip_prefix(const char *prefix, const char *link)
 {
-	size_t n = strlen(r->host);
+	size_t n = strlen(prefix);
 
-	if (!r->host[0] || link[0] != '/')
+	if (!prefix[0] || link[0] != '/')
 		return NULL;
-	if (!strcmp(r->host, "/"))
+	if (!strcmp(prefix, "/"))
 		return link;
-	if (strncmp(link, r->host, n))
+	if (strncmp(link, prefix, n))
 		return NULL;
 	if (link[n] == '/')
 		return link + n;
 	return link[n] ? NULL : "/";
+}
+
+/* A path of ours (d_path's, as readlink shows it) seen inside the root:
+ * what follows the root's own path, or NULL. */
+static const char *strip_root(const struct bp_proc_root *r, const char *link)
+{
+	return strip_prefix(r->host, link);
+}
+
+/*
+ * The same for a root no path of ours reaches: a link read from there
+ * names its file from the top of the namespace it was made in, as the
+ * root's own link does (a root of another mount namespace: from that
+ * namespace's top, then link is the path inside; bpfprobe in a chroot,
+ * the process in a mount namespace of its own: from the host's, and the
+ * root's name comes off). st: the file, which the path found inside
+ * must be. NULL when it cannot be told.
+ */
+static const char *strip_unreached(const struct bp_proc_root *r, const char *link,
+				   const struct stat *st)
+{
+	const char *in[2] = { strip_prefix(r->named, link), link };
+	struct stat other;
+
+	if (r->host[0] || link[0] != '/')
+		return NULL;
+	for (int i = 0; i < 2; i++)
+		if (in[i] && (!st || (!bp_proc_root__stat(r, in[i], &other) &&
+				      bp_same_inode(st, &other))))
+			return in[i];
+	return NULL;
 }
 
 int bp_proc_root__paths(const struct bp_proc_root *r, int fd, char **inside, char **host)
@@ -186,11 +218,8 @@ int bp_proc_root__paths(const struct bp_proc_root *r, int fd, char **inside, cha
 	    !(*host = strdup(link)))
 		return -ENOMEM;
 	in = strip_root(r, link);
-	/* a root of another mount namespace that no path of ours reaches:
-	 * readlink names the file from that namespace's top */
-	if (!in && !r->host[0] && link[0] == '/' && !bp_proc_root__stat(r, link, &other) &&
-	    bp_same_inode(&st, &other))
-		in = link;
+	if (!in)
+		in = strip_unreached(r, link, &st);
 	if (in && !(*inside = strdup(in)))
 		goto nomem;
 	if (!*host && in) {
@@ -215,7 +244,7 @@ char *bp_proc_root__realpath(const struct bp_proc_root *r, const char *path)
 {
 	char self[64], link[PATH_MAX];
 	const char *in = NULL;
-	struct stat st, other;
+	struct stat st;
 	ssize_t n;
 	int fd;
 
@@ -227,9 +256,8 @@ char *bp_proc_root__realpath(const struct bp_proc_root *r, const char *path)
 	if (n > 0 && !fstat(fd, &st)) {
 		link[n] = '\0';
 		in = strip_root(r, link);
-		if (!in && !r->host[0] && link[0] == '/' && !bp_proc_root__stat(r, link, &other) &&
-		    bp_same_inode(&st, &other))
-			in = link;
+		if (!in)
+			in = strip_unreached(r, link, &st);
 	}
 	close(fd);
 	return in ? strdup(in) : NULL;
@@ -287,7 +315,7 @@ char *bp_proc_root__cwd(const struct bp_proc_root *r)
 		return NULL;
 	link[n] = '\0';
 	in = strip_root(r, link);
-	if (!in && !r->host[0] && link[0] == '/')
-		in = link;
+	if (!in)
+		in = strip_unreached(r, link, NULL);
 	return in ? strdup(*in ? in : "/") : NULL;
 }

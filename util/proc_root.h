@@ -24,6 +24,11 @@ struct bp_proc_root {
 	/* where that directory is for us: readlink("/proc/PID/root") when
 	 * that names the same directory, else "" */
 	char host[PATH_MAX];
+	/* readlink("/proc/PID/root") as it is: where the root is in the
+	 * terms the process's own links (exe, fds, cwd) are read in, even
+	 * when no path of ours reaches it (bpfprobe in a chroot, the
+	 * process in a mount namespace of its own: both from the host's top) */
+	char named[PATH_MAX];
 	struct stat st;		/* of the root directory */
 	ino_t mnt_ns;		/* its mount namespace's inode; 0: unknown */
 	bool ours;		/* the same root and mount namespace as ours */
