@@ -11,8 +11,9 @@
 # - stacks-CC-O2-fp (through qsort): ustack=fp stops in libc's
 #   msort_with_tmp, its frames up to there gdb's.
 # - fpstack-freestanding-CC (no libc, its own _start): ustack=auto takes
-#   frame pointers ("all 1 module keep them"); the frames equal gdb's and
-#   ustack=dwarf's, and the stack ends at _start as CFI ends it.
+#   frame pointers ("all 1 module keep them", as resolve and trace -v
+#   say); the frames equal gdb's and ustack=dwarf's, and the stack ends at
+#   _start as CFI ends it.
 # - ustack=xyz is refused, naming the key and the values it takes.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -59,9 +60,10 @@ compare() {
 	fi
 }
 
-# trace_stack OUT WAY TARGET: the first hits' stacks of leaf, JSON
+# trace_stack OUT WAY TARGET: the first hits' stacks of leaf, JSON (and
+# -v's lines in OUT.err)
 trace_stack() {
-	timeout 60 "$BPFPROBE" trace --json --stack "exec=$3;ustack=$2;leaf" -- "$3" 1 \
+	timeout 60 "$BPFPROBE" trace -v --json --stack "exec=$3;ustack=$2;leaf" -- "$3" 1 \
 		>"$1" 2>"$1.err"
 }
 
@@ -139,7 +141,9 @@ for cc in gcc clang; do
 	fp=$(jq -c 'select(.args.ustack) | .args.ustack' "$tmp/fp" | head -1)
 	dw=$(jq -c 'select(.args.ustack) | .args.ustack' "$tmp/dwarf" | head -1)
 	if [ -n "$fp" ] && [ "$fp" = "$dw" ] && [ "$(bp_stopped "$tmp/fp")" = - ] &&
-	   [ "$(jq -r '.[-1].func' <<<"$fp")" = _start ]; then
+	   [ "$(jq -r '.[-1].func' <<<"$fp")" = _start ] &&
+	   grep -q 'at the user stack by frame pointers (all 1 module keep them)' "$tmp/fp.err" &&
+	   grep -q 'at the user stack, copied for CFI (ustack=dwarf' "$tmp/dwarf.err"; then
 		pass "stacks_fp_freestanding_dwarf_$cc"
 	else
 		fail "stacks_fp_freestanding_dwarf_$cc" "fp: ${fp:0:300} dwarf: ${dw:0:300}"
