@@ -2,8 +2,8 @@
 /* A frame-pointer walk's frames, checked (uw_fpwalk.h). */
 #include "unwind/uw_fpwalk.h"
 
-void uw_fp__frames(const uint64_t *ips, int nips, uint64_t top, int max, uw_fp_rule_fn rule,
-		   void *ctx, struct uw_fp_walk *out)
+void uw_fp__frames(const uint64_t *ips, int nips, uint64_t top, int top_given, int max,
+		   uw_fp_rule_fn rule, void *ctx, struct uw_fp_walk *out)
 {
 	int next_ip = 1;	/* the walk's address the next caller may be */
 	enum bp_cfa_rule r;
@@ -36,8 +36,9 @@ void uw_fp__frames(const uint64_t *ips, int nips, uint64_t top, int max, uw_fp_r
 				return;
 			}
 			caller = top;
-			if (nips > 1 && ips[1] == top)
-				next_ip = 2;	/* the kernel gave it (6.11+) */
+			/* the kernel gave it (6.11+): the walk from rbp follows */
+			if (top_given && nips > 1 && ips[1] == top)
+				next_ip = 2;
 		} else if (r == BP_CFA_RBP) {
 			if (next_ip >= nips || !ips[next_ip]) {
 				out->end = UW_FP_WALK_END;

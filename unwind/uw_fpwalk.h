@@ -6,8 +6,10 @@
  * that no frame is invented (pure; uw_user.c asks the CFI):
  * - frame 0 whose CFA is rsp + 8 (a function's entry, or a leaf that
  *   never moves rsp) has its caller's return address at [rsp], which the
- *   kernel's walk from rbp misses before Linux 6.11: it is inserted unless
- *   the walk's second address is it already;
+ *   kernel's walk from rbp misses: Linux 6.11+ stores it as the walk's
+ *   second address when the uprobe sits on push %rbp or endbr64, else it
+ *   is inserted here (when whether the kernel stored it is unknown: unless
+ *   the walk's second address is it already);
  * - frame k's caller is the walk's next address only when frame k's
  *   function sets its CFA from rbp at its address; elsewhere the stack
  *   ends there (it keeps no frame pointer);
@@ -41,9 +43,13 @@ struct uw_fp_walk {
 	enum uw_fp_end end;	/* why there are no more */
 };
 
-/* The frames of ips[0..nips) (ips[0] the sampled PC, nips >= 1) with top
- * the 8 bytes at [rsp] (0: unread), at most max (<= BP_STACK_MAX_IPS + 1). */
-void uw_fp__frames(const uint64_t *ips, int nips, uint64_t top, int max, uw_fp_rule_fn rule,
-		   void *ctx, struct uw_fp_walk *out);
+/*
+ * The frames of ips[0..nips) (ips[0] the sampled PC, nips >= 1) with top
+ * the 8 bytes at [rsp] (0: unread), at most max (<= BP_STACK_MAX_IPS + 1).
+ * top_given: whether the kernel stored top as ips[1] (1: yes, believed
+ * only when ips[1] is top; 0: no; -1: unknown, then ips[1] == top says).
+ */
+void uw_fp__frames(const uint64_t *ips, int nips, uint64_t top, int top_given, int max,
+		   uw_fp_rule_fn rule, void *ctx, struct uw_fp_walk *out);
 
 #endif /* BPFPROBE_UW_FPWALK_H */

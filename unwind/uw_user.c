@@ -24,7 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/utsname.h>
+
 #include "unwind/uw_core.h"
+#include "unwind/uw_elf.h"
 #include "unwind/uw_fpwalk.h"
 #include "unwind/uw_frames.h"
 #include "unwind/uw_sym.h"
@@ -366,6 +369,36 @@ static enum bp_cfa_rule fp_rule(void *ctx, uint64_t lookup, bool *outermost)
 	return r;
 }
 
+/*
+ * Whether the kernel's walk holds [rsp] as its second address: Linux 6.11+
+ * stores it when the uprobe sits on a function's first instruction as it
+ * knows one, push %rbp or endbr64 (is_uprobe_at_func_entry()). 1, 0, or
+ * -1 when the instruction cannot be read.
+ */
+static int kernel_gave_top(struct uw_proc *p, uint64_t pc)
+{
+	static const unsigned char endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, pc);
+	struct uw_mod *um = mod ? uw_proc__mod(mod) : NULL;
+	unsigned char insn[4];
+	struct utsname un;
+	int major, minor;
+	Dwarf_Addr bias;
+	__u64 off;
+	Elf *elf;
+
+	if (uname(&un) || sscanf(un.release, "%d.%d", &major, &minor) != 2)
+		return -1;
+	if (major < 6 || (major == 6 && minor < 11))
+		return 0;
+	elf = um ? dwfl_module_getelf(mod, &bias) : NULL;
+	/* from the file: our mapping of it shows the uprobe's int3 */
+	if (!elf || uw_elf__file_offset(elf, pc - bias, sizeof(insn), &off) ||
+	    uw_proc__pread(um, insn, sizeof(insn), off))
+		return -1;
+	return insn[0] == 0x55 || !memcmp(insn, endbr64, sizeof(endbr64));
+}
+
 /* The function of the frames of pc last pushed: the out-of-line one. */
 static const char *last_func(const struct bp_frames *out)
 {
@@ -436,7 +469,8 @@ static int walk_fp(struct bp_unwinder *u, struct uw_proc *p, const struct bp_sta
 	if (!fw)
 		return -ENOMEM;
 	p->s = s;
-	uw_fp__frames(ips, nips, top, BP_UNWIND_MAX_FRAMES, fp_rule, &w, fw);
+	uw_fp__frames(ips, nips, top, kernel_gave_top(p, ips[0]), BP_UNWIND_MAX_FRAMES, fp_rule, &w,
+		      fw);
 	for (int k = 0; k < fw->n && !err; k++) {
 		uint64_t pc = fw->pcs[k], lookup = k ? pc - 1 : pc;
 		Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, lookup);

@@ -72,7 +72,7 @@ static void test_walk_rbp(void)
 	uint64_t ips[] = { 0x1000, 0x2000, 0x3000 };
 	struct uw_fp_walk w;
 
-	uw_fp__frames(ips, 3, 0x9999, 127, fake_rule, &c, &w);
+	uw_fp__frames(ips, 3, 0x9999, -1, 127, fake_rule, &c, &w);
 	CHECK(pcs_are(&w, ips, 3) && w.end == UW_FP_END, "n %d end %d", w.n, w.end);
 }
 
@@ -87,13 +87,40 @@ static void test_walk_entry(void)
 	uint64_t old[] = { 0x1000, 0x3000 }, new[] = { 0x1000, 0x2000, 0x3000 };
 	struct uw_fp_walk w;
 
-	uw_fp__frames(old, 2, 0x2000, 127, fake_rule, &c, &w);
+	uw_fp__frames(old, 2, 0x2000, -1, 127, fake_rule, &c, &w);
 	CHECK(pcs_are(&w, new, 3) && w.end == UW_FP_END, "before 6.11: n %d end %d", w.n, w.end);
-	uw_fp__frames(new, 3, 0x2000, 127, fake_rule, &c, &w);
+	uw_fp__frames(new, 3, 0x2000, -1, 127, fake_rule, &c, &w);
 	CHECK(pcs_are(&w, new, 3) && w.end == UW_FP_END, "6.11+: n %d end %d", w.n, w.end);
+	/* as the kernel says: 6.11+ at push %rbp, or not */
+	uw_fp__frames(new, 3, 0x2000, 1, 127, fake_rule, &c, &w);
+	CHECK(pcs_are(&w, new, 3) && w.end == UW_FP_END, "given: n %d end %d", w.n, w.end);
+	uw_fp__frames(old, 2, 0x2000, 0, 127, fake_rule, &c, &w);
+	CHECK(pcs_are(&w, new, 3) && w.end == UW_FP_END, "not given: n %d end %d", w.n, w.end);
+	/* said given, but the walk's second address is not [rsp]: inserted */
+	uw_fp__frames(old, 2, 0x2000, 1, 127, fake_rule, &c, &w);
+	CHECK(pcs_are(&w, new, 3) && w.end == UW_FP_END, "given, not there: n %d end %d", w.n,
+	      w.end);
 	/* [rsp] unread: no caller is guessed */
-	uw_fp__frames(old, 2, 0, 127, fake_rule, &c, &w);
+	uw_fp__frames(old, 2, 0, -1, 127, fake_rule, &c, &w);
 	CHECK(w.n == 1 && w.end == UW_FP_NO_TOP, "no top: n %d end %d", w.n, w.end);
+}
+
+/* a recursive function probed at its entry: its caller and its caller's
+ * caller return to the same call site, so ips[1] == [rsp] whether or not
+ * the kernel stored [rsp]: only knowing which keeps every level */
+static void test_walk_recursive(void)
+{
+	static const struct rule_at rules[] = {
+		{ 0x1000, BP_CFA_ENTRY }, { 0x1fff, BP_CFA_RBP }, { 0x2fff, BP_CFA_RBP, true },
+	};
+	struct fake_cfi c = { rules, NRULES(rules) };
+	uint64_t given[] = { 0x1000, 0x2000, 0x2000, 0x3000 }, missed[] = { 0x1000, 0x2000, 0x3000 };
+	struct uw_fp_walk w;
+
+	uw_fp__frames(given, 4, 0x2000, 1, 127, fake_rule, &c, &w);
+	CHECK(pcs_are(&w, given, 4) && w.end == UW_FP_END, "given: n %d end %d", w.n, w.end);
+	uw_fp__frames(missed, 3, 0x2000, 0, 127, fake_rule, &c, &w);
+	CHECK(pcs_are(&w, given, 4) && w.end == UW_FP_END, "missed: n %d end %d", w.n, w.end);
 }
 
 /* a frame whose function keeps no frame pointer there ends the stack at
@@ -110,17 +137,17 @@ static void test_walk_stops(void)
 	uint64_t one[] = { 0x1000 };
 	struct uw_fp_walk w;
 
-	uw_fp__frames(ips, 3, 0x9999, 127, fake_rule, &c, &w);
+	uw_fp__frames(ips, 3, 0x9999, -1, 127, fake_rule, &c, &w);
 	CHECK(pcs_are(&w, ips, 2) && w.end == UW_FP_NO_FP, "no fp: n %d end %d", w.n, w.end);
 	/* frame 0 past its prologue without rbp: not even [rsp] */
-	uw_fp__frames(other, 2, 0x6000, 127, fake_rule, &c, &w);
+	uw_fp__frames(other, 2, 0x6000, -1, 127, fake_rule, &c, &w);
 	CHECK(w.n == 1 && w.end == UW_FP_NO_FP, "frame 0: n %d end %d", w.n, w.end);
-	uw_fp__frames(none, 2, 0x9999, 127, fake_rule, &c, &w);
+	uw_fp__frames(none, 2, 0x9999, -1, 127, fake_rule, &c, &w);
 	CHECK(w.n == 1 && w.end == UW_FP_NO_CFI, "no cfi: n %d end %d", w.n, w.end);
-	uw_fp__frames(one, 1, 0x9999, 127, fake_rule, &c, &w);
+	uw_fp__frames(one, 1, 0x9999, -1, 127, fake_rule, &c, &w);
 	CHECK(w.n == 1 && w.end == UW_FP_WALK_END, "walk end: n %d end %d", w.n, w.end);
 	/* rsp+8 above frame 0 (a call cannot leave it) is no frame pointer */
-	uw_fp__frames(entry, 2, 0x6000, 127, fake_rule, &c, &w);
+	uw_fp__frames(entry, 2, 0x6000, -1, 127, fake_rule, &c, &w);
 	CHECK(w.n == 2 && w.pcs[1] == 0x6000 && w.end == UW_FP_NO_FP, "entry above: n %d end %d",
 	      w.n, w.end);
 	/* the walk's 0 is its end, not a frame */
@@ -129,7 +156,7 @@ static void test_walk_stops(void)
 		static const struct rule_at r2[] = { { 0x1000, BP_CFA_RBP } };
 		struct fake_cfi c2 = { r2, 1 };
 
-		uw_fp__frames(zero, 2, 0x9999, 127, fake_rule, &c2, &w);
+		uw_fp__frames(zero, 2, 0x9999, -1, 127, fake_rule, &c2, &w);
 		CHECK(w.n == 1 && w.end == UW_FP_WALK_END, "zero: n %d end %d", w.n, w.end);
 	}
 }
@@ -143,7 +170,7 @@ static void test_walk_limit(void)
 	uint64_t ips[] = { 0x1000, 0x2000, 0x3000, 0x3000 };
 	struct uw_fp_walk w;
 
-	uw_fp__frames(ips, 4, 0, 3, fake_rule, &c, &w);
+	uw_fp__frames(ips, 4, 0, -1, 3, fake_rule, &c, &w);
 	CHECK(w.n == 3 && w.end == UW_FP_LIMIT, "n %d end %d", w.n, w.end);
 }
 
@@ -353,6 +380,7 @@ int main(void)
 	elf_version(EV_CURRENT);
 	RUN(test_walk_rbp);
 	RUN(test_walk_entry);
+	RUN(test_walk_recursive);
 	RUN(test_walk_stops);
 	RUN(test_walk_limit);
 	if (!mkdtemp(tmpdir)) {
