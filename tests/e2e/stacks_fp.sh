@@ -8,6 +8,8 @@
 #   "keeps no frame pointer"; with ustack=dwarf they equal gdb's too, and
 #   go on past main; ustack=auto resolves to the copy, resolve saying libc
 #   keeps no frame pointers.
+#   At the entry of a recursive function too, where [rsp] and the walk's
+#   first address from rbp are the same return address.
 # - stacks-CC-O2-fp (through qsort): ustack=fp stops in libc's
 #   msort_with_tmp, its frames up to there gdb's.
 # - fpstack-freestanding-CC (no libc, its own _start): ustack=auto takes
@@ -27,9 +29,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # FUNC inline|- FILE LINE per frame of the first hit's ustack in JSON
-# trace output, down to main
+# trace output (the N-th's: bp_frames FILE N), down to main
 bp_frames() {
-	jq -rn 'first(inputs | select(.args.ustack)) | .args.ustack[] | select(.stopped | not) |
+	jq -rn --argjson n "${2:-1}" '[limit($n; inputs | select(.args.ustack))] | .[$n - 1] |
+		.args.ustack[] | select(.stopped | not) |
 		"BPFRAME \(.func // "??") \(if .inline then "inline" else "-" end) \((.file // "?") | split("/") | last) \(.line // 0)"' "$1" 2>/dev/null |
 		sed -n '1,/^BPFRAME main /p'
 }
@@ -40,11 +43,13 @@ bp_stopped() {
 		.stopped] | .[0] // "-"' "$1" 2>/dev/null
 }
 
-# the first hit's frames under gdb: gdb_frames OUT BREAK ARGS...
+# the first hit's frames under gdb (GDB_HIT=N: the N-th's): gdb_frames OUT
+# BREAK ARGS...
 gdb_frames() {
 	local out=$1 brk=$2
 	shift 2
-	timeout 120 gdb -nx -batch -ex 'set breakpoint pending on' -ex "break $brk" -ex run \
+	timeout 120 gdb -nx -batch -ex 'set breakpoint pending on' -ex "break $brk" \
+		-ex "ignore 1 $((${GDB_HIT:-1} - 1))" -ex run \
 		-ex "source tests/e2e/gdb_frames.py" --args "$@" </dev/null 2>&1 |
 		sed -n 's/^GDBFRAME /BPFRAME /p' >"$out"
 }
@@ -92,6 +97,16 @@ for cc in gcc clang; do
 	trace_stack "$tmp/dwarf" dwarf "$T"
 	bp_frames "$tmp/dwarf" >"$tmp/bp"
 	compare "stacks_fp_dwarf_gdb_$cc" "$tmp/gdb" "$tmp/bp" 8 "$(tail -2 "$tmp/dwarf.err")"
+
+	# at the entry of the recursive outer, its third hit (outer called by
+	# outer from the same call site as its caller was): [rsp] is the
+	# caller's return address and also the walk's first from rbp; whether
+	# the kernel stored it decides which, and no level is lost or doubled
+	GDB_HIT=3 gdb_frames "$tmp/gdb" "*outer" "$T" 1
+	timeout 60 "$BPFPROBE" trace --json --stack "exec=$T;ustack=fp;outer" -- "$T" 1 \
+		>"$tmp/rec" 2>"$tmp/rec.err"
+	bp_frames "$tmp/rec" 3 >"$tmp/bp"
+	compare "stacks_fp_recursive_entry_$cc" "$tmp/gdb" "$tmp/bp" 4 "$(tail -2 "$tmp/rec.err")"
 	if [ "$(bp_stopped "$tmp/dwarf")" = - ] &&
 	   jq -e 'select(.args.ustack) | .args.ustack | map(.func) | index("__libc_start_call_main")' \
 		"$tmp/dwarf" >/dev/null 2>&1; then
