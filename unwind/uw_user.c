@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 #include <sys/utsname.h>
 
 #include "unwind/uw_core.h"
@@ -405,7 +404,7 @@ static const char *last_func(const struct bp_frames *out)
 	return out->n && out->frames[out->n - 1].func ? out->frames[out->n - 1].func : "??";
 }
 
-/* Why the walk ended after the frame at pc (k: how many frames). */
+/* Why the walk ended after its last frame (nips: the kernel's addresses). */
 static int fp_stop(struct walk *w, const struct uw_fp_walk *fw, int nips)
 {
 	uint64_t pc = fw->pcs[fw->n - 1];
@@ -457,7 +456,8 @@ static int walk_fp(struct bp_unwinder *u, struct uw_proc *p, const struct bp_sta
 	const unsigned char *bytes = s->stack;
 	uint64_t top, ips[BP_STACK_MAX_IPS];
 	struct uw_fp_walk *fw;
-	int nips, err = 0;
+	int nips, gave_top, err = 0;
+	bool outermost;
 
 	memcpy(&top, bytes, 8);
 	nips = (int)((s->size - 8) / 8);
@@ -469,8 +469,9 @@ static int walk_fp(struct bp_unwinder *u, struct uw_proc *p, const struct bp_sta
 	if (!fw)
 		return -ENOMEM;
 	p->s = s;
-	uw_fp__frames(ips, nips, top, kernel_gave_top(p, ips[0]), BP_UNWIND_MAX_FRAMES, fp_rule, &w,
-		      fw);
+	/* whether the kernel stored [rsp] matters only where it is the caller */
+	gave_top = fp_rule(&w, ips[0], &outermost) == BP_CFA_ENTRY ? kernel_gave_top(p, ips[0]) : -1;
+	uw_fp__frames(ips, nips, top, gave_top, BP_UNWIND_MAX_FRAMES, fp_rule, &w, fw);
 	for (int k = 0; k < fw->n && !err; k++) {
 		uint64_t pc = fw->pcs[k], lookup = k ? pc - 1 : pc;
 		Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, lookup);
