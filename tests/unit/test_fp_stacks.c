@@ -5,8 +5,9 @@
  * may have, and whether a module keeps frame pointers (util/cfi_fp.c) on
  * small programs assembled here with their CFI written out: frames from
  * rbp, a frameless leaf, a short function, an outermost _start, and one
- * function that keeps no frame pointer. (tests/e2e/stacks_fp.sh runs
- * them against gdb.)
+ * function that keeps no frame pointer; and the way ustack= gives each
+ * point (probes/ustack_way.c). (tests/e2e/stacks_fp.sh runs them
+ * against gdb.)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "test.h"
+#include "probes/ustack_way.h"
 #include "unwind/uw_fpwalk.h"
 #include "util/cfi_fp.h"
 
@@ -225,6 +227,7 @@ static const char prog_head[] =
 /* a function that moves rsp without a frame pointer */
 static const char prog_bad[] =
 	"\t.globl nofp\n"
+	"\t.type nofp, @function\n"
 	"nofp:\n"
 	"\t.cfi_startproc\n"
 	"\tsubq $24, %rsp\n"
@@ -373,6 +376,69 @@ static void test_rule_at(void)
 	close(fd);
 }
 
+/* One point of binary whose only argument is $ustack, given its way. */
+static int way_of(const char *binary, bool kernel, enum bp_ustack_way way, struct bp_point *pt)
+{
+	struct bp_spec spec = { .ustack = way };
+
+	memset(pt, 0, sizeof(*pt));
+	pt->binary = strdup(binary);
+	pt->kernel = kernel;
+	pt->plan.nargs = 1;
+	pt->plan.args[0].kind = BP_FETCH_USTACK;
+	pt->plan.args[0].size = 8;
+	pt->loc_desc[0] = strdup("the user stack");
+	return bp_ustack_way__apply(&spec, pt, 1);
+}
+
+/* ustack=: fp and dwarf as asked; auto from the binary's modules, and the
+ * point's location text says which and why */
+static void test_way_apply(void)
+{
+	const char *keeps = build("way_keeps", prog_head);
+	char text[4096], want[256];
+	struct bp_point pt;
+
+	CHECK_INT(way_of("/nonexistent", false, BP_USTACK_FP, &pt), 0);
+	CHECK(pt.plan.args[0].reg == BP_USTACK_REG_FP &&
+	      strstr(pt.loc_desc[0], "by frame pointers (ustack=fp)"), "fp: %s", pt.loc_desc[0]);
+	bp_point__clear(&pt);
+	CHECK_INT(way_of("/nonexistent", false, BP_USTACK_DWARF, &pt), 0);
+	CHECK(pt.plan.args[0].reg == 0 && strstr(pt.loc_desc[0], "copied for CFI (ustack=dwarf"),
+	      "dwarf: %s", pt.loc_desc[0]);
+	bp_point__clear(&pt);
+	/* a kernel probe: no binary to ask */
+	CHECK_INT(way_of("vmlinux", true, BP_USTACK_AUTO, &pt), 0);
+	CHECK(pt.plan.args[0].reg == 0, "kernel: %s", pt.loc_desc[0]);
+	bp_point__clear(&pt);
+	if (!keeps) {
+		CHECK(0, "cannot assemble the program");
+		return;
+	}
+	CHECK_INT(way_of(keeps, false, BP_USTACK_AUTO, &pt), 0);
+	CHECK(pt.plan.args[0].reg == BP_USTACK_REG_FP &&
+	      strstr(pt.loc_desc[0], "by frame pointers (all 1 module keep them)"), "auto: %s",
+	      pt.loc_desc[0]);
+	bp_point__clear(&pt);
+	snprintf(text, sizeof(text), "%s%s", prog_head, prog_bad);
+	keeps = build("way_lacks", text);
+	if (!keeps) {
+		CHECK(0, "cannot assemble the program");
+		return;
+	}
+	snprintf(want, sizeof(want), "copied for CFI (way_lacks keeps no frame pointers: nofp at 0x%llx",
+		 (unsigned long long)sym_addr(keeps, "nofp"));
+	CHECK_INT(way_of(keeps, false, BP_USTACK_AUTO, &pt), 0);
+	CHECK(pt.plan.args[0].reg == 0 && strstr(pt.loc_desc[0], want), "auto: %s (want %s)",
+	      pt.loc_desc[0], want);
+	bp_point__clear(&pt);
+	/* a binary that is not there: the copy, saying why */
+	CHECK_INT(way_of("/nonexistent/bin", false, BP_USTACK_AUTO, &pt), 0);
+	CHECK(pt.plan.args[0].reg == 0 && strstr(pt.loc_desc[0], "cannot find /nonexistent/bin"),
+	      "missing: %s", pt.loc_desc[0]);
+	bp_point__clear(&pt);
+}
+
 int main(void)
 {
 	char cmd[64];
@@ -391,6 +457,7 @@ int main(void)
 	RUN(test_module_lacks);
 	RUN(test_module_no_cfi);
 	RUN(test_rule_at);
+	RUN(test_way_apply);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd))
 		printf("FAIL test_fp_stacks: cannot remove %s\n", tmpdir);
