@@ -55,7 +55,9 @@ static enum bp_cfa_rule frame_rule(Dwarf_Frame *frame)
 
 	if (!cfa_reg_off(frame, &reg, &off))
 		return BP_CFA_OTHER;
-	if (reg == DW_REG_RBP)
+	/* rbp + 16: the return address at [rbp + 8] and the caller's rbp at
+	 * [rbp], where a frame-pointer walk reads them */
+	if (reg == DW_REG_RBP && off == 16)
 		return BP_CFA_RBP;
 	if (reg == DW_REG_RSP && off == 8)
 		return BP_CFA_ENTRY;

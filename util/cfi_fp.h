@@ -18,8 +18,10 @@
 enum bp_cfa_rule {
 	BP_CFA_NONE = 0,	/* no CFI covers the address */
 	BP_CFA_ENTRY,		/* rsp + 8: a function's first instruction */
-	BP_CFA_RBP,		/* rbp + N: the frame pointer holds the frame */
-	BP_CFA_OTHER,		/* rsp + N (N != 8), another register, an expression */
+	BP_CFA_RBP,		/* rbp + 16: the frame pointer holds the frame, as a
+				 * frame-pointer walk reads it */
+	BP_CFA_OTHER,		/* rsp + N (N != 8), rbp + N (N != 16), another
+				 * register, an expression */
 };
 
 /* The rule at addr (link-time address of cfi's module); *outermost (may
@@ -39,7 +41,7 @@ struct bp_fp_verdict {
 
 /*
  * Whether every function described by elf's .eh_frame keeps its callers'
- * frame-pointer chain whole: some row of its FDE has a CFA rule from rbp
+ * frame-pointer chain whole: some row of its FDE has a CFA rule rbp + 16
  * (it keeps a frame pointer), or every row is rsp + 8 (it never moves rsp:
  * a leaf, whose caller is at [rsp]). Functions of at most
  * BP_FP_SHORT_FUNC bytes, PLT entries and functions whose return address

@@ -239,6 +239,23 @@ static const char prog_bad[] =
 	"\tret\n"
 	"\t.cfi_endproc\n";
 
+/* a frame pointer that is not where the walk reads it: CFA rbp + 24 */
+static const char prog_odd[] =
+	"odd:\n"
+	"\t.cfi_startproc\n"
+	"\tpushq %rbp\n"
+	"\t.cfi_def_cfa_offset 16\n"
+	"\tpushq %rbx\n"
+	"\t.cfi_def_cfa_offset 24\n"
+	"\tmovq %rsp, %rbp\n"
+	"\t.cfi_def_cfa_register rbp\n"
+	"\tcall leaf\n"
+	"\tpopq %rbx\n"
+	"\tpopq %rbp\n"
+	"\t.cfi_def_cfa rsp, 8\n"
+	"\tret\n"
+	"\t.cfi_endproc\n";
+
 /* Assembles and links text into tmpdir/name; its path, or NULL. */
 static const char *build(const char *name, const char *text)
 {
@@ -343,18 +360,22 @@ static void test_module_no_cfi(void)
 /* the CFA rule at single addresses of the keeping program */
 static void test_rule_at(void)
 {
-	const char *path = build("rules", prog_head);
-	uint64_t framed, leaf, start;
+	char text[4096];
+	const char *path;
+	uint64_t framed, leaf, start, odd;
 	Dwarf_CFI *cfi;
 	bool outer;
 	Elf *elf;
 	int fd;
 
+	snprintf(text, sizeof(text), "%s%s", prog_head, prog_odd);
+	path = build("rules", text);
 	if (!path) {
 		CHECK(0, "cannot assemble the program");
 		return;
 	}
 	framed = sym_addr(path, "framed");
+	odd = sym_addr(path, "odd");
 	leaf = sym_addr(path, "leaf");
 	start = sym_addr(path, "_start");
 	fd = open(path, O_RDONLY);
@@ -365,6 +386,8 @@ static void test_rule_at(void)
 		CHECK_INT(bp_cfa__rule(cfi, framed, &outer), BP_CFA_ENTRY);
 		CHECK_INT(bp_cfa__rule(cfi, framed + 1, &outer), BP_CFA_OTHER);
 		CHECK_INT(bp_cfa__rule(cfi, framed + 4, &outer), BP_CFA_RBP);
+		/* rbp + 24 (realigned): not where a walk reads */
+		CHECK_INT(bp_cfa__rule(cfi, odd + 5, &outer), BP_CFA_OTHER);
 		CHECK_INT(bp_cfa__rule(cfi, leaf + 3, &outer), BP_CFA_ENTRY);
 		CHECK(!outer, "leaf outermost");
 		bp_cfa__rule(cfi, start + 2, &outer);
