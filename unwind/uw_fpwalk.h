@@ -11,7 +11,7 @@
  *   is inserted here (when whether the kernel stored it is unknown: unless
  *   the walk's second address is it already);
  * - frame k's caller is the walk's next address only when frame k's
- *   function sets its CFA from rbp at its address; elsewhere the stack
+ *   function sets its CFA to rbp + 16 at its address; elsewhere the stack
  *   ends there (it keeps no frame pointer);
  * - a frame whose CFI marks its return address undefined is the last.
  */

@@ -2,8 +2,8 @@
 /*
  * Whether x86-64 code keeps a frame pointer, read from its CFI: at one
  * address (what the CFA rule is there), and for a whole module (whether
- * every function its .eh_frame describes sets the CFA from rbp after its
- * prologue). The frame-pointer way of $ustack (docs/output.md, "Stacks")
+ * every function its .eh_frame describes sets the CFA to rbp + 16 after
+ * its prologue). The frame-pointer way of $ustack (docs/output.md, "Stacks")
  * is chosen from the second (probes/) and checked frame by frame with the
  * first (unwind/).
  */
