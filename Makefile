@@ -144,6 +144,7 @@ include tests/targets/points/points.mk
 include tests/targets/readable_cxx/readable_cxx.mk
 include tests/diff/diff.mk
 include tests/targets/unwind/unwind.mk
+include tests/targets/fpstack/fpstack.mk
 include samples/samples.mk
 VMTEST_DEPS := tests-build
 include tests/vm/vm.mk

@@ -29,7 +29,7 @@ HIT_SPEC_rec_reg := hot_reg a
 HIT_SPEC_rec_d1  := hot_d1 p->v@user
 HIT_SPEC_rec_d2  := hot_d2 p->next->v@user
 
-BENCH_BINS := $(BENCH_DIR)/runstat $(BENCH_DIR)/app $(BENCH_DIR)/rb_bench $(BENCH_DIR)/bpf_insns \
+BENCH_BINS := $(BENCH_DIR)/runstat $(BENCH_DIR)/app $(BENCH_DIR)/app-fp $(BENCH_DIR)/rb_bench $(BENCH_DIR)/bpf_insns \
 	      $(BENCH_DIR)/attach_bench $(BENCH_DIR)/slow_target $(BENCH_DIR)/slow.bpf.o \
 	      $(BENCH_RECS:%=$(BENCH_DIR)/hit_%.bpf.o) \
 	      $(BENCH_DIR)/points_one.bpf.o $(BENCH_DIR)/points_distinct.bpf.o \
@@ -79,6 +79,13 @@ $(BENCH_DIR)/cu_%.o: bench/app_cu.c bench/app.h
 $(BENCH_DIR)/app: bench/app_main.c bench/app.h $(BENCH_CUS:%=$(BENCH_DIR)/cu_%.o)
 	$(call msg,LD,$@)
 	$(Q)$(CC) -O2 -g -Wall -I. -o $@ $< $(BENCH_CUS:%=$(BENCH_DIR)/cu_%.o)
+
+# the same app keeping frame pointers where its hot calls run (section 9's
+# ustack=fp against ustack=dwarf)
+$(BENCH_DIR)/app-fp: bench/app_main.c bench/app.h $(BENCH_CUS:%=$(BENCH_DIR)/cu_%.o)
+	$(call msg,LD,$@)
+	$(Q)$(CC) -O2 -g -Wall -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -I. -o $@ $< \
+		$(BENCH_CUS:%=$(BENCH_DIR)/cu_%.o)
 
 $(BENCH_DIR)/points_one.bpf.o: bench/points.bpf.c
 	@mkdir -p $(dir $@)

@@ -103,6 +103,11 @@
 #                copies, and stacks unwound per CPU second (bpfprobe's whole
 #                run; perf's `perf script` over its data, which unwinds).
 #                Goal: no more per stack than perf (call ns and CPU per stack).
+#                Then ustack=fp against ustack=dwarf (bpfprobe alone, `trace
+#                --folded -- APP-FP`, APP built keeping frame pointers,
+#                alternated 3 times, with the call probed without a stack):
+#                the probed call and the bytes a hit writes. No goal: what
+#                the frame-pointer walk saves.
 # 10 slowdown    GhostScope's method: the target's own elapsed time once its
 #                observer is ready (bench/slow_target.c, built -O2 -g
 #                -fno-omit-frame-pointer -no-pie: BENCH_SLOW_HITS=2000 calls
@@ -899,6 +904,24 @@ if section 9; then
 	awk -v a="$(med3 "$bp_call")" -v b="$(med3 "$pf_call")" 'BEGIN { exit !(a > 0 && b > 0 && a <= b) }' &&
 		awk -v a="$(med3 "$bp_rate")" -v b="$(med3 "$pf_rate")" 'BEGIN { exit !(a >= b) }' && verdict=met
 	echo "  goal stacks no more per stack than perf (call_ns and stacks/s): $verdict" | tee -a "$table"
+	# frame pointers against the copy, on the app keeping frame pointers
+	fp_call= dw_call= no_call=
+	for i in 1 2 3; do
+		v=$("$BPFPROBE" trace -q -o /dev/null "exec=$B/app-fp;hot_reg" -- "$B/app-fp" hot reg "$n" \
+			2>"$tmp/tool.err")
+		no_call+=" $(field ns_per_call "$v")"
+		for way in $([ $((i % 2)) = 1 ] && echo "fp dwarf" || echo "dwarf fp"); do
+			v=$("$BPFPROBE" trace -q --folded -o "$tmp/folded" "exec=$B/app-fp;ustack=$way;hot_reg" \
+				-- "$B/app-fp" hot reg "$n" 2>"$tmp/tool.err")
+			[ "$way" = fp ] && fp_call+=" $(field ns_per_call "$v")" ||
+				dw_call+=" $(field ns_per_call "$v")"
+		done
+	done
+	printf '%-12s %-26s %-9s %12s %12s %7s %12s  %s\n' section case metric ustack=fp ustack=dwarf ratio "" note | tee -a "$table"
+	row stacks "fp app, 3x$n" call_ns "$(med3 "$fp_call")" "$(med3 "$dw_call")" "$(med3 "$no_call")" \
+		"the probed call with its stack taken: the kernel's frame-pointer walk vs the copy; other: probed, no stack"
+	row stacks "fp app, 3x$n" bytes "$((8 + 8 * 127))" "8192" "" \
+		"written per hit at most (fp: [rsp] and 127 return addresses); + 96 of header"
 fi
 
 # --- 10. the target's slowdown -----------------------------------------------

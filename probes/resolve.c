@@ -25,6 +25,7 @@
 #include "probes/resolution_cache.h"
 #include "probes/resolve.h"
 #include "probes/usdt/usdt.h"
+#include "probes/ustack_way.h"
 #include "probes/view.h"
 #include "util/log.h"
 #include "util/regular_file.h"
@@ -392,6 +393,12 @@ int bp_resolver__resolve_report(struct bp_resolver *r, const struct bp_spec *spe
 	int err;
 
 	err = dispatch(r, spec, points, npoints, rep);
+	/* (after the resolution cache: what libraries are now decides) */
+	if (!err && (err = bp_ustack_way__apply(spec, *points, *npoints))) {
+		bp_points__free(*points, *npoints);
+		*points = NULL;
+		*npoints = 0;
+	}
 	if (err || !spec->record)
 		return err;
 	/* the record ABI: each fetch lands in its member */

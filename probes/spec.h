@@ -3,6 +3,7 @@
  * The SEC() grammar (perf-compatible):
  *   [key=value;]... [EVENT=]POINT [ARG ...]
  *   keys:  exec=PATH module=NAME inlines=BOOL force=BOOL map=MAP copies=BOOL
+ *          ustack=auto|fp|dwarf
  *   POINT: FUNC[@SRC][+OFFS | %return | :RLN | ;PTN]  |  SRC:ALN  |  SRC;PTN
  *          |  %PROVIDER:NAME (an SDT marker; %sdt_PROVIDER:NAME and
  *          sdt_PROVIDER:NAME too)
@@ -124,6 +125,14 @@ struct bp_arg_spec {
 
 struct bp_record;
 
+/* ustack=: the way $ustack takes a user stack */
+enum bp_ustack_way {
+	BP_USTACK_AUTO = 0,	/* fp when the binary and its libraries all keep
+				 * frame pointers, else dwarf (the default) */
+	BP_USTACK_FP,		/* the kernel's frame-pointer walk (the return addresses) */
+	BP_USTACK_DWARF,	/* registers and the stack copied, unwound through CFI */
+};
+
 struct bp_spec {
 	char *text;	/* whole SEC text */
 	char *exec;	/* exec= (NULL: kernel) */
@@ -134,6 +143,8 @@ struct bp_spec {
 	/* copies=yes: files with exec='s build ID that followed processes
 	 * run or map are attached too (loader/exec_watch.h) */
 	bool copies;
+	/* ustack=: how $ustack is taken (docs/output.md, "Stacks") */
+	enum bp_ustack_way ustack;
 	char *event;	/* EVENT= or NULL */
 	char *point;	/* POINT as written (with ;PTN), for messages */
 	char *func;	/* FUNC (may be a glob); NULL for SRC:ALN and SRC;PTN */

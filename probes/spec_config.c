@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The SEC grammar's config terms: the key=value; prefix (exec=, module=,
- * inlines=, force=, map=, copies=), its values, and the keys misspelt.
+ * inlines=, force=, map=, copies=, ustack=), its values, and the keys misspelt.
  */
 #include <errno.h>
 #include <string.h>
@@ -16,6 +16,7 @@ enum config_key {
 	KEY_FORCE,
 	KEY_MAP,
 	KEY_COPIES,
+	KEY_USTACK,
 	KEY_CNT,
 };
 
@@ -26,6 +27,7 @@ static const char *const config_key_names[KEY_CNT] = {
 	[KEY_FORCE] = "force",
 	[KEY_MAP] = "map",
 	[KEY_COPIES] = "copies",
+	[KEY_USTACK] = "ustack",
 };
 
 int bp_spec_config_key(const char *s, size_t len)
@@ -120,6 +122,23 @@ static int parse_bool(struct spec_ctx *ctx, const char *key, const char *val,
 			   val, key, key, val);
 }
 
+static int parse_ustack(struct spec_ctx *ctx, const char *key, const char *val,
+			enum bp_ustack_way *out)
+{
+	static const char *const names[] = {
+		[BP_USTACK_AUTO] = "auto", [BP_USTACK_FP] = "fp", [BP_USTACK_DWARF] = "dwarf",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(val, names[i])) {
+			*out = (enum bp_ustack_way)i;
+			return 0;
+		}
+	}
+	return bp_spec_err(ctx, "invalid value '%s' for key '%s' in '%s=%s' (use auto, fp or dwarf: how $ustack takes the user stack)",
+			   val, key, key, val);
+}
+
 static int set_string(struct spec_ctx *ctx, char **dst, const char *key,
 		      const char *val, const char *what)
 {
@@ -161,6 +180,8 @@ static int apply_config(struct spec_ctx *ctx, struct bp_spec *spec, char *term,
 				  "map (a pinned path, id:N or name:NAME)");
 	case KEY_COPIES:
 		return parse_bool(ctx, term, val, &spec->copies);
+	case KEY_USTACK:
+		return parse_ustack(ctx, term, val, &spec->ustack);
 	default:
 		return -EINVAL;
 	}

@@ -68,7 +68,7 @@ int bp_spec_count_tokens(const char *p);
 /* ---- config terms (spec_config.c) --------------------------------------- */
 
 /* the keys of spec_config.c's config_key_names, for messages */
-#define KEY_NAMES	"exec, module, inlines, force, map, copies"
+#define KEY_NAMES	"exec, module, inlines, force, map, copies, ustack"
 
 /* The key s (len bytes) names, -1 if none. */
 int bp_spec_config_key(const char *s, size_t len);

@@ -335,24 +335,17 @@ static void emit_kstack(struct bp_fgen *g, int dst)
 }
 
 /*
- * dst = the id of a sample of the user stack (util/stack_sample.h), written
- * to the stack ring buffer: the time, the thread, the registers CFI
- * restores, and as much of the stack above rsp as can be read, up to
- * BP_STACK_MAX_BYTES (halved until a read works near the stack's end).
+ * The head of a user stack sample (util/stack_sample.h) of size bytes,
+ * reserved in the stack ring buffer and kept at SAMPLE_PTR_OFF: its id,
+ * the time, the thread, flags and the registers CFI restores.
  */
-static void emit_ustack(struct bp_fgen *g, int dst)
+static void emit_sample_head(struct bp_fgen *g, int size, __u32 flags)
 {
 	static const int regs[BP_STACK_NREGS] = { 16, 7, 6, 3, 12, 13, 14, 15 };
-	size_t done[16];
-	int ndone = 0;
 
-	if (g->stack_samples_fd < 0) {
-		g->err = g->err ?: -EINVAL;
-		return;
-	}
 	emit(g, LD_MAP_FD_0(BPF_REG_1, g->stack_samples_fd));
 	emit(g, LD_MAP_FD_1());
-	emit(g, MOV64_IMM(BPF_REG_2, sizeof(struct bp_stack_sample) + BP_STACK_MAX_BYTES));
+	emit(g, MOV64_IMM(BPF_REG_2, size));
 	emit(g, MOV64_IMM(BPF_REG_3, 0));
 	emit(g, CALL_HELPER(BPF_FUNC_ringbuf_reserve));
 	/* a full ring: no sample, the fetch fails */
@@ -370,7 +363,7 @@ static void emit_ustack(struct bp_fgen *g, int dst)
 	emit(g, ALU64_IMM(BPF_AND, BPF_REG_0, 0xff));
 	emit(g, ALU64_REG(BPF_OR, BPF_REG_2, BPF_REG_0));
 	emit(g, STX_MEM(BPF_DW, BPF_REG_1, BPF_REG_2, offsetof(struct bp_stack_sample, id)));
-	emit(g, ST_MEM(BPF_W, BPF_REG_1, offsetof(struct bp_stack_sample, flags), 0));
+	emit(g, ST_MEM(BPF_W, BPF_REG_1, offsetof(struct bp_stack_sample, flags), flags));
 	emit(g, CALL_HELPER(BPF_FUNC_get_current_pid_tgid));
 	load_sample(g);
 	emit(g, STX_MEM(BPF_W, BPF_REG_1, BPF_REG_0, offsetof(struct bp_stack_sample, tid)));
@@ -381,6 +374,36 @@ static void emit_ustack(struct bp_fgen *g, int dst)
 		emit(g, STX_MEM(BPF_DW, BPF_REG_1, BPF_REG_2,
 				offsetof(struct bp_stack_sample, regs) + 8 * k));
 	}
+}
+
+/* dst = the sample's id, which waits in the slot while the sample goes
+ * (no wakeup: the reader polls) */
+static void emit_sample_submit(struct bp_fgen *g, int dst)
+{
+	load_sample(g);
+	emit(g, LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, offsetof(struct bp_stack_sample, id)));
+	emit(g, STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_0, BP_SLOT_OFF));
+	emit(g, MOV64_IMM(BPF_REG_2, BPF_RB_NO_WAKEUP));
+	emit(g, CALL_HELPER(BPF_FUNC_ringbuf_submit));
+	emit(g, LDX_MEM(BPF_DW, dst, BPF_REG_10, BP_SLOT_OFF));
+}
+
+/*
+ * dst = the id of a sample of the user stack (util/stack_sample.h), written
+ * to the stack ring buffer: the time, the thread, the registers CFI
+ * restores, and as much of the stack above rsp as can be read, up to
+ * BP_STACK_MAX_BYTES (halved until a read works near the stack's end).
+ */
+static void emit_ustack(struct bp_fgen *g, int dst)
+{
+	size_t done[16];
+	int ndone = 0;
+
+	if (g->stack_samples_fd < 0) {
+		g->err = g->err ?: -EINVAL;
+		return;
+	}
+	emit_sample_head(g, sizeof(struct bp_stack_sample) + BP_STACK_MAX_BYTES, 0);
 	/* the stack, as much of it as is mapped: 8 KiB, 4, 2, ... 64 bytes */
 	for (int size = BP_STACK_MAX_BYTES; size >= 64; size /= 2) {
 		size_t next;
@@ -402,20 +425,60 @@ static void emit_ustack(struct bp_fgen *g, int dst)
 	emit(g, ST_MEM(BPF_W, BPF_REG_1, offsetof(struct bp_stack_sample, size), 0));
 	for (int i = 0; i < ndone; i++)
 		bp_emit__patch(&g->e, done[i], g->e.n);
-	/* the id waits in the slot while the sample goes (no wakeup: the
-	 * reader polls) */
+	emit_sample_submit(g, dst);
+}
+
+/*
+ * The same sample taken by frame pointers (flags BP_STACK_SAMPLE_FP): the
+ * registers, the 8 bytes at [rsp] (0 when unreadable), then the return
+ * addresses of bpf_get_stack(ctx, BPF_F_USER_STACK), up to
+ * BP_STACK_MAX_IPS; size is 8 plus their bytes (8 when the walk fails).
+ */
+static void emit_ustack_fp(struct bp_fgen *g, int dst)
+{
+	size_t ok;
+
+	if (g->stack_samples_fd < 0) {
+		g->err = g->err ?: -EINVAL;
+		return;
+	}
+	emit_sample_head(g, sizeof(struct bp_stack_sample) + BP_STACK_FP_BYTES,
+			 BP_STACK_SAMPLE_FP);
+	/* [rsp] */
+	emit(g, ALU64_IMM(BPF_ADD, BPF_REG_1, offsetof(struct bp_stack_sample, stack)));
+	emit(g, MOV64_IMM(BPF_REG_2, 8));
+	emit(g, LDX_MEM(BPF_DW, BPF_REG_3, BP_CTX_SAVE_REG, bp_arch__pt_regs_off(7)));
+	emit(g, CALL_HELPER(BPF_FUNC_probe_read_user));
+	ok = g->e.n;
+	emit(g, JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 0));
 	load_sample(g);
-	emit(g, LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, offsetof(struct bp_stack_sample, id)));
-	emit(g, STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_0, BP_SLOT_OFF));
-	emit(g, MOV64_IMM(BPF_REG_2, BPF_RB_NO_WAKEUP));
-	emit(g, CALL_HELPER(BPF_FUNC_ringbuf_submit));
-	emit(g, LDX_MEM(BPF_DW, dst, BPF_REG_10, BP_SLOT_OFF));
+	emit(g, ST_MEM(BPF_DW, BPF_REG_1, offsetof(struct bp_stack_sample, stack), 0));
+	bp_emit__patch(&g->e, ok, g->e.n);
+	/* the walk */
+	emit(g, MOV64_REG(BPF_REG_1, BP_CTX_SAVE_REG));
+	emit(g, LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_10, SAMPLE_PTR_OFF));
+	emit(g, ALU64_IMM(BPF_ADD, BPF_REG_2, offsetof(struct bp_stack_sample, stack) + 8));
+	emit(g, MOV64_IMM(BPF_REG_3, 8 * BP_STACK_MAX_IPS));
+	emit(g, MOV64_IMM(BPF_REG_4, BPF_F_USER_STACK));
+	emit(g, CALL_HELPER(BPF_FUNC_get_stack));
+	ok = g->e.n;
+	emit(g, JMP_IMM(BPF_JSGE, BPF_REG_0, 0, 0));
+	emit(g, MOV64_IMM(BPF_REG_0, 0));
+	bp_emit__patch(&g->e, ok, g->e.n);
+	emit(g, ALU64_IMM(BPF_ADD, BPF_REG_0, 8));
+	load_sample(g);
+	emit(g, STX_MEM(BPF_W, BPF_REG_1, BPF_REG_0, offsetof(struct bp_stack_sample, size)));
+	emit_sample_submit(g, dst);
 }
 
 void bp_fgen__call(struct bp_fgen *g, int dst, const struct bp_fetch *f)
 {
 	if (f->kind == BP_FETCH_KSTACK) {
 		emit_kstack(g, dst);
+		return;
+	}
+	if (f->kind == BP_FETCH_USTACK && f->reg == BP_USTACK_REG_FP) {
+		emit_ustack_fp(g, dst);
 		return;
 	}
 	if (f->kind == BP_FETCH_USTACK) {
@@ -443,7 +506,9 @@ int bp_fgen__check(const struct bp_fetch *f)
 {
 	/* a stack: its id, nothing else */
 	if (is_stack(f))
-		return f->base == BP_BASE_NONE && !f->nderef && f->size == 8 ? 0 : -EINVAL;
+		return f->base == BP_BASE_NONE && !f->nderef && f->size == 8 &&
+		       (f->reg == 0 || (f->kind == BP_FETCH_USTACK && f->reg == BP_USTACK_REG_FP)) ?
+		       0 : -EINVAL;
 	switch (f->base) {
 	case BP_BASE_REG:
 		if (bp_arch__pt_regs_off(f->reg) < 0)

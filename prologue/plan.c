@@ -190,8 +190,10 @@ int bp_fetch__format(const struct bp_fetch *f, char *buf, size_t len)
 	if (len)
 		buf[0] = '\0';
 	if (f->kind == BP_FETCH_USTACK || f->kind == BP_FETCH_KSTACK) {
-		sb_printf(&sb, "u64 %s", f->kind == BP_FETCH_USTACK ?
-			  "$ustack (a user stack sample's id)" : "$kstack (a stack map id)");
+		sb_printf(&sb, "u64 %s", f->kind == BP_FETCH_KSTACK ? "$kstack (a stack map id)" :
+			  f->reg == BP_USTACK_REG_FP ?
+			  "$ustack (a user stack sample's id, by frame pointers)" :
+			  "$ustack (a user stack sample's id)");
 		if (f->store_size)
 			sb_printf(&sb, " -> rec+%u (%u bytes)", f->rec_off, f->store_size);
 		return (int)sb.pos;

@@ -30,6 +30,9 @@ enum bp_base_kind {
 	BP_BASE_EXPR,		/* value = expr's result + add (prologue/expr.h) */
 };
 
+/* bp_fetch.reg of a BP_FETCH_USTACK taken by frame pointers (0: copied) */
+#define BP_USTACK_REG_FP	1
+
 /* Arguments an fentry ctx can hold (the kernel's MAX_BPF_FUNC_ARGS). */
 #define BP_CTX_MAX_ARGS	12
 
@@ -60,6 +63,9 @@ enum bp_fetch_kind {
 	 * no base or read: USTACK copies the user registers and stack into a
 	 * sample of the stack ring buffer, KSTACK asks bpf_get_stackid() for
 	 * the kernel stack (the stack map), with BP_STACK_KERNEL_BIT set.
+	 * A USTACK whose reg is BP_USTACK_REG_FP writes, instead of the
+	 * stack's bytes, the return addresses of the kernel's frame-pointer
+	 * walk (bpf_get_stack, BPF_F_USER_STACK; util/stack_sample.h).
 	 */
 	BP_FETCH_USTACK,
 	BP_FETCH_KSTACK,

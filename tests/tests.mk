@@ -17,11 +17,12 @@ VARIANTS := $(foreach c,$(TARGET_CCS),$(foreach o,$(TARGET_OPTS),$(c)-$(o)))
 
 # A target may widen its own build matrix: tests/targets/NAME/opts lists its
 # levels, e.g. "O0 O1 O2 O3 Os O2-nopie" (a -nopie suffix builds a non-PIE
-# executable; without it gcc and clang build PIE here). Only the targets that
+# executable; without it gcc and clang build PIE here; a -fp suffix keeps
+# frame pointers, leaf functions' too). Only the targets that
 # ask pay for the extra builds; the others build TARGET_OPTS.
 target_opts = $(or $(strip $(file <tests/targets/$(1)/opts)),$(TARGET_OPTS))
 target_variants = $(foreach c,$(TARGET_CCS),$(foreach o,$(call target_opts,$(1)),$(c)-$(o)))
-opt_flags = -$(firstword $(subst -, ,$(1))) $(if $(filter %-nopie,$(1)),-fno-pie -no-pie)$(if $(filter %-lto,$(1)), -flto)
+opt_flags = -$(firstword $(subst -, ,$(1))) $(if $(filter %-nopie,$(1)),-fno-pie -no-pie)$(if $(filter %-lto,$(1)), -flto)$(if $(filter %-fp,$(1)), -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer)
 # tests/bpf/TARGET__WHAT.bpf.c is built for every variant of TARGET
 bpf_target = $(firstword $(subst __, ,$(1)))
 

@@ -123,6 +123,8 @@ enum bp_unwind_stop {
 	BP_UNWIND_LOOP,		/* a frame repeats its callee: the stack did not move */
 	BP_UNWIND_BAD_SAMPLE,	/* the sample is shorter than its header says */
 	BP_UNWIND_ERROR,	/* another error (libdwfl's), in the reason */
+	BP_UNWIND_NO_FP,	/* a frame-pointer walk: a function keeps no frame pointer there */
+	BP_UNWIND_FP_END,	/* a frame-pointer walk: the kernel's ended there */
 };
 
 struct bp_frame {

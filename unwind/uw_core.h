@@ -141,6 +141,9 @@ int uw_proc__find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 		      Dwarf_Addr base, char **file_name, Elf **elfp);
 /* The uw_mod of a module of p's Dwfl. */
 struct uw_mod *uw_proc__mod(Dwfl_Module *mod);
+/* len bytes at off of um's file, read from the file itself (as the
+ * process mapped it): 0, or a negative errno. */
+int uw_proc__pread(struct uw_mod *um, void *buf, size_t len, __u64 off);
 /* The vDSO image (read once), or NULL. */
 const void *uw_unwinder__vdso(struct bp_unwinder *u, size_t *size);
 

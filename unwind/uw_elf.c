@@ -72,6 +72,23 @@ int uw_elf__span(Elf *elf, __u64 *low, __u64 *high)
 	return first || *high <= *low ? -ENOEXEC : 0;
 }
 
+int uw_elf__file_offset(Elf *elf, __u64 addr, size_t len, __u64 *off)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n))
+		return -ENOENT;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD || addr < ph.p_vaddr ||
+		    addr - ph.p_vaddr + len > ph.p_filesz)
+			continue;
+		*off = ph.p_offset + (addr - ph.p_vaddr);
+		return 0;
+	}
+	return -ENOENT;
+}
+
 int uw_elf__module_span(Elf *elf, __u64 start, __u64 pgoff, __u64 *low, __u64 *high)
 {
 	__u64 page = (__u64)sysconf(_SC_PAGESIZE), first = 0, end = 0, at = 0;

@@ -33,6 +33,11 @@ int uw_elf__span(Elf *elf, __u64 *low, __u64 *high);
  */
 int uw_elf__module_span(Elf *elf, __u64 start, __u64 pgoff, __u64 *low, __u64 *high);
 
+/* The file offset of the len bytes at link-time address addr (in a
+ * PT_LOAD's file bytes): 0 or -ENOENT. (A mapping of the file shows the
+ * uprobes attached to it: read the bytes with pread.) */
+int uw_elf__file_offset(Elf *elf, __u64 addr, size_t len, __u64 *off);
+
 /* The GNU build ID of elf, in hex (size at least 2 * 64 + 1), or -ENOENT. */
 int uw_elf__build_id(Elf *elf, char *hex, size_t size);
 

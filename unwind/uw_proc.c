@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <gelf.h>
 
 #include "unwind/uw_core.h"
@@ -83,6 +85,35 @@ static int open_module(struct uw_mod *um, Elf **elf)
 	if (m->deleted)
 		return alive ? err : -ENOENT;
 	return uw_elf__open(m->path, m, elf);
+}
+
+int uw_proc__pread(struct uw_mod *um, void *buf, size_t len, __u64 off)
+{
+	const struct uw_map *m = um->m;
+	char path[4200];
+	struct stat st;
+	ssize_t n;
+	int fd = -1;
+
+	if (uw_proc__alive(um->p)) {
+		snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", (int)um->p->pid,
+			 (unsigned long long)m->first_start, (unsigned long long)m->first_end);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	if (fd < 0 && !m->deleted && !m->vdso) {
+		fd = open(m->path, O_RDONLY | O_CLOEXEC);
+		/* only the file the process mapped */
+		if (fd >= 0 && (fstat(fd, &st) || st.st_ino != m->ino ||
+				major(st.st_dev) != m->dev_major || minor(st.st_dev) != m->dev_minor)) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd < 0)
+		return -ENOENT;
+	n = pread(fd, buf, len, (off_t)off);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -EIO;
 }
 
 int uw_proc__find_elf(Dwfl_Module *mod, void **userdata, const char *modname,

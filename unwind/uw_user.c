@@ -13,6 +13,9 @@
  *   the memory callback's failure, or a zero, says which.
  * Each frame's PC (minus 1 for a return address) is symbolized into its
  * inlined frames (uw_sym.c) through the module's build (uw_build.c).
+ * A sample taken by frame pointers (BP_STACK_SAMPLE_FP) holds the PCs
+ * already: uw_fpwalk.c keeps those the CFI vouches for, and they are
+ * symbolized the same way, tail-call frames included.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,8 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "unwind/uw_core.h"
+#include "unwind/uw_elf.h"
+#include "unwind/uw_fpwalk.h"
 #include "unwind/uw_frames.h"
 #include "unwind/uw_sym.h"
 
@@ -334,6 +340,155 @@ static int walk_sample(struct bp_unwinder *u, struct uw_proc *p, const struct bp
 	return uw_frames__stop(out, BP_UNWIND_ERROR, "%s", dwfl_errmsg(-1));
 }
 
+/* --- a sample taken by frame pointers ------------------------------------ */
+
+static const char *file_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	return slash ? slash + 1 : path ? path : "?";
+}
+
+/* The CFA rule at lookup, from its module's CFI (uw_fpwalk.h's rule) */
+static enum bp_cfa_rule fp_rule(void *ctx, uint64_t lookup, bool *outermost)
+{
+	struct walk *w = ctx;
+	Dwfl_Module *mod = dwfl_addrmodule(w->p->dwfl, lookup);
+	enum bp_cfa_rule r = BP_CFA_NONE;
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi;
+
+	*outermost = false;
+	if (!mod || !dwfl_module_getelf(mod, &bias))
+		return BP_CFA_NONE;
+	for (int k = 0; k < 2 && r == BP_CFA_NONE; k++) {
+		cfi = k ? dwfl_module_dwarf_cfi(mod, &bias) : dwfl_module_eh_cfi(mod, &bias);
+		r = bp_cfa__rule(cfi, lookup - bias, outermost);
+	}
+	return r;
+}
+
+/*
+ * Whether the kernel's walk holds [rsp] as its second address: Linux 6.11+
+ * stores it when the uprobe sits on a function's first instruction as it
+ * knows one, push %rbp or endbr64 (is_uprobe_at_func_entry()). 1, 0, or
+ * -1 when the instruction cannot be read.
+ */
+static int kernel_gave_top(struct uw_proc *p, uint64_t pc)
+{
+	static const unsigned char endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, pc);
+	struct uw_mod *um = mod ? uw_proc__mod(mod) : NULL;
+	unsigned char insn[4];
+	struct utsname un;
+	int major, minor;
+	Dwarf_Addr bias;
+	__u64 off;
+	Elf *elf;
+
+	if (uname(&un) || sscanf(un.release, "%d.%d", &major, &minor) != 2)
+		return -1;
+	if (major < 6 || (major == 6 && minor < 11))
+		return 0;
+	elf = um ? dwfl_module_getelf(mod, &bias) : NULL;
+	/* from the file: our mapping of it shows the uprobe's int3 */
+	if (!elf || uw_elf__file_offset(elf, pc - bias, sizeof(insn), &off) ||
+	    uw_proc__pread(um, insn, sizeof(insn), off))
+		return -1;
+	return insn[0] == 0x55 || !memcmp(insn, endbr64, sizeof(endbr64));
+}
+
+/* The function of the frames of pc last pushed: the out-of-line one. */
+static const char *last_func(const struct bp_frames *out)
+{
+	return out->n && out->frames[out->n - 1].func ? out->frames[out->n - 1].func : "??";
+}
+
+/* Why the walk ended after its last frame (nips: the kernel's addresses). */
+static int fp_stop(struct walk *w, const struct uw_fp_walk *fw, int nips)
+{
+	uint64_t pc = fw->pcs[fw->n - 1];
+	uint64_t lookup = fw->n == 1 ? pc : pc - 1;
+	Dwfl_Module *mod = dwfl_addrmodule(w->p->dwfl, lookup);
+	struct uw_mod *um = mod ? uw_proc__mod(mod) : NULL;
+	Dwarf_Addr bias;
+
+	switch (fw->end) {
+	case UW_FP_END:
+		return uw_frames__stop(w->out, BP_UNWIND_END, NULL);
+	case UW_FP_LIMIT:
+		return uw_frames__stop(w->out, BP_UNWIND_LIMIT, "%d frames, the most unwound",
+				       fw->n);
+	case UW_FP_NO_FP:
+		return uw_frames__stop(w->out, BP_UNWIND_NO_FP,
+				       "%s in %s keeps no frame pointer at 0x%" PRIx64, last_func(w->out),
+				       file_name(module_name(mod, um)), pc);
+	case UW_FP_NO_TOP:
+		return uw_frames__stop(w->out, BP_UNWIND_NO_MEMORY,
+				       "the return address at rsp 0x%" PRIx64 " could not be read",
+				       (uint64_t)w->p->s->regs[1]);
+	case UW_FP_WALK_END:
+		return uw_frames__stop(w->out, BP_UNWIND_FP_END,
+				       "the kernel's frame-pointer walk ends after %d address%s",
+				       nips, nips == 1 ? "" : "es");
+	case UW_FP_NO_CFI:
+		break;
+	}
+	if (!mod && w->p->key.partial)
+		return uw_frames__stop(w->out, BP_UNWIND_NO_PROCESS,
+				       "0x%" PRIx64 " is in no module known: process %d exited before its modules were read",
+				       pc, (int)w->p->pid);
+	if (!mod)
+		return uw_frames__stop(w->out, BP_UNWIND_NO_MODULE,
+				       "0x%" PRIx64 " is in no module (anonymous memory: JIT code?)", pc);
+	if (!dwfl_module_getelf(mod, &bias))
+		return uw_frames__stop(w->out, BP_UNWIND_NO_ELF, "cannot open %s: %s",
+				       module_name(mod, um),
+				       um && um->open_err ? strerror(-um->open_err) : dwfl_errmsg(-1));
+	return uw_frames__stop(w->out, BP_UNWIND_NO_CFI, "no CFI for 0x%" PRIx64 " in %s", pc,
+			       module_name(mod, um));
+}
+
+static int walk_fp(struct bp_unwinder *u, struct uw_proc *p, const struct bp_stack_sample *s,
+		   struct bp_frames *out)
+{
+	struct walk w = { .u = u, .p = p, .out = out };
+	const unsigned char *bytes = s->stack;
+	uint64_t top, ips[BP_STACK_MAX_IPS];
+	struct uw_fp_walk *fw;
+	int nips, gave_top, err = 0;
+	bool outermost;
+
+	memcpy(&top, bytes, 8);
+	nips = (int)((s->size - 8) / 8);
+	memcpy(ips, bytes + 8, (size_t)nips * 8);
+	/* the walk failed: the sampled PC is still known */
+	if (!nips)
+		ips[nips++] = s->regs[0];
+	fw = malloc(sizeof(*fw));
+	if (!fw)
+		return -ENOMEM;
+	p->s = s;
+	/* whether the kernel stored [rsp] matters only where it is the caller */
+	gave_top = fp_rule(&w, ips[0], &outermost) == BP_CFA_ENTRY ? kernel_gave_top(p, ips[0]) : -1;
+	uw_fp__frames(ips, nips, top, gave_top, BP_UNWIND_MAX_FRAMES, fp_rule, &w, fw);
+	for (int k = 0; k < fw->n && !err; k++) {
+		uint64_t pc = fw->pcs[k], lookup = k ? pc - 1 : pc;
+		Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, lookup);
+
+		if (k)
+			err = emit_tail_calls(&w, pc);
+		if (!err)
+			err = emit(&w, mod, pc, lookup);
+	}
+	out->n_unwound = fw->n;
+	if (!err)
+		err = fp_stop(&w, fw, nips);
+	p->s = NULL;
+	free(fw);
+	return err;
+}
+
 /* Frame 0 alone, and why there is nothing more. */
 static int bare(struct bp_frames *out, const struct bp_stack_sample *s, enum bp_unwind_stop why,
 		const char *reason)
@@ -357,6 +512,13 @@ int bp_unwinder__user(struct bp_unwinder *u, const struct bp_stack_sample *s, si
 	uw_frames__init(out, false);
 	if (!u || !s || len < sizeof(*s))
 		return -EINVAL;
+	if ((s->flags & BP_STACK_SAMPLE_FP) &&
+	    (s->size < 8 || s->size > BP_STACK_FP_BYTES || s->size % 8 || len - sizeof(*s) < s->size)) {
+		snprintf(why, sizeof(why), "the frame-pointer sample holds %zu bytes of the %u it says",
+			 len - sizeof(*s), s->size);
+		err = bare(out, s, BP_UNWIND_BAD_SAMPLE, why);
+		goto out;
+	}
 	if (s->size > BP_STACK_MAX_BYTES || len - sizeof(*s) < s->size) {
 		snprintf(why, sizeof(why), "the sample holds %zu bytes of stack of the %u it says",
 			 len - sizeof(*s), s->size);
@@ -376,14 +538,14 @@ int bp_unwinder__user(struct bp_unwinder *u, const struct bp_stack_sample *s, si
 		err = bare(out, s, BP_UNWIND_ERROR, why);
 		goto out;
 	}
-	err = walk_sample(u, p, s, out);
+	err = (s->flags & BP_STACK_SAMPLE_FP ? walk_fp : walk_sample)(u, p, s, out);
 	/* a module mapped after the snapshot (dlopen): read the maps again */
 	if (!err && out->stop == BP_UNWIND_NO_MODULE) {
 		err = uw_at__refresh(u, s, &p);
 		if (!err) {
 			bp_frames__free(out);
 			uw_frames__init(out, false);
-			err = walk_sample(u, p, s, out);
+			err = (s->flags & BP_STACK_SAMPLE_FP ? walk_fp : walk_sample)(u, p, s, out);
 		} else if (err == -EAGAIN) {
 			err = 0;
 		}

@@ -6,6 +6,13 @@
  * the sample's id (a bpfprobe_stack_t, bpfprobe/bpf.h); user space unwinds
  * the sample through the binaries' CFI when it prints the id.
  *
+ * A sample taken by frame pointers (ustack=fp, flags BP_STACK_SAMPLE_FP)
+ * holds in stack[] instead the 8 bytes at [rsp] (0 when they cannot be
+ * read: at a function's entry, the caller's return address, which the
+ * kernel's walk misses before Linux 6.11) and then the return addresses
+ * bpf_get_stack(BPF_F_USER_STACK) walked from rbp, its first the
+ * probed instruction: size is 8 + 8 * their count.
+ *
  * The prologue writes the record (prologue/fetch_gen.c), unwind/ reads it: keep the layout
  * in step, every field at its natural alignment.
  */
@@ -21,6 +28,14 @@
  * default); fewer when the stack ends sooner. */
 #define BP_STACK_MAX_BYTES	8192
 
+/* flags: the sample holds a frame-pointer walk, not the stack's bytes */
+#define BP_STACK_SAMPLE_FP	1u
+/* Addresses a frame-pointer walk keeps, at most (perf_event_max_stack's
+ * default) */
+#define BP_STACK_MAX_IPS	127
+/* stack[] of such a sample, at most: [rsp], then the addresses */
+#define BP_STACK_FP_BYTES	(8 + 8 * BP_STACK_MAX_IPS)
+
 /* A $ustack id has this bit clear; a $kstack id has it set, the kernel's
  * stack map id in its low 32 bits. 0: no stack (the fetch failed). */
 #define BP_STACK_KERNEL_BIT	(1ULL << 63)
@@ -32,7 +47,7 @@ struct bp_stack_sample {
 	__u64 time_ns;		/* bpf_ktime_get_ns() */
 	__u64 regs[BP_STACK_NREGS];
 	__u32 size;		/* bytes in stack[] */
-	__u32 flags;		/* none yet */
+	__u32 flags;		/* BP_STACK_SAMPLE_FP, or 0 */
 	unsigned char stack[];	/* from regs[1] (rsp) up */
 };
 

@@ -381,6 +381,27 @@ static void test_copies(void)
 	expect_err("exec=/x;copie=yes;f", "unknown key", "copies");
 }
 
+static void test_ustack_key(void)
+{
+	struct bp_spec spec;
+
+	if (!parse_ok("exec=/x;f $ustack", &spec))
+		CHECK(spec.ustack == BP_USTACK_AUTO, "ustack not auto by default");
+	bp_spec__free(&spec);
+	if (!parse_ok("exec=/x;ustack=fp;f $ustack", &spec))
+		CHECK(spec.ustack == BP_USTACK_FP, "ustack=fp not read");
+	bp_spec__free(&spec);
+	if (!parse_ok("ustack=dwarf;exec=/x;f", &spec))
+		CHECK(spec.ustack == BP_USTACK_DWARF, "ustack=dwarf not read");
+	bp_spec__free(&spec);
+	if (!parse_ok("exec=/x;ustack=auto;f", &spec))
+		CHECK(spec.ustack == BP_USTACK_AUTO, "ustack=auto not read");
+	bp_spec__free(&spec);
+	expect_err("exec=/x;ustack=xyz;f $ustack", "'xyz'", "'ustack'");
+	expect_err("exec=/x;ustack=xyz;f $ustack", "auto, fp or dwarf", "ustack=xyz");
+	expect_err("exec=/x;ustack=fp;ustack=dwarf;f", "duplicate key", "ustack");
+}
+
 static void test_free_is_safe(void)
 {
 	struct bp_spec spec;
@@ -1163,6 +1184,7 @@ int main(void)
 {
 	RUN(test_issue_example_exec);
 	RUN(test_copies);
+	RUN(test_ustack_key);
 	RUN(test_issue_example_user);
 	RUN(test_no_event);
 	RUN(test_func_with_dots);
