@@ -37,6 +37,26 @@ static ino_t ns_inode(const char *path)
 	return stat(path, &st) ? 0 : st.st_ino;
 }
 
+/*
+ * A root named from the top of a namespace above ours (bpfprobe in a
+ * chroot, the process in a mount namespace of its own: readlink gives
+ * the host's path) may still be a directory of ours under a shorter
+ * name, the same path without the components above our root: the first
+ * of link's tails that is the very same directory names it in r->host.
+ */
+static void reach_by_suffix(struct bp_proc_root *r, const char *link)
+{
+	const char *tail = link;
+	struct stat st;
+
+	while ((tail = strchr(tail + 1, '/'))) {
+		if (!stat(tail, &st) && bp_same_inode(&st, &r->st)) {
+			snprintf(r->host, sizeof(r->host), "%s", tail);
+			return;
+		}
+	}
+}
+
 int bp_proc_root__open(struct bp_proc_root *r, pid_t pid, char *why, size_t len)
 {
 	char link[PATH_MAX], path[64];
@@ -87,6 +107,8 @@ int bp_proc_root__open(struct bp_proc_root *r, pid_t pid, char *why, size_t len)
 		snprintf(r->named, sizeof(r->named), "%s", link);
 		if (link[0] == '/' && !stat(link, &st) && bp_same_inode(&st, &r->st))
 			snprintf(r->host, sizeof(r->host), "%s", link);
+		else
+			reach_by_suffix(r, link);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
 	r->mnt_ns = ns_inode(path);

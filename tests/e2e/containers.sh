@@ -132,7 +132,7 @@ start_waiting() {
 	lpid=
 	wait_grep READY "$tmp/lua.out" || return 1
 	lpid=$(pgrep -P $ushare | head -1)
-	[ -n "$lpid" ] && [ "$(readlink /proc/$lpid/exe)" = "$1/usr/bin/lua5.4" ]
+	[ -n "$lpid" ] && [ /proc/$lpid/exe -ef "$1/usr/bin/lua5.4" ]
 }
 
 # go_waiting: wait.lua goes on and ends
@@ -401,7 +401,7 @@ elif mkdir -p "$(dirname "$dbg")" && objcopy --only-keep-debug "$T" "$dbg" &&
 	tpid=
 	for _ in $(seq 100); do
 		tpid=$(pgrep -P $ushare | head -1)
-		[ -n "$tpid" ] && [ "$(readlink /proc/$tpid/exe)" = "$ROOT/usr/bin/ttarget" ] && break
+		[ -n "$tpid" ] && [ /proc/$tpid/exe -ef "$ROOT/usr/bin/ttarget" ] && break
 		tpid=
 		sleep 0.1
 	done
@@ -549,7 +549,12 @@ if [ ! -x "$BPFPROBE_PRELOADABLE" ] ||
 elif start_waiting "$ROOT"; then
 	rm -f "$tmp/stopped"
 	rm -f "$tmp/out" "$tmp/err"	# wait_grep must not read the last run's
-	FAULT_STOP_AT="resolve:$ROOT/usr/bin/lua5.4" FAULT_STOP_FILE=$tmp/stopped LD_PRELOAD=$tmp/stop.so \
+	# the file bpfprobe opens: the root's own path where that reaches it,
+	# else through /proc/PID/root (bpfprobe in a chroot, lua5.4 in a mount
+	# namespace of its own: its root is named from the host's top)
+	lua=$ROOT/usr/bin/lua5.4
+	[ "$(readlink /proc/$lpid/root)" = "$ROOT" ] || lua=/proc/$lpid/root/usr/bin/lua5.4
+	FAULT_STOP_AT="resolve:$lua" FAULT_STOP_FILE=$tmp/stopped LD_PRELOAD=$tmp/stop.so \
 		"$BPFPROBE_PRELOADABLE" load -p $lpid "$tmp/prog.c" >"$tmp/out" 2>"$tmp/err" &
 	bp=$!
 	stopped=
@@ -560,6 +565,9 @@ elif start_waiting "$ROOT"; then
 	kill -KILL $lpid 2>/dev/null
 	end_waiting
 	kill -CONT $bp
+	# never stopped: it attached to a process now gone and would trace
+	# until Ctrl-C
+	[ -n "$stopped" ] || kill -INT $bp
 	wait $bp
 	rc=$?
 	bp=

@@ -608,6 +608,40 @@ else
 	fail uprobe_trace_count_cookies "$T is missing: make tests-build"
 fi
 
+# --- $ustack by frame pointers on 6.1 (whose walk misses the caller at a
+# function's entry: bpfprobe adds it from [rsp]), against the CFI copy
+T=$top/build/targets/fpstack-freestanding-gcc
+# ustack_frames FILE: the functions of the first hit's frames
+ustack_frames() {
+	local line in=0 f=
+	while IFS= read -r line; do
+		if [[ $line == *" leaf" ]]; then
+			[ $in = 0 ] && in=1 && continue
+			break
+		fi
+		[ $in = 1 ] || continue
+		[[ $line == "    "* ]] || break
+		read -r _ fn _ <<<"$line"
+		f+="$fn "
+	done <"$1"
+	echo "$f"
+}
+if [ -x "$T" ]; then
+	"$BPFPROBE" trace -q --stack "exec=$T;ustack=fp;leaf" -- "$T" 1 >"$tmp/fp.out" 2>"$tmp/fp.err"
+	rc=$?
+	"$BPFPROBE" trace -q --stack "exec=$T;ustack=dwarf;leaf" -- "$T" 1 >"$tmp/dw.out" 2>"$tmp/dw.err"
+	rc2=$?
+	fp=$(ustack_frames "$tmp/fp.out") dw=$(ustack_frames "$tmp/dw.out")
+	if [ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ -n "$fp" ] && [ "$fp" = "$dw" ] &&
+	   [[ $fp == "leaf "* ]] && [[ $fp == *" main "* ]] && [[ $fp == *" _start " ]]; then
+		pass uprobe_ustack_fp
+	else
+		fail uprobe_ustack_fp "exit $rc/$rc2; fp '$fp', dwarf '$dw': $(slurp "$tmp/fp.err" | head -c 400)"
+	fi
+else
+	fail uprobe_ustack_fp "$T is missing: make tests-build"
+fi
+
 # --- SDT markers on 6.1: one perf event per site, semaphores by ref_ctr_offset
 T=$top/build/targets/sdt-gcc-O2
 if [ -x "$T" ]; then
