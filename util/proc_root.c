@@ -200,9 +200,9 @@ static const char *strip_root(const struct bp_proc_root *r, const char *link)
 }
 
 /*
- * The same for a root no path of ours reaches: a link read from there
- * names its file from the top of the namespace it was made in, as the
- * root's own link does (a root of another mount namespace: from that
+ * The same for a link that names its file from the top of a namespace
+ * ours does not see (a root of another mount namespace), as the root's
+ * own link does (a root of another mount namespace: from that
  * namespace's top, then link is the path inside; bpfprobe in a chroot,
  * the process in a mount namespace of its own: from the host's, and the
  * root's name comes off). st: the file, which the path found inside
@@ -214,9 +214,10 @@ static const char *strip_unreached(const struct bp_proc_root *r, const char *lin
 	const char *in[2] = { strip_prefix(r->named, link), link };
 	struct stat other;
 
-	if (r->host[0] || link[0] != '/')
+	if (link[0] != '/')
 		return NULL;
-	for (int i = 0; i < 2; i++)
+	/* a link taken as it is only for a root no path of ours reaches */
+	for (int i = 0; i < (r->host[0] ? 1 : 2); i++)
 		if (in[i] && (!st || (!bp_proc_root__stat(r, in[i], &other) &&
 				      bp_same_inode(st, &other))))
 			return in[i];
@@ -244,6 +245,11 @@ int bp_proc_root__paths(const struct bp_proc_root *r, int fd, char **inside, cha
 		in = strip_unreached(r, link, &st);
 	if (in && !(*inside = strdup(in)))
 		goto nomem;
+	if (!*host && in && r->host[0]) {
+		snprintf(via, sizeof(via), "%s%s", strcmp(r->host, "/") ? r->host : "", in);
+		if (!stat(via, &other) && bp_same_inode(&st, &other) && !(*host = strdup(via)))
+			goto nomem;
+	}
 	if (!*host && in) {
 		snprintf(via, sizeof(via), "%s%s", r->dir, in);
 		if (!stat(via, &other) && bp_same_inode(&st, &other) && !(*host = strdup(via)))

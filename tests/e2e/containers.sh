@@ -549,12 +549,7 @@ if [ ! -x "$BPFPROBE_PRELOADABLE" ] ||
 elif start_waiting "$ROOT"; then
 	rm -f "$tmp/stopped"
 	rm -f "$tmp/out" "$tmp/err"	# wait_grep must not read the last run's
-	# the file bpfprobe opens: the root's own path where that reaches it,
-	# else through /proc/PID/root (bpfprobe in a chroot, lua5.4 in a mount
-	# namespace of its own: its root is named from the host's top)
-	lua=$ROOT/usr/bin/lua5.4
-	[ "$(readlink /proc/$lpid/root)" = "$ROOT" ] || lua=/proc/$lpid/root/usr/bin/lua5.4
-	FAULT_STOP_AT="resolve:$lua" FAULT_STOP_FILE=$tmp/stopped LD_PRELOAD=$tmp/stop.so \
+	FAULT_STOP_AT="resolve:$ROOT/usr/bin/lua5.4" FAULT_STOP_FILE=$tmp/stopped LD_PRELOAD=$tmp/stop.so \
 		"$BPFPROBE_PRELOADABLE" load -p $lpid "$tmp/prog.c" >"$tmp/out" 2>"$tmp/err" &
 	bp=$!
 	stopped=
