@@ -7,11 +7,6 @@ BPFPROBE_PRELOADABLE=${BPFPROBE_PRELOADABLE:-build/tests/bpfprobe-preloadable}
 VARIANTS=${VARIANTS:-"gcc-O0 gcc-O2 clang-O0 clang-O2"}
 BPF_CFLAGS="-O2 -g -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(uname -m)-linux-gnu"
 
-# A command a test times out is killed 10 s after its SIGTERM if still
-# there: a run stuck past its signal (an ASan build's leak check once hung
-# in its stop-the-world at exit) fails its test, not the whole suite.
-timeout() { command timeout -k 10 "$@"; }
-
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; }
 skip() { echo "SKIP $1: $2"; }

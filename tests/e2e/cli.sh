@@ -42,7 +42,7 @@ for c in $CMDS; do
 		[ "$o" = --help ] || [ "$o" = -h ] && continue
 		# an accepted option may fail for want of an argument or operand,
 		# never as unknown
-		if timeout 3 "$BPFPROBE" "$c" "$o" 2>&1 </dev/null | grep -q "unknown"; then
+		if timeout -k 5 3 "$BPFPROBE" "$c" "$o" 2>&1 </dev/null | grep -q "unknown"; then
 			bad="$bad $o(refused)"
 		fi
 		case $o in --??*)
