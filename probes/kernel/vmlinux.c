@@ -14,40 +14,16 @@
 #include <gelf.h>
 
 #include "probes/kernel/kernel.h"
+#include "util/build_id.h"
 #include "util/log.h"
 
-#define BUILD_ID_MAX	64
-#define NT_GNU_BUILD_ID_TYPE	3
-
-/* The GNU build-id in a buffer of ELF notes. Returns its length or 0. */
-static size_t notes_build_id(const unsigned char *p, size_t len, unsigned char *id)
-{
-	size_t pos = 0;
-
-	while (pos + sizeof(GElf_Nhdr) <= len) {
-		GElf_Nhdr nh;
-		size_t name_at, desc_at;
-
-		memcpy(&nh, p + pos, sizeof(nh));
-		name_at = pos + sizeof(nh);
-		desc_at = name_at + ((nh.n_namesz + 3) & ~3u);
-		if (desc_at + nh.n_descsz > len)
-			break;
-		if (nh.n_type == NT_GNU_BUILD_ID_TYPE && nh.n_namesz == 4 &&
-		    !memcmp(p + name_at, "GNU", 4) && nh.n_descsz <= BUILD_ID_MAX) {
-			memcpy(id, p + desc_at, nh.n_descsz);
-			return nh.n_descsz;
-		}
-		pos = desc_at + ((nh.n_descsz + 3) & ~3u);
-	}
-	return 0;
-}
+#define BUILD_ID_MAX	BP_BUILD_ID_MAX
 
 /* The running kernel's (module NULL) or a loaded module's build-id, from
  * the raw notes sysfs shows. Returns its length, 0 when unknown. */
 static size_t running_build_id(const char *module, unsigned char *id)
 {
-	unsigned char buf[4096];
+	unsigned char buf[4096] __attribute__((aligned(8)));
 	char path[300];
 	ssize_t n;
 	int fd;
@@ -61,7 +37,7 @@ static size_t running_build_id(const char *module, unsigned char *id)
 		return 0;
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
-	return n > 0 ? notes_build_id(buf, n, id) : 0;
+	return n > 0 ? bp_build_id__from_notes(buf, n, id, BUILD_ID_MAX) : 0;
 }
 
 /* The build-id of the ELF file at path. Returns its length, 0 if none. */
@@ -85,7 +61,7 @@ static size_t file_build_id(const char *path, unsigned char *id)
 			continue;
 		d = elf_getdata(scn, NULL);
 		if (d && d->d_buf)
-			len = notes_build_id(d->d_buf, d->d_size, id);
+			len = bp_build_id__from_notes(d->d_buf, d->d_size, id, BUILD_ID_MAX);
 	}
 	elf_end(elf);
 	close(fd);
