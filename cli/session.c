@@ -82,20 +82,35 @@ FILE *bp_session__open_records(const char *cmd, const char *path)
 	return f;
 }
 
-/* Waits up to timeout_ms for output or an exec to look at, then reads
- * both; without an exec fd, output's own poll waits. What poll says. */
-static int wait_once(const struct bp_session_loop *l, int exec_fd, int timeout_ms)
+/*
+ * Waits up to timeout_ms for output or an exec to look at, then reads
+ * both; without an exec fd, output's own poll waits. While records
+ * stream (*streaming: the last read found some), output's own wait is
+ * the one taken, with execs looked at between its reads: a ring buffer
+ * wakes its reader at each record the reader has caught up with, and
+ * waiting on its fd here would read records one wakeup at a time, where
+ * output's wait lets them gather (output/batch.h). What poll says.
+ */
+static int wait_once(const struct bp_session_loop *l, int exec_fd, int timeout_ms,
+		     bool *streaming)
 {
 	struct pollfd p[2] = {
 		{ .fd = exec_fd, .events = POLLIN }, { .fd = l->wait_fd, .events = POLLIN },
 	};
+	int n;
 
 	if (exec_fd < 0)
 		return l->poll(l->ctx, timeout_ms);
-	poll(p, l->wait_fd >= 0 ? 2 : 1, timeout_ms);
+	if (*streaming)
+		poll(p, 1, 0);
+	else
+		poll(p, l->wait_fd >= 0 ? 2 : 1, timeout_ms);
 	/* a held process first: it waits for us */
 	bpfprobe_object__handle_execs(l->obj);
-	return l->poll(l->ctx, 0);
+	/* an exec waits 5 ms at most while records stream */
+	n = l->poll(l->ctx, *streaming ? (timeout_ms < 5 ? timeout_ms : 5) : 0);
+	*streaming = n > 0;
+	return n;
 }
 
 /* Whether fd is a pipe (or FIFO) nobody reads any more. */
@@ -128,6 +143,7 @@ static void stop_child(pid_t child)
 int bp_session__run(struct bp_session_loop *l)
 {
 	int status, err, code = 0, exec_fd = l->obj ? bpfprobe_object__exec_fd(l->obj) : -1;
+	bool streaming = false;
 
 	if (exec_fd < 0)
 		exec_fd = -1;
@@ -135,7 +151,7 @@ int bp_session__run(struct bp_session_loop *l)
 	l->child_stopped = false;
 	for (;;) {
 		/* bounded: the workload and signals are checked in between */
-		err = wait_once(l, exec_fd, 50);
+		err = wait_once(l, exec_fd, 50, &streaming);
 		if (err >= 0 && reader_gone(l->out_fd))
 			err = -EPIPE;
 		if (err < 0) {
