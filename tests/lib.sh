@@ -29,6 +29,29 @@ namespace_cmds() {
 	fi
 }
 
+# Stack tests (stacks.sh, stacks_fp.sh): gdb's frames and ours compared.
+# the first hit's frames under gdb (GDB_HIT=N: the N-th's): gdb_frames OUT
+# BREAK ARGS...
+gdb_frames() {
+	local out=$1 brk=$2
+	shift 2
+	timeout 120 gdb -nx -batch -ex 'set breakpoint pending on' -ex "break $brk" \
+		-ex "ignore 1 $((${GDB_HIT:-1} - 1))" -ex run \
+		-ex "source tests/e2e/gdb_frames.py" --args "$@" </dev/null 2>&1 |
+		sed -n 's/^GDBFRAME /BPFRAME /p' >"$out"
+}
+
+# compare NAME GDBFILE BPFILE MIN [MORE]: equal and at least MIN frames
+compare() {
+	local name=$1 min=$4 n
+	n=$(wc -l <"$2")
+	if [ "$n" -ge "$min" ] && cmp -s "$2" "$3"; then
+		pass "$name"
+	else
+		fail "$name" "gdb's $n frames vs ours: $(diff "$2" "$3" | head -12 | tr '\n' '|') $5"
+	fi
+}
+
 # Why uprobe tests cannot run here, or nothing when they can.
 uprobe_unavailable() {
 	[ "$(id -u)" -eq 0 ] || { echo "needs root (CAP_BPF + CAP_PERFMON)"; return; }

@@ -31,26 +31,6 @@ bp_frames() {
 		awk '{ print } $2 == "main" { exit }' | sed -n '1,/^BPFRAME main /p'
 }
 
-# the first hit's frames under gdb: gdb_frames OUT BREAK ARGS...
-gdb_frames() {
-	local out=$1 brk=$2
-	shift 2
-	timeout 120 gdb -nx -batch -ex 'set breakpoint pending on' -ex "break $brk" -ex run \
-		-ex "source tests/e2e/gdb_frames.py" --args "$@" </dev/null 2>&1 |
-		sed -n 's/^GDBFRAME /BPFRAME /p' >"$out"
-}
-
-# compare NAME GDBFILE BPFILE: equal and at least MIN frames
-compare() {
-	local name=$1 min=$4 n
-	n=$(wc -l <"$2")
-	if [ "$n" -ge "$min" ] && cmp -s "$2" "$3"; then
-		pass "$name"
-	else
-		fail "$name" "gdb's $n frames vs ours: $(diff "$2" "$3" | head -12 | tr '\n' '|') $5"
-	fi
-}
-
 # unwound_all NAME OUT ERR PIDS: every hit in OUT (trace --json) has its
 # user stack unwound down to main, as many hits as the targets' TRUTH
 # lines (in ERR) count, from PIDS processes. Above main a stack may end

@@ -43,28 +43,6 @@ bp_stopped() {
 		.stopped] | .[0] // "-"' "$1" 2>/dev/null
 }
 
-# the first hit's frames under gdb (GDB_HIT=N: the N-th's): gdb_frames OUT
-# BREAK ARGS...
-gdb_frames() {
-	local out=$1 brk=$2
-	shift 2
-	timeout 120 gdb -nx -batch -ex 'set breakpoint pending on' -ex "break $brk" \
-		-ex "ignore 1 $((${GDB_HIT:-1} - 1))" -ex run \
-		-ex "source tests/e2e/gdb_frames.py" --args "$@" </dev/null 2>&1 |
-		sed -n 's/^GDBFRAME /BPFRAME /p' >"$out"
-}
-
-# compare NAME GDBFILE BPFILE MIN [MORE]: equal and at least MIN frames
-compare() {
-	local name=$1 min=$4 n
-	n=$(wc -l <"$2")
-	if [ "$n" -ge "$min" ] && cmp -s "$2" "$3"; then
-		pass "$name"
-	else
-		fail "$name" "gdb's $n frames vs ours: $(diff "$2" "$3" | head -12 | tr '\n' '|') $5"
-	fi
-}
-
 # trace_stack OUT WAY TARGET: the first hits' stacks of leaf, JSON (and
 # -v's lines in OUT.err)
 trace_stack() {
