@@ -31,28 +31,6 @@ static const struct bp_cli_cmd funcs_cmd = {
 };
 #define MAX_NAME_COL	40
 
-struct funcs_args {
-	const char *binary;
-	char local[PATH_MAX];	/* BIN's absolute path, when it is a file here */
-	const char *glob;
-	struct bp_cli_format fmt;
-};
-
-static int parse_args(int argc, char **argv, struct funcs_args *a)
-{
-	if (bp_cli_format__parse_args(&a->fmt, argc, argv, &funcs_cmd, NULL))
-		return -EINVAL;
-	if (optind == argc || argc - optind > 2) {
-		fprintf(stderr, "bpfprobe funcs: %s\n",
-			optind == argc ? "missing the binary" : "one binary and one glob at most");
-		bp_cli__usage(&funcs_cmd);
-		return -EINVAL;
-	}
-	a->binary = bp_cli__local_file(argv[optind], a->local, sizeof(a->local));
-	a->glob = optind + 1 < argc ? argv[optind + 1] : NULL;
-	return 0;
-}
-
 static const char *kind(const struct bp_func_entry *e)
 {
 	if (e->is_inline)
@@ -129,11 +107,11 @@ static int print_json(const struct bp_func_list *l, const char *glob, bool compa
 
 int cmd_funcs(int argc, char **argv)
 {
-	struct funcs_args a = {};
+	struct bp_cli_binary_args a = {};
 	struct bp_func_list l;
 	int err, code = 1;
 
-	if (parse_args(argc, argv, &a))
+	if (bp_cli_binary_args__parse(&a, argc, argv, &funcs_cmd))
 		return 2;
 	/* SIGINT, SIGTERM: the walk stops, and so do we, with 128 + it */
 	bp_session__install_stop_signals();

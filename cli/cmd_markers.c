@@ -29,28 +29,6 @@ static const struct bp_cli_cmd markers_cmd = {
 		"exec= finds it. Exit status 1 when nothing matches. No privileges needed.",
 };
 
-struct markers_args {
-	const char *binary;
-	char local[PATH_MAX];
-	const char *glob;
-	struct bp_cli_format fmt;
-};
-
-static int parse_args(int argc, char **argv, struct markers_args *a)
-{
-	if (bp_cli_format__parse_args(&a->fmt, argc, argv, &markers_cmd, NULL))
-		return -EINVAL;
-	if (optind == argc || argc - optind > 2) {
-		fprintf(stderr, "bpfprobe markers: %s\n",
-			optind == argc ? "missing the binary" : "one binary and one glob at most");
-		bp_cli__usage(&markers_cmd);
-		return -EINVAL;
-	}
-	a->binary = bp_cli__local_file(argv[optind], a->local, sizeof(a->local));
-	a->glob = optind + 1 < argc ? argv[optind + 1] : NULL;
-	return 0;
-}
-
 /* Whether site i is the first of its marker (markers keep note order). */
 static bool first_of_marker(const struct bp_marker_list *l, int i)
 {
@@ -146,11 +124,11 @@ static int print_json(const struct bp_marker_list *l, const char *glob, bool com
 
 int cmd_markers(int argc, char **argv)
 {
-	struct markers_args a = {};
+	struct bp_cli_binary_args a = {};
 	struct bp_marker_list l;
 	int err;
 
-	if (parse_args(argc, argv, &a))
+	if (bp_cli_binary_args__parse(&a, argc, argv, &markers_cmd))
 		return 2;
 	err = bp_inspect__markers(&l, a.binary, a.glob);
 	if (err) {

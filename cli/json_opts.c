@@ -67,3 +67,19 @@ int bp_cli_format__parse_args(struct bp_cli_format *o, int argc, char **argv,
 	}
 	return 0;
 }
+
+int bp_cli_binary_args__parse(struct bp_cli_binary_args *a, int argc, char **argv,
+			      const struct bp_cli_cmd *cmd)
+{
+	if (bp_cli_format__parse_args(&a->fmt, argc, argv, cmd, NULL))
+		return -EINVAL;
+	if (optind == argc || argc - optind > 2) {
+		fprintf(stderr, "bpfprobe %s: %s\n", cmd->name,
+			optind == argc ? "missing the binary" : "one binary and one glob at most");
+		bp_cli__usage(cmd);
+		return -EINVAL;
+	}
+	a->binary = bp_cli__local_file(argv[optind], a->local, sizeof(a->local));
+	a->glob = optind + 1 < argc ? argv[optind + 1] : NULL;
+	return 0;
+}

@@ -6,6 +6,7 @@
 #ifndef BPFPROBE_CLI_JSON_OPTS_H
 #define BPFPROBE_CLI_JSON_OPTS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include "cli/options.h"
 
@@ -35,5 +36,21 @@ struct bp_cli_extra_opts {
  */
 int bp_cli_format__parse_args(struct bp_cli_format *o, int argc, char **argv,
 			      const struct bp_cli_cmd *cmd, const struct bp_cli_extra_opts *extra);
+
+/* The operands of a listing of one binary (funcs, markers): BIN [GLOB]. */
+struct bp_cli_binary_args {
+	const char *binary;
+	char local[PATH_MAX];	/* BIN's absolute path, when it is a file here */
+	const char *glob;	/* NULL: everything */
+	struct bp_cli_format fmt;
+};
+
+/*
+ * The shared options into a->fmt (bp_cli_format__parse_args()), then BIN
+ * and an optional GLOB; a missing binary or a third operand is said on
+ * stderr, naming cmd, with its usage: -EINVAL.
+ */
+int bp_cli_binary_args__parse(struct bp_cli_binary_args *a, int argc, char **argv,
+			      const struct bp_cli_cmd *cmd);
 
 #endif /* BPFPROBE_CLI_JSON_OPTS_H */
